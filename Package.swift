@@ -1,0 +1,56 @@
+// swift-tools-version: 6.1
+// MarbleKit: a CPU-only audio/video visualizer engine (FFmpeg in, SIMD-style kernels, FFmpeg out).
+// Calls go down only: marble → MarbleKit → {Shaders, Granite, MarbleCore, CFFmpeg, CPulse}; Shaders → MarbleCore.
+import PackageDescription
+
+let package = Package(
+    name: "MarbleKit",
+    products: [
+        .executable(name: "marble", targets: ["marble"]),
+        .library(name: "MarbleKit", targets: ["MarbleKit"]),
+        .library(name: "Granite", targets: ["Granite"]),
+    ],
+    dependencies: [
+        // Command-line parsing, --help generation and validation: the standard Swift choice.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Preset files are YAML (comments, human-editable); Yams is the maintained YAML Codable library.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // Frame-time percentiles in `marble bench` (p50/p95/p99 with bounded memory).
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
+    ],
+    targets: [
+        // C libraries: a module map and a shim header each, nothing else.
+        .systemLibrary(
+            name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]),
+        .systemLibrary(
+            name: "CPulse", path: "Sources/CPulse", pkgConfig: "libpulse-simple",
+            providers: [.apt(["libpulse-dev"])]),
+
+        // Plain values shared by everything: textures, time, audio features, the shader contract.
+        .target(name: "MarbleCore"),
+        // The state architecture (Redux-like, after pexavc/Granite), UI-free. Imports nothing of the project.
+        .target(name: "Granite"),
+        // One kernel per file: the CPU's .metal files.
+        .target(name: "Shaders", dependencies: ["MarbleCore"], path: "Shaders"),
+        // The engine: media, analysis, render, capture, output, playback.
+        .target(
+            name: "MarbleKit",
+            dependencies: [
+                "MarbleCore", "Shaders", "Granite", "CFFmpeg", "CPulse",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]),
+        // The command-line tool: parses, calls MarbleKit.
+        .executableTarget(
+            name: "marble",
+            dependencies: ["MarbleKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+
+        .testTarget(name: "MarbleCoreTests", dependencies: ["MarbleCore"]),
+        .testTarget(name: "GraniteTests", dependencies: ["Granite"]),
+        .testTarget(name: "ShadersTests", dependencies: ["Shaders", "MarbleCore"]),
+        .testTarget(name: "MarbleKitTests", dependencies: ["MarbleKit", "MarbleCore", "Shaders"]),
+        .testTarget(name: "MarbleCLITests", dependencies: ["marble"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,100 @@
+/// What the audio sounds like during one output frame: the only audio input a kernel sees.
+///
+/// A plain value, filled by the analysis engine once per frame and read by kernels through
+/// ``FrameUniforms``. Arrays are allocated once (``init(bandCount:waveformLength:)``) and rewritten in
+/// place by the analyser, so passing features from frame to frame allocates nothing.
+///
+/// Conventions: levels named like MilkDrop's (`bass`, `mid`, `treble`) average about 1.0 over a song
+/// and rise above 1 on hits; `*Attenuated` are slow versions of them. Values in `bands` are
+/// display-ready 0…1 after smoothing and sensitivity. Nothing here is ever NaN or infinite.
+public struct AudioFeatures: Sendable, Equatable {
+    /// Media time of the frame, in seconds.
+    public var time: Double = 0
+
+    // Levels
+    /// RMS of the analysis window, linear 0…1 (full-scale sine ≈ 0.707).
+    public var rms: Float = 0
+    /// Absolute sample peak in the window, linear 0…1.
+    public var peak: Float = 0
+    /// Smoothed overall level 0…1 for driving visuals (attack/release applied).
+    public var level: Float = 0
+
+    // MilkDrop-style band levels
+    public var bass: Float = 0
+    public var mid: Float = 0
+    public var treble: Float = 0
+    public var bassAttenuated: Float = 0
+    public var midAttenuated: Float = 0
+    public var trebleAttenuated: Float = 0
+
+    // Rhythm
+    /// Onset strength this frame, 0…1.
+    public var onset: Float = 0
+    /// 1 on a beat, decaying towards 0 until the next one.
+    public var beatPulse: Float = 0
+    /// Position between the previous beat (0) and the next (1).
+    public var beatPhase: Float = 0
+    /// Current tempo estimate in BPM (0 when unknown).
+    public var tempo: Float = 0
+    /// True on the frame a beat falls in.
+    public var isBeat: Bool = false
+
+    // Timbre and loudness
+    /// Spectral centroid in Hz.
+    public var centroid: Float = 0
+    /// Spectral flux (positive magnitude change), unnormalised.
+    public var flux: Float = 0
+    /// Momentary loudness (400 ms window), LUFS; -120 for silence.
+    public var loudnessMomentary: Float = -120
+    /// Short-term loudness (3 s window), LUFS; -120 for silence.
+    public var loudnessShortTerm: Float = -120
+
+    /// Log-spaced band levels, 0…1, smoothed.
+    public var bands: [Float]
+    /// Falling peak caps over `bands`, 0…1.
+    public var bandPeaks: [Float]
+    /// Twelve pitch classes (C, C#, …, B), each 0…1.
+    public var chroma: [Float]
+    /// Left channel (or mono) samples around the frame time, −1…1.
+    public var waveformLeft: [Float]
+    /// Right channel samples (a copy of the left one for mono input), −1…1.
+    public var waveformRight: [Float]
+
+    public init(bandCount: Int = 64, waveformLength: Int = 1024) {
+        bands = [Float](repeating: 0, count: bandCount)
+        bandPeaks = [Float](repeating: 0, count: bandCount)
+        chroma = [Float](repeating: 0, count: 12)
+        waveformLeft = [Float](repeating: 0, count: waveformLength)
+        waveformRight = [Float](repeating: 0, count: waveformLength)
+    }
+
+    /// Silence, at a time.
+    public static func silent(at time: Double, bandCount: Int = 64, waveformLength: Int = 1024) -> AudioFeatures {
+        var f = AudioFeatures(bandCount: bandCount, waveformLength: waveformLength)
+        f.time = time
+        return f
+    }
+
+    /// Reads a scalar feature by its preset name (for parameter bindings); nil for unknown names.
+    public func scalar(named name: String) -> Float? {
+        switch name {
+        case "rms": rms
+        case "peak": peak
+        case "level": level
+        case "bass": bass
+        case "mid": mid
+        case "treble": treble
+        case "bass_att": bassAttenuated
+        case "mid_att": midAttenuated
+        case "treble_att": trebleAttenuated
+        case "onset": onset
+        case "beat": beatPulse
+        case "beat_phase": beatPhase
+        default: nil
+        }
+    }
+
+    /// Names accepted by ``scalar(named:)``, for docs and error messages.
+    public static let scalarNames = ["rms", "peak", "level", "bass", "mid", "treble", "bass_att", "mid_att",
+                                     "treble_att", "onset", "beat", "beat_phase"]
+}

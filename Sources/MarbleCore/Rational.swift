@@ -1,0 +1,61 @@
+/// An exact rational number, used for frame rates and media time.
+///
+/// Frame `n` of a stream at `fps` starts at exactly `n / fps` seconds: no floating-point drift
+/// accumulates over a long song.
+public struct Rational: Sendable, Hashable, CustomStringConvertible {
+    public let numerator: Int
+    public let denominator: Int
+
+    /// Creates `numerator / denominator` in lowest terms. The denominator must be positive.
+    public init(_ numerator: Int, _ denominator: Int = 1) {
+        precondition(denominator != 0, "Rational with zero denominator")
+        let sign = denominator < 0 ? -1 : 1
+        let g = Rational.gcd(abs(numerator), abs(denominator))
+        self.numerator = sign * numerator / max(g, 1)
+        self.denominator = sign * denominator / max(g, 1)
+    }
+
+    /// Parses "60", "30000/1001" or "29.97" (decimal rates become their exact NTSC-style fraction
+    /// only when written as a fraction; "29.97" is 2997/100).
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count == 2, let n = Int(parts[0]), let d = Int(parts[1]), d > 0 {
+            self.init(n, d)
+        } else if parts.count == 1, let n = Int(text) {
+            self.init(n, 1)
+        } else if parts.count == 1, let value = Double(text), value.isFinite {
+            let scaled = (value * 1000).rounded()
+            guard abs(scaled) < Double(Int32.max) else { return nil }
+            self.init(Int(scaled), 1000)
+        } else {
+            return nil
+        }
+    }
+
+    public var doubleValue: Double { Double(numerator) / Double(denominator) }
+    public var reciprocal: Rational { Rational(denominator, numerator) }
+    public var description: String { denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)" }
+
+    /// Seconds at which frame `index` starts, for a rate of `self` frames per second.
+    public func seconds(ofFrame index: Int) -> Double {
+        Double(index) * Double(denominator) / Double(numerator)
+    }
+
+    /// The frame shown at `seconds`: floor(seconds · rate).
+    public func frame(at seconds: Double) -> Int {
+        Int((seconds * Double(numerator) / Double(denominator)).rounded(.down))
+    }
+
+    /// Number of frames needed to cover `seconds`: ceil(seconds · rate).
+    public func frameCount(covering seconds: Double) -> Int {
+        let exact = seconds * Double(numerator) / Double(denominator)
+        // Tolerate floating-point noise from durations that are exact multiples of the frame period.
+        return Int((exact - 1e-9).rounded(.up))
+    }
+
+    private static func gcd(_ a: Int, _ b: Int) -> Int {
+        var (a, b) = (a, b)
+        while b != 0 { (a, b) = (b, a % b) }
+        return a
+    }
+}

@@ -1,0 +1,83 @@
+/// What a shader does to the picture.
+public enum ShaderKind: String, Sendable, CaseIterable {
+    /// Draws from nothing (backgrounds, bars, waveforms); ignores what is under it.
+    case generator
+    /// Transforms the picture under it (ink, pixellate, blur): reads `source`, writes `target`.
+    case filter
+}
+
+/// The static description of a shader: its name, a one-line summary and its parameter table.
+public struct ShaderDescriptor: Sendable {
+    public let name: String
+    public let summary: String
+    public let kind: ShaderKind
+    /// True when every pixel the generator writes has alpha 255 (lets the compositor skip a blend).
+    public let isOpaque: Bool
+    public let parameters: [ParameterDescriptor]
+
+    public init(name: String, summary: String, kind: ShaderKind, isOpaque: Bool = false,
+                parameters: [ParameterDescriptor]) {
+        self.name = name
+        self.summary = summary
+        self.kind = kind
+        self.isOpaque = isOpaque
+        self.parameters = parameters
+    }
+
+    public func index(of parameter: String) -> Int? {
+        parameters.firstIndex { $0.name == parameter }
+    }
+}
+
+/// Everything a kernel may know about the frame it draws: plain values, no clocks.
+public struct FrameUniforms: Sendable {
+    /// Media time of the frame in seconds (frame index / fps), never the wall clock.
+    public var time: Double
+    public var frameIndex: Int
+    public var fps: Rational
+    public var width: Int
+    public var height: Int
+    /// The frame's audio features.
+    public var features: AudioFeatures
+    /// The media picture for this frame (a video frame or a still background), already scaled to the
+    /// output size, or nil when the job has none.
+    public var input: TextureView?
+
+    public init(time: Double, frameIndex: Int, fps: Rational, width: Int, height: Int,
+                features: AudioFeatures, input: TextureView? = nil) {
+        self.time = time
+        self.frameIndex = frameIndex
+        self.fps = fps
+        self.width = width
+        self.height = height
+        self.features = features
+        self.input = input
+    }
+}
+
+/// A shader-like kernel: the CPU counterpart of a Metal compute function.
+///
+/// Life cycle (libavfilter's init / config / filter_frame):
+/// 1. `init(parameters:)` receives validated parameters and may throw for what validation cannot see
+///    (an image that does not load);
+/// 2. `configure(width:height:)` allocates scratch memory for one output size;
+/// 3. per frame, `prepare(_:parameters:)` runs once, alone, to derive per-frame values (bar heights,
+///    bound parameters); then `render(_:source:rows:uniforms:)` runs concurrently on disjoint strips of
+///    rows. `prepare` and `render` never allocate and never throw.
+///
+/// Concurrency contract (why conforming classes may be `@unchecked Sendable`): `prepare` is the only
+/// mutating call during a frame and never overlaps `render`; `render` only reads the shader's stored
+/// state and writes rows of `target` inside `rows`.
+public protocol Shader: AnyObject, Sendable {
+    static var descriptor: ShaderDescriptor { get }
+    init(parameters: ShaderParameters) throws
+    func configure(width: Int, height: Int)
+    func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters)
+    /// Writes premultiplied RGBA into `target` for `rows`. Filters read `source` (the picture under the
+    /// layer); generators ignore it.
+    func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms)
+}
+
+extension Shader {
+    public func configure(width: Int, height: Int) {}
+}
