@@ -23,9 +23,9 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]),
-        .systemLibrary(
-            name: "CPulse", path: "Sources/CPulse", pkgConfig: "libpulse-simple",
-            providers: [.apt(["libpulse-dev"])]),
+        // No pkgConfig here: libpulse's .pc flags (-D_REENTRANT, -pthread) make SwiftPM warn, and its
+        // headers live in /usr/include already.
+        .systemLibrary(name: "CPulse", path: "Sources/CPulse", providers: [.apt(["libpulse-dev"])]),
 
         // Plain values shared by everything: textures, time, audio features, the shader contract.
         .target(name: "MarbleCore"),
