@@ -26,7 +26,7 @@ static inline uint8_t *marble_frame_data(const AVFrame *f, int plane) { return f
 static inline int marble_frame_linesize(const AVFrame *f, int plane) { return f->linesize[plane]; }
 static inline uint8_t **marble_frame_data_array(AVFrame *f) { return f->data; }
 static inline int *marble_frame_linesize_array(AVFrame *f) { return f->linesize; }
-static inline const uint8_t *const *marble_frame_const_data(const AVFrame *f) { return (const uint8_t *const *)f->data; }
+static inline const uint8_t **marble_frame_const_data(AVFrame *f) { return (const uint8_t **)f->data; }
 
 static inline void marble_channel_layout_mono(AVChannelLayout *l) { AVChannelLayout m = AV_CHANNEL_LAYOUT_MONO; *l = m; }
 static inline void marble_channel_layout_stereo(AVChannelLayout *l) { AVChannelLayout s = AV_CHANNEL_LAYOUT_STEREO; *l = s; }

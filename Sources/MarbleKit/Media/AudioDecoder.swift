@@ -1,0 +1,194 @@
+import CFFmpeg
+
+/// Decodes the best audio stream of a file to planar 32-bit float, mono or stereo (more channels are
+/// downmixed by libswresample), at the file's own sample rate.
+///
+/// Wraps `avcodec_send_packet` / `avcodec_receive_frame` and `swr_convert`. Damaged data is skipped with
+/// a warning (collected in ``warnings``) so a file that breaks off renders what is decodable. Encoder
+/// padding at the end (AAC in MP4) is trimmed to the duration the container states.
+final class AudioDecoder {
+    let input: MediaInput
+    let streamIndex: Int32
+    let sampleRate: Int
+    /// 1 (mono) or 2 (stereo) output channels.
+    let channels: Int
+    /// The stream's duration as the container states it, when it is exact (not estimated from bitrate).
+    let statedDuration: Double?
+    /// Codec name, e.g. "aac", "mp3", "flac".
+    let codecName: String
+    private(set) var warnings: [String] = []
+
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private var resampler: OpaquePointer?
+    private let packet: Packet
+    private let frame: Frame
+    private var left: UnsafeMutablePointer<Float>
+    private var right: UnsafeMutablePointer<Float>
+    private var capacity: Int
+    private var inputEnded = false
+    private var finished = false
+    private var delivered = 0
+    private let sampleLimit: Int?
+
+    init(path: String) throws(MarbleError) {
+        input = try MediaInput(path: path)
+        guard let index = input.bestStream(AVMEDIA_TYPE_AUDIO) else {
+            throw MarbleError(.input, "\(path): has no audio stream")
+        }
+        streamIndex = index
+        let stream = input.stream(index)
+        let parameters = stream.pointee.codecpar!
+        guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw MarbleError(.input, "\(path): no decoder for its audio codec \(String(cString: avcodec_get_name(parameters.pointee.codec_id)))")
+        }
+        codecName = String(cString: avcodec_get_name(parameters.pointee.codec_id))
+        var ctx = avcodec_alloc_context3(decoder)
+        guard ctx != nil else { throw MarbleError(.media, "out of memory allocating an audio decoder") }
+        do throws(MarbleError) {
+            try ffCheck(avcodec_parameters_to_context(ctx, parameters), .input, "\(path): bad audio parameters")
+            ctx!.pointee.pkt_timebase = stream.pointee.time_base
+            try ffCheck(avcodec_open2(ctx, decoder, nil), .input, "\(path): cannot open the \(codecName) decoder")
+        } catch {
+            avcodec_free_context(&ctx)
+            throw error
+        }
+        codec = ctx
+        let rate = Int(ctx!.pointee.sample_rate)
+        guard (1_000...768_000).contains(rate) else {
+            avcodec_free_context(&ctx)
+            throw MarbleError(.input, "\(path): unsupported audio sample rate \(rate) Hz")
+        }
+        sampleRate = rate
+        channels = ctx!.pointee.ch_layout.nb_channels == 1 ? 1 : 2
+
+        let exact = input.context.pointee.duration_estimation_method != AVFMT_DURATION_FROM_BITRATE
+        statedDuration = exact ? input.duration(ofStream: index) : nil
+        sampleLimit = statedDuration.map { Int(($0 * Double(rate)).rounded()) }
+
+        packet = try Packet()
+        frame = try Frame()
+        capacity = 8192
+        left = .allocate(capacity: capacity)
+        right = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        avcodec_free_context(&codec)
+        swr_free(&resampler)
+        left.deallocate()
+        right.deallocate()
+    }
+
+    /// Decodes the next block of audio and hands it to `body` as (left, right-or-nil for mono).
+    /// Returns false once the stream has ended and everything was delivered.
+    func decodeNext(_ body: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>?) -> Void) throws(MarbleError) -> Bool {
+        while !finished {
+            let received = avcodec_receive_frame(codec, frame.pointer)
+            if received >= 0 {
+                let count = try convert(frame.pointer)
+                av_frame_unref(frame.pointer)
+                if count > 0 { deliver(count, body); return true }
+                continue
+            }
+            if received == marble_averror_eof() {
+                finished = true
+                let count = try convert(nil)  // drain the resampler
+                if count > 0 { deliver(count, body); return true }
+                return false
+            }
+            if received != marble_averror_eagain() {
+                warnings.append("audio decoding error (\(ffErrorString(received))), skipped")
+                continue
+            }
+            feedDecoder()
+        }
+        return false
+    }
+
+    /// Reads packets until one for our stream is sent to the decoder, or the input ends.
+    private func feedDecoder() {
+        guard !inputEnded else { return }
+        while true {
+            switch input.read(into: packet.pointer) {
+            case .packet:
+                defer { av_packet_unref(packet.pointer) }
+                guard packet.pointer.pointee.stream_index == streamIndex else { continue }
+                let sent = avcodec_send_packet(codec, packet.pointer)
+                if sent < 0 && sent != marble_averror_eagain() {
+                    warnings.append("damaged audio packet (\(ffErrorString(sent))), skipped")
+                    continue
+                }
+                return
+            case .endOfFile:
+                inputEnded = true
+                avcodec_send_packet(codec, nil)
+                return
+            case .damaged(let why):
+                warnings.append("the file breaks off (\(why)); rendering what decoded")
+                inputEnded = true
+                avcodec_send_packet(codec, nil)
+                return
+            }
+        }
+    }
+
+    /// Resamples one decoded frame (or drains with nil) into `left`/`right`; returns the sample count.
+    private func convert(_ decoded: UnsafeMutablePointer<AVFrame>?) throws(MarbleError) -> Int {
+        if let decoded, resampler == nil { try makeResampler(for: decoded) }
+        guard let resampler else { return 0 }
+        let inCount = decoded.map { Int($0.pointee.nb_samples) } ?? 0
+        let needed = Int(swr_get_out_samples(resampler, Int32(inCount)))
+        if needed > capacity { grow(to: needed) }
+        var outputs: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?) = (
+            UnsafeMutableRawPointer(left).assumingMemoryBound(to: UInt8.self),
+            UnsafeMutableRawPointer(right).assumingMemoryBound(to: UInt8.self))
+        let produced = withUnsafeMutablePointer(to: &outputs) { outs in
+            outs.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 2) { out in
+                swr_convert(resampler, out, Int32(capacity),
+                            decoded.map { marble_frame_const_data($0) } ?? nil, Int32(inCount))
+            }
+        }
+        try ffCheck(produced, .input, "\(input.path): cannot convert audio samples")
+        return Int(produced)
+    }
+
+    private func makeResampler(for decoded: UnsafeMutablePointer<AVFrame>) throws(MarbleError) {
+        var inLayout = AVChannelLayout()
+        if decoded.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || decoded.pointee.ch_layout.nb_channels == 0 {
+            av_channel_layout_default(&inLayout, max(1, decoded.pointee.ch_layout.nb_channels))
+        } else {
+            av_channel_layout_copy(&inLayout, &decoded.pointee.ch_layout)
+        }
+        defer { av_channel_layout_uninit(&inLayout) }
+        var outLayout = AVChannelLayout()
+        if channels == 1 { marble_channel_layout_mono(&outLayout) } else { marble_channel_layout_stereo(&outLayout) }
+        var swr: OpaquePointer? = nil
+        try ffCheck(swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLTP, Int32(sampleRate),
+                                        &inLayout, AVSampleFormat(decoded.pointee.format), decoded.pointee.sample_rate,
+                                        0, nil), .media, "cannot set up the audio resampler")
+        if swr_init(swr) < 0 {
+            swr_free(&swr)
+            throw MarbleError(.input, "\(input.path): cannot convert this audio layout")
+        }
+        resampler = swr
+    }
+
+    private func grow(to count: Int) {
+        left.deallocate()
+        right.deallocate()
+        capacity = count
+        left = .allocate(capacity: count)
+        right = .allocate(capacity: count)
+    }
+
+    private func deliver(_ count: Int, _ body: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>?) -> Void) {
+        var n = count
+        if let limit = sampleLimit { n = max(0, min(n, limit - delivered)) }
+        delivered += n
+        guard n > 0 else { return }
+        body(UnsafeBufferPointer(start: left, count: n), channels == 2 ? UnsafeBufferPointer(start: right, count: n) : nil)
+    }
+
+    /// Samples delivered so far.
+    var samplesDelivered: Int { delivered }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// What an output path's extension asks for.
+public enum OutputFormat: String, Sendable, CaseIterable {
+    case mp4, mkv, webm, mov, png
+
+    /// Chooses the format from a path's extension; nil for extensions the tool does not write.
+    public init?(path: String) {
+        let ext = (path as NSString).pathExtension.lowercased()
+        self.init(rawValue: ext == "m4v" ? "mp4" : ext)
+    }
+
+    /// libavformat's muxer name.
+    var muxerName: String {
+        switch self {
+        case .mp4: "mp4"
+        case .mov: "mov"
+        case .mkv: "matroska"
+        case .webm: "webm"
+        case .png: "image2"
+        }
+    }
+
+    var isVideo: Bool { self != .png }
+}
+
+/// x264's speed/quality presets, fastest first (also mapped onto VP9's cpu-used).
+public enum EncoderPreset: String, Sendable, CaseIterable {
+    case ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow
+
+    /// libvpx-vp9 `cpu-used` for the same intent (8 fastest … 0 slowest).
+    var vp9CpuUsed: Int {
+        [8, 7, 6, 5, 4, 3, 2, 1, 0][EncoderPreset.allCases.firstIndex(of: self)!]
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+
+/// Renders a media file to a video file (or one PNG frame): the spine of MarbleKit.
+///
+/// Three stages run concurrently, joined by bounded queues of pooled ``FrameSlot``s:
+/// 1. decode + analysis (this job's producer thread): audio → features for each frame; the picture for
+///    the frame (video or still) scaled to the output size;
+/// 2. render (its own thread, fanning out over row strips): the compositor draws the scene;
+/// 3. convert + encode (the calling thread): RGBA → YUV 4:2:0, encoder, muxer, sound.
+/// Frame n is at exactly n / fps seconds, and the output is a pure function of the inputs and options.
+public final class RenderJob {
+    public let options: RenderOptions
+    public let scene: Preset
+    private let format: OutputFormat
+
+    /// Validates options, loads the preset and checks the input before anything is written.
+    public init(options: RenderOptions) throws(MarbleError) {
+        try options.validate()
+        self.options = options
+        format = OutputFormat(path: options.output)!
+        let preset = try PresetLibrary.load(options.preset)
+        // Open the inputs once now, so a bad file fails before the output is created.
+        _ = try AudioDecoder(path: options.input)
+        if let background = options.background { _ = try MediaInput(path: background) }
+        var hasPicture = options.background != nil
+        if !hasPicture { hasPicture = try Self.hasVideo(options.input) }
+        scene = try SceneBuilder.layers(preset: preset, effects: options.effects, hasPicture: hasPicture)
+        try scene.validate()
+    }
+
+    static func hasVideo(_ path: String) throws(MarbleError) -> Bool {
+        try MediaInput(path: path).hasVideo
+    }
+
+    /// Runs the job. `progress` is called from the calling thread a few times per second.
+    public func run(cancel: CancellationFlag = CancellationFlag(),
+                    progress: (RenderProgress) -> Void = { _ in }) throws(MarbleError) -> RenderSummary {
+        let started = MonotonicClock.now()
+        let o = options
+        let decoder = try AudioDecoder(path: o.input)
+        let expectedFrames = decoder.statedDuration.map { o.fps.frameCount(covering: $0) }
+        let pictures: PictureSource?
+        if let background = o.background {
+            pictures = try PictureSource(path: background, width: o.width, height: o.height, fit: o.fit, loop: true)
+        } else if try Self.hasVideo(o.input) {
+            pictures = try PictureSource(path: o.input, width: o.width, height: o.height, fit: o.fit, loop: false)
+        } else {
+            pictures = nil
+        }
+        let compositor = try Compositor(preset: scene, width: o.width, height: o.height, threads: o.threads)
+        let analysis = AnalysisConfiguration(bandCount: o.bandCount)
+        let extractor = try FeatureExtractor(sampleRate: decoder.sampleRate, fps: o.fps, configuration: analysis)
+
+        let poolSize = 4
+        let free = BoundedQueue<FrameSlot>(capacity: poolSize)
+        let toRender = BoundedQueue<FrameSlot>(capacity: poolSize)
+        let toEncode = BoundedQueue<FrameSlot>(capacity: poolSize)
+        for _ in 0..<poolSize {
+            free.push(FrameSlot(width: o.width, height: o.height, bandCount: analysis.bandCount,
+                                waveformLength: analysis.waveformLength, hasPicture: pictures != nil && pictures?.still == nil))
+        }
+        let failure = FirstError()
+        let stopAll = { free.close(); toRender.close(); toEncode.close() }
+        let producerDone = DispatchSemaphore(value: 0)
+        let renderDone = DispatchSemaphore(value: 0)
+        let targetFrame = o.at.map { o.fps.frame(at: $0) }
+        let producer = Producer(decoder: decoder, extractor: extractor, pictures: pictures, fps: o.fps,
+                                targetFrame: targetFrame, cancel: cancel)
+        let renderer = RenderStage(compositor: compositor, fps: o.fps, width: o.width, height: o.height)
+
+        Thread.detachNewThread {
+            do throws(MarbleError) { try producer.run(free: free, out: toRender) } catch { failure.record(error); stopAll() }
+            toRender.close()
+            producerDone.signal()
+        }
+        Thread.detachNewThread {
+            renderer.run(input: toRender, output: toEncode)
+            toEncode.close()
+            renderDone.signal()
+        }
+
+        var summary = RenderSummary(output: o.output, frames: 0, mediaSeconds: 0, wallSeconds: 0, bytes: 0,
+                                    warnings: [], cancelled: false)
+        do throws(MarbleError) {
+            if format == .png {
+                guard let slot = toEncode.pop() else {
+                    producerDone.wait(); renderDone.wait()
+                    if let e = failure.error { throw e }
+                    let duration = producer.durationSeconds
+                    throw MarbleError(.option, "--at \(o.at!)s is past the end of \(o.input) (\(String(format: "%.2f", duration)) s)")
+                }
+                try PNGWriter.write(slot.canvas, to: o.output)
+                summary.frames = 1
+                stopAll()
+            } else {
+                let settings = VideoEncoder.Settings(width: o.width, height: o.height, fps: o.fps, crf: o.crf,
+                                                     preset: o.encoderPreset, threads: max(1, o.threads), globalHeader: false)
+                let writer = try VideoFileWriter(path: o.output, format: format, settings: settings,
+                                                 audioFrom: o.input, scheduler: StripScheduler(threads: o.threads))
+                var lastReport = started
+                do throws(MarbleError) {
+                    while let slot = toEncode.pop() {
+                        try writer.write(slot.canvas)
+                        free.push(slot)
+                        let now = MonotonicClock.now()
+                        if now - lastReport > 200_000_000 {
+                            lastReport = now
+                            progress(RenderProgress(frames: writer.framesWritten, expectedFrames: expectedFrames,
+                                                    mediaSeconds: o.fps.seconds(ofFrame: writer.framesWritten),
+                                                    wallSeconds: Double(now - started) / 1e9))
+                        }
+                    }
+                    producerDone.wait(); renderDone.wait()
+                    if let e = failure.error { throw e }
+                    guard writer.framesWritten > 0 else { throw MarbleError(.input, "\(o.input): no audio could be decoded") }
+                    try writer.finish(trimAudio: cancel.isCancelled)
+                } catch {
+                    stopAll()
+                    writer.abort()
+                    throw error
+                }
+                summary.frames = writer.framesWritten
+                summary.warnings += writer.warnings
+            }
+        } catch {
+            stopAll()
+            producerDone.wait(); renderDone.wait()
+            throw error
+        }
+        producerDone.wait(); renderDone.wait()
+        summary.mediaSeconds = format == .png ? 0 : o.fps.seconds(ofFrame: summary.frames)
+        summary.wallSeconds = Double(MonotonicClock.now() - started) / 1e9
+        summary.bytes = (try? FileManager.default.attributesOfItem(atPath: o.output)[.size] as? Int) ?? 0
+        summary.warnings = producer.warnings + summary.warnings
+        summary.cancelled = cancel.isCancelled
+        return summary
+    }
+}
+
+/// Stage 1: decodes audio, computes each frame's features, and fetches its picture.
+private final class Producer: @unchecked Sendable {
+    // Safety of @unchecked Sendable: used by the producer thread only, read by the caller after that
+    // thread has signalled completion.
+    let decoder: AudioDecoder
+    let extractor: FeatureExtractor
+    let pictures: PictureSource?
+    let fps: Rational
+    let targetFrame: Int?
+    let cancel: CancellationFlag
+    private(set) var durationSeconds = 0.0
+
+    var warnings: [String] { decoder.warnings + (pictures?.warnings ?? []) }
+
+    init(decoder: AudioDecoder, extractor: FeatureExtractor, pictures: PictureSource?, fps: Rational,
+         targetFrame: Int?, cancel: CancellationFlag) {
+        self.decoder = decoder
+        self.extractor = extractor
+        self.pictures = pictures
+        self.fps = fps
+        self.targetFrame = targetFrame
+        self.cancel = cancel
+    }
+
+    func run(free: BoundedQueue<FrameSlot>, out: BoundedQueue<FrameSlot>) throws(MarbleError) {
+        var ended = false
+        var frame = 0
+        let rate = Double(decoder.sampleRate)
+        var scratch: AudioFeatures?
+        while !cancel.isCancelled {
+            let needed = extractor.samplesNeeded(forFrame: frame)
+            while !ended && decoder.samplesDelivered < needed {
+                let more = try decoder.decodeNext { left, right in extractor.append(left: left, right: right) }
+                if !more {
+                    ended = true
+                    extractor.finish()
+                }
+            }
+            durationSeconds = Double(decoder.samplesDelivered) / rate
+            // Frame n exists while it starts before the end of the sound: ceil(duration · fps) frames.
+            if ended && fps.seconds(ofFrame: frame) >= durationSeconds - 1e-9 { return }
+            if let target = targetFrame, frame < target {
+                if scratch == nil { scratch = AudioFeatures(bandCount: extractor.configuration.bandCount, waveformLength: extractor.configuration.waveformLength) }
+                extractor.computeFeatures(forFrame: frame, into: &scratch!)
+                frame += 1
+                continue
+            }
+            guard let slot = free.pop() else { return }
+            slot.index = frame
+            slot.time = fps.seconds(ofFrame: frame)
+            extractor.computeFeatures(forFrame: frame, into: &slot.features)
+            slot.features.time = slot.time
+            if let pictures {
+                if let still = pictures.still {
+                    slot.pictureView = still.view
+                } else if let texture = slot.picture {
+                    try pictures.picture(at: slot.time, into: texture)
+                    slot.pictureView = texture.view
+                }
+            }
+            guard out.push(slot) else { return }
+            frame += 1
+            if targetFrame != nil { return }
+        }
+    }
+}
+
+/// Stage 2: draws each slot's canvas.
+private final class RenderStage: @unchecked Sendable {
+    // Safety of @unchecked Sendable: used by the render thread only.
+    let compositor: Compositor
+    let fps: Rational
+    let width: Int, height: Int
+
+    init(compositor: Compositor, fps: Rational, width: Int, height: Int) {
+        self.compositor = compositor
+        self.fps = fps
+        self.width = width
+        self.height = height
+    }
+
+    func run(input: BoundedQueue<FrameSlot>, output: BoundedQueue<FrameSlot>) {
+        while let slot = input.pop() {
+            let uniforms = FrameUniforms(time: slot.time, frameIndex: slot.index, fps: fps, width: width,
+                                         height: height, features: slot.features, input: slot.pictureView)
+            compositor.render(uniforms, into: slot.canvas)
+            guard output.push(slot) else { return }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// Everything a render needs, as the command line or a library user gives it.
+public struct RenderOptions: Sendable {
+    public var input: String
+    public var output: String
+    public var width = 1280
+    public var height = 720
+    public var fps = Rational(60)
+    /// A bundled preset name or a path to a preset file.
+    public var preset = PresetLibrary.defaultName
+    /// Extra kernels drawn over the scene, in order (`--effect ink`).
+    public var effects: [String] = []
+    /// A picture or video drawn under the scene instead of the preset's background.
+    public var background: String?
+    public var fit = Fit.cover
+    public var crf = 20
+    public var encoderPreset = EncoderPreset.superfast
+    /// For a PNG: the media time of the frame to write.
+    public var at: Double?
+    public var threads = StripScheduler.availableCores
+    public var bandCount = 64
+
+    public init(input: String, output: String) {
+        self.input = input
+        self.output = output
+    }
+
+    /// Checks values that do not depend on files. Errors are one sentence about the option.
+    public func validate() throws(MarbleError) {
+        guard width >= 16, height >= 16, width <= 7680, height <= 4320 else {
+            throw MarbleError(.option, "--size \(width)x\(height): width and height must be between 16x16 and 7680x4320")
+        }
+        guard width % 2 == 0, height % 2 == 0 else {
+            throw MarbleError(.option, "--size \(width)x\(height): width and height must be even (YUV 4:2:0 video)")
+        }
+        guard fps.numerator > 0, fps.doubleValue >= 1, fps.doubleValue <= 240 else {
+            throw MarbleError(.option, "--fps \(fps): must be between 1 and 240")
+        }
+        guard (0...63).contains(crf) else { throw MarbleError(.option, "--crf \(crf): must be between 0 and 63") }
+        guard (8...512).contains(bandCount) else { throw MarbleError(.option, "--bands \(bandCount): must be between 8 and 512") }
+        guard threads >= 1 else { throw MarbleError(.option, "--threads \(threads): must be at least 1") }
+        guard let format = OutputFormat(path: output) else {
+            throw MarbleError(.option, "\(output): unknown output type (use .mp4, .mkv, .mov, .webm or .png)")
+        }
+        if let at { guard at >= 0, at.isFinite else { throw MarbleError(.option, "--at \(at): must be a time ≥ 0") } }
+        if format == .png, at == nil { return }
+        if format != .png, at != nil { throw MarbleError(.option, "--at only applies to a .png output") }
+    }
+}
+
+/// What a finished render reports.
+public struct RenderSummary: Sendable {
+    public var output: String
+    public var frames: Int
+    public var mediaSeconds: Double
+    public var wallSeconds: Double
+    public var bytes: Int
+    public var warnings: [String]
+    public var cancelled: Bool
+
+    public var framesPerSecond: Double { wallSeconds > 0 ? Double(frames) / wallSeconds : 0 }
+    public var realTimeFactor: Double { wallSeconds > 0 ? mediaSeconds / wallSeconds : 0 }
+}
+
+/// Progress reports, at most a few per second.
+public struct RenderProgress: Sendable {
+    public var frames: Int
+    public var expectedFrames: Int?
+    public var mediaSeconds: Double
+    public var wallSeconds: Double
+}
