@@ -2,9 +2,24 @@ import MarbleCore
 
 /// Every shader the engine knows, by name. `marble effects` and presets look kernels up here.
 public enum ShaderLibrary {
-    public static let all: [any Shader.Type] = []
+    public static let all: [any Shader.Type] = [
+        // Core generators
+        Solid.self, Gradient.self, Media.self, SpectrumBars.self, Waveform.self,
+        // Filters
+        Ink.self,
+    ]
 
     public static func shader(named name: String) -> (any Shader.Type)? {
         all.first { $0.descriptor.name == name }
+    }
+
+    /// Validates `values` against the named shader's table and creates it.
+    /// Throws ``ParameterError`` for an unknown shader name (parameter "name"), names or bad values.
+    public static func make(_ name: String, _ values: [String: ParameterValue] = [:]) throws -> any Shader {
+        guard let type = shader(named: name) else {
+            let known = all.map { $0.descriptor.name }.joined(separator: ", ")
+            throw ParameterError(shader: name, parameter: "name", message: "unknown shader (known: \(known))")
+        }
+        return try type.init(parameters: try ShaderParameters(descriptor: type.descriptor, values: values))
     }
 }

@@ -1,0 +1,87 @@
+/// Ink: Sobel edges of the picture's luminance, painted as dark ink on grey paper.
+///
+/// Audio: edge gain × (1 + `beat_boost` · beatPulse), so lines darken on beats. Reads `source` (the
+/// picture under the layer); `mix` lets the original show through. Alpha follows the source.
+/// Luminance is computed once per source row into a three-row ring per strip (scratch from
+/// `configure`, slots keyed by the strip's first row, so concurrent strips never share memory).
+/// Versus Marble's Metal original (Sobel on an unsmoothed loudness-scaled texture, ignoring alpha):
+/// the same edges, with beat response from the features and premultiplied alpha kept.
+import MarbleCore
+
+public final class Ink: Shader, @unchecked Sendable {
+    // @unchecked Sendable: see the `Shader` contract. Scratch rows are partitioned by strip (rows
+    // 3·lo…3·lo+2 of `lumaRows` belong to the strip starting at row lo), so strips write disjoint memory.
+    public static let descriptor = ShaderDescriptor(
+        name: "ink", summary: "Sobel edges of the luminance as ink on grey paper.", kind: .filter,
+        parameters: [
+            ParameterDescriptor("strength", "Edge gain: higher shows fainter edges.", .number(default: 1.5, range: 0...8)),
+            ParameterDescriptor("ink", "Colour of the edges.", .color(default: Color(parsing: "#141414")!)),
+            ParameterDescriptor("paper", "Colour where there are no edges.", .color(default: Color(parsing: "#c8c8c8")!)),
+            ParameterDescriptor("mix", "How much of the original picture shows through.", .number(default: 0, range: 0...1)),
+            ParameterDescriptor("beat_boost", "Extra edge gain on a beat (× beat pulse).", .number(default: 0.5, range: 0...4)),
+        ])
+
+    private var configuredWidth = 0, configuredHeight = 0
+    /// 3·height rows of (width + 2) luma values, each row padded with a copy of its edge pixels.
+    private var lumaRows: UnsafeMutablePointer<Int32> = .allocate(capacity: 1)
+    private var gain: Float = 0
+    private var inkPixel: UInt32 = 0, paperPixel: UInt32 = 0, mixWeight: UInt32 = 0
+
+    public init(parameters: ShaderParameters) throws {}
+
+    deinit { lumaRows.deallocate() }
+
+    public func configure(width: Int, height: Int) {
+        guard width != configuredWidth || height != configuredHeight else { return }
+        lumaRows.deallocate()
+        // Not initialised on purpose: a strip writes a slot before reading it, and untouched slots cost
+        // no physical memory.
+        lumaRows = .allocate(capacity: 3 * height * (width + 2))
+        configuredWidth = width; configuredHeight = height
+    }
+
+    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+        let boost = 1 + parameters.number("beat_boost") * clamp01(uniforms.features.beatPulse)
+        // A full black→white step gives |∇| = 4·255 = 1020.
+        gain = parameters.number("strength") * boost / 1020
+        inkPixel = PremultipliedColor(parameters.color("ink")).packed
+        paperPixel = PremultipliedColor(parameters.color("paper")).packed
+        mixWeight = weight256(parameters.number("mix"))
+    }
+
+    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+        let width = target.width, height = target.height
+        guard width == configuredWidth, height == configuredHeight,
+              source.width >= width, source.height >= height, !rows.isEmpty else {
+            for y in rows { fillPixels(target.row32(y), width, 0) }
+            return
+        }
+        let stride = width + 2
+        let slots = lumaRows + 3 * rows.lowerBound * stride
+        // Source row r lives in slot (r − lo + 1) mod 3.
+        func slot(_ r: Int) -> UnsafeMutablePointer<Int32> { slots + ((r - rows.lowerBound + 1) % 3) * stride }
+        func fill(_ r: Int) {
+            let src = source.row32(min(max(r, 0), height - 1))
+            let dst = slot(r)
+            for x in 0..<width { dst[x + 1] = luma(src[x]) }
+            dst[0] = dst[1]; dst[width + 1] = dst[width]
+        }
+        fill(rows.lowerBound - 1); fill(rows.lowerBound)
+        for y in rows {
+            fill(y + 1)
+            let above = slot(y - 1), here = slot(y), below = slot(y + 1)
+            let src = source.row32(y), dst = target.row32(y)
+            let g = gain, ink = inkPixel, paper = paperPixel, keep = mixWeight
+            for x in 0..<width {
+                let gx = (above[x + 2] &+ 2 &* here[x + 2] &+ below[x + 2]) &- (above[x] &+ 2 &* here[x] &+ below[x])
+                let gy = (below[x] &+ 2 &* below[x + 1] &+ below[x + 2]) &- (above[x] &+ 2 &* above[x + 1] &+ above[x + 2])
+                let fx = Float(gx), fy = Float(gy)
+                let edge = (fx * fx + fy * fy).squareRoot() * g
+                let s = src[x]
+                let alpha = s >> 24
+                let drawn = scalePixel(lerpPixel(paper, ink, weight256(edge)), alpha &+ (alpha >> 7))
+                dst[x] = lerpPixel(drawn, s, keep)
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// Solid: one colour over the whole frame.
+///
+/// Audio: none. Versus Marble's Metal original (a clear colour): identical, but the colour may be
+/// translucent (premultiplied on the way in), so the descriptor does not promise opacity.
+import MarbleCore
+
+public final class Solid: Shader, @unchecked Sendable {
+    // @unchecked Sendable: see the `Shader` contract; `render` only reads `pixel`.
+    public static let descriptor = ShaderDescriptor(
+        name: "solid", summary: "Fills the frame with one colour.", kind: .generator,
+        parameters: [
+            ParameterDescriptor("color", "Fill colour (may be translucent).", .color(default: .black)),
+        ])
+
+    private var pixel: UInt32
+
+    public init(parameters: ShaderParameters) throws {
+        pixel = PremultipliedColor(parameters.color("color")).packed
+    }
+
+    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+        pixel = PremultipliedColor(parameters.color("color")).packed
+    }
+
+    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+        for y in rows { fillPixels(target.row32(y), target.width, pixel) }
+    }
+}

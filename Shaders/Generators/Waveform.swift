@@ -1,0 +1,153 @@
+/// Waveform: an oscilloscope trace of the audio samples across the width.
+///
+/// Audio: `features.waveformLeft` (or right, or their mean) scaled by `amplitude`. Each column holds the
+/// line's vertical extent between its two edges, widened by half the thickness over the cosine of the
+/// slope, so steep strokes keep their width; the pixel's coverage is the overlap of that extent with
+/// the pixel (a box filter: antialiased without supersampling). `glow` adds a soft 1/(1+d²) halo,
+/// `fill` shades the area between the centre line and the trace. Thickness is in pixels at 1080p and
+/// scales with the frame height. Versus Marble's Metal original (a fixed-width line sampled per pixel,
+/// gaps on steep slopes): continuous strokes at any slope and size.
+import MarbleCore
+
+public final class Waveform: Shader, @unchecked Sendable {
+    // @unchecked Sendable: see the `Shader` contract; `render` only reads the per-column arrays.
+    public static let descriptor = ShaderDescriptor(
+        name: "waveform", summary: "Oscilloscope line of the audio waveform.", kind: .generator,
+        parameters: [
+            ParameterDescriptor("color", "Line colour.", .color(default: .white)),
+            ParameterDescriptor("thickness", "Line width in pixels at 1080p (scales with height).",
+                                .number(default: 3, range: 0.5...24)),
+            ParameterDescriptor("amplitude", "Multiplies the samples; 1 makes full scale span `height`.",
+                                .number(default: 1, range: 0...8)),
+            ParameterDescriptor("height", "Fraction of the frame height spanned by a full-scale signal.",
+                                .number(default: 0.5, range: 0.05...1)),
+            ParameterDescriptor("center_y", "Vertical position of the zero line, fraction of the height.",
+                                .number(default: 0.5, range: 0...1)),
+            ParameterDescriptor("style", "line, glow (soft halo) or fill (shaded area under the trace).",
+                                .choice(default: "line", options: ["line", "glow", "fill"])),
+            ParameterDescriptor("glow", "Halo strength for style glow; shade opacity for style fill.",
+                                .number(default: 0.5, range: 0...1)),
+            ParameterDescriptor("channel", "Which samples to draw.",
+                                .choice(default: "left", options: ["left", "right", "mix"])),
+        ])
+
+    private enum Style { case line, glow, fill }
+    private enum Channel { case left, right, mix }
+    private let style: Style
+    private let channel: Channel
+    // Per column, sized in `configure`, rewritten in `prepare`: the line's extent [top, bottom] in
+    // pixel rows (y grows downwards) and the trace's y at the column centre.
+    private var capacity = 0
+    private var top: UnsafeMutablePointer<Float> = .allocate(capacity: 1)
+    private var bottom: UnsafeMutablePointer<Float> = .allocate(capacity: 1)
+    private var trace: UnsafeMutablePointer<Float> = .allocate(capacity: 1)
+    private var edges: UnsafeMutablePointer<Float> = .allocate(capacity: 2)
+    // Per frame.
+    private var pixel: UInt32 = 0
+    private var zeroLine: Float = 0, glowStrength: Float = 0, glowRadius2: Float = 1
+    private var firstRow = 0, lastRow = -1   // rows outside never get ink
+
+    public init(parameters: ShaderParameters) throws {
+        style = switch parameters.choice("style") { case "glow": .glow; case "fill": .fill; default: .line }
+        channel = switch parameters.choice("channel") { case "right": .right; case "mix": .mix; default: .left }
+    }
+
+    deinit { top.deallocate(); bottom.deallocate(); trace.deallocate(); edges.deallocate() }
+
+    public func configure(width: Int, height: Int) {
+        guard width != capacity else { return }
+        top.deallocate(); bottom.deallocate(); trace.deallocate(); edges.deallocate()
+        capacity = width
+        top = .allocate(capacity: width); bottom = .allocate(capacity: width); trace = .allocate(capacity: width)
+        edges = .allocate(capacity: width + 1)
+        for p in [top, bottom, trace] { p.initialize(repeating: 0, count: width) }
+        edges.initialize(repeating: 0, count: width + 1)
+    }
+
+    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+        let width = min(uniforms.width, capacity)
+        let h = Float(uniforms.height)
+        pixel = PremultipliedColor(parameters.color("color")).packed
+        zeroLine = parameters.number("center_y") * h
+        let gain = -parameters.number("amplitude") * parameters.number("height") * h * 0.5
+        let halfThickness = max(0.5, parameters.number("thickness") * h / 1080 * 0.5)
+        glowStrength = parameters.number("glow")
+        let glowRadius = halfThickness * 6
+        glowRadius2 = glowRadius * glowRadius
+        guard width > 0 else { firstRow = 0; lastRow = -1; return }
+
+        let features = uniforms.features
+        // y of the trace at every column edge (x = 0…width).
+        for e in 0...width {
+            let position = Float(e) / Float(width)
+            let sample: Float = switch channel {
+            case .left: Self.sample(features.waveformLeft, at: position)
+            case .right: Self.sample(features.waveformRight, at: position)
+            case .mix: 0.5 * (Self.sample(features.waveformLeft, at: position)
+                              + Self.sample(features.waveformRight, at: position))
+            }
+            edges[e] = zeroLine + gain * sample
+        }
+        var lowest = Float.infinity, highest = -Float.infinity
+        for x in 0..<width {
+            let a = edges[x], b = edges[x + 1]
+            let slope = b - a
+            let widen = halfThickness * (1 + slope * slope).squareRoot()
+            top[x] = min(a, b) - widen
+            bottom[x] = max(a, b) + widen
+            trace[x] = 0.5 * (a + b)
+            lowest = min(lowest, top[x]); highest = max(highest, bottom[x])
+        }
+        let reach: Float = switch style {
+        case .line: 1
+        case .glow: glowRadius * 4
+        case .fill: 1
+        }
+        if style == .fill { lowest = min(lowest, zeroLine); highest = max(highest, zeroLine) }
+        firstRow = max(0, Int(clamp(lowest - reach, -1, h + 1)))
+        lastRow = min(uniforms.height - 1, Int(clamp(highest + reach, -1, h + 1)))
+    }
+
+    /// Linear interpolation of `samples` at `position` 0…1, clamped to −1…1 (NaN → −1 is impossible:
+    /// the analyser promises finite values; clamp keeps a bad one inside the frame anyway).
+    private static func sample(_ samples: [Float], at position: Float) -> Float {
+        let n = samples.count
+        guard n > 1 else { return n == 1 ? clamp(samples[0], -1, 1) : 0 }
+        let p = position * Float(n - 1)
+        let i = min(n - 2, Int(p))
+        return clamp(mix(samples[i], samples[i + 1], p - Float(i)), -1, 1)
+    }
+
+    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+        let width = min(target.width, capacity)
+        for y in rows {
+            let dst = target.row32(y)
+            fillPixels(dst, target.width, 0)
+            guard y >= firstRow, y <= lastRow else { continue }
+            let rowTop = Float(y), rowBottom = Float(y) + 1, center = Float(y) + 0.5
+            switch style {
+            case .line:
+                for x in 0..<width {
+                    let coverage = min(rowBottom, bottom[x]) - max(rowTop, top[x])
+                    dst[x] = scalePixel(pixel, weight256(coverage))
+                }
+            case .glow:
+                let strength = glowStrength, r2 = glowRadius2
+                for x in 0..<width {
+                    let coverage = clamp01(min(rowBottom, bottom[x]) - max(rowTop, top[x]))
+                    let d = max(0, max(top[x] - center, center - bottom[x]))
+                    let halo = strength * r2 / (r2 + d * d * 4)
+                    dst[x] = scalePixel(pixel, weight256(coverage + (1 - coverage) * halo))
+                }
+            case .fill:
+                let shade = glowStrength, zero = zeroLine
+                for x in 0..<width {
+                    let coverage = clamp01(min(rowBottom, bottom[x]) - max(rowTop, top[x]))
+                    let t = trace[x]
+                    let under = clamp01(min(rowBottom, max(t, zero)) - max(rowTop, min(t, zero)))
+                    dst[x] = scalePixel(pixel, weight256(coverage + (1 - coverage) * under * shade))
+                }
+            }
+        }
+    }
+}
