@@ -2,6 +2,11 @@ import ArgumentParser
 import MarbleKit
 
 @main
-struct Marble: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "A CPU-only audio/video visualizer.")
+struct Marble: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "marble",
+        abstract: "A CPU-only audio visualizer: turn sound into pictures, offline or live.",
+        discussion: "Run `marble COMMAND --help` for the options of each command.",
+        subcommands: [RenderCommand.self, EffectsCommand.self],
+        defaultSubcommand: nil)
 }

@@ -32,8 +32,8 @@ public final class RenderJob {
         try MediaInput(path: path).hasVideo
     }
 
-    /// Runs the job. `progress` is called from the calling thread a few times per second.
-    public func run(cancel: CancellationFlag = CancellationFlag(),
+    /// Runs the job. `progress` is called from the calling thread at most every `progressInterval` seconds.
+    public func run(cancel: CancellationFlag = CancellationFlag(), progressInterval: Double = 0.2,
                     progress: (RenderProgress) -> Void = { _ in }) throws(MarbleError) -> RenderSummary {
         let started = MonotonicClock.now()
         let o = options
@@ -103,7 +103,7 @@ public final class RenderJob {
                         try writer.write(slot.canvas)
                         free.push(slot)
                         let now = MonotonicClock.now()
-                        if now - lastReport > 200_000_000 {
+                        if Double(now - lastReport) >= progressInterval * 1e9 {
                             lastReport = now
                             progress(RenderProgress(frames: writer.framesWritten, expectedFrames: expectedFrames,
                                                     mediaSeconds: o.fps.seconds(ofFrame: writer.framesWritten),

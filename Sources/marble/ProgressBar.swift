@@ -1,0 +1,53 @@
+import Foundation
+import MarbleKit
+
+/// A one-line progress bar with ETA and speed on stderr, drawn only when stderr is a terminal.
+struct ProgressBar {
+    let enabled: Bool
+    private var width: Int { 28 }
+
+    init(quiet: Bool) { enabled = !quiet && Console.stderrIsTerminal }
+
+    func update(_ p: RenderProgress) {
+        guard enabled else { return }
+        let speed = p.wallSeconds > 0 ? p.mediaSeconds / p.wallSeconds : 0
+        var line = ""
+        if let total = p.expectedFrames, total > 0 {
+            let fraction = min(1, Double(p.frames) / Double(total))
+            let filled = Int(fraction * Double(width))
+            let eta = speed > 0 ? (Double(total - p.frames) / Double(max(1, p.frames))) * p.wallSeconds : .nan
+            line = "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled) + "]"
+            line += String(format: " %3d%%  %d/%d frames  %.2fx  ETA %@", Int(fraction * 100), p.frames, total, speed, Format.clock(eta))
+        } else {
+            line = String(format: "%d frames  %@  %.2fx", p.frames, Format.clock(p.mediaSeconds), speed)
+        }
+        Console.writeErr("\r\u{1B}[2K" + line)
+    }
+
+    func clear() {
+        guard enabled else { return }
+        Console.writeErr("\r\u{1B}[2K")
+    }
+}
+
+/// Raises a cancellation flag on Ctrl-C (SIGINT) or SIGTERM; a second Ctrl-C exits at once.
+final class InterruptHandler: Sendable {
+    let flag = CancellationFlag()
+    private let sources: [any DispatchSourceSignal]
+
+    init() {
+        var made: [any DispatchSourceSignal] = []
+        let flag = self.flag
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler {
+                if flag.isCancelled { _exit(130) }
+                flag.cancel()
+            }
+            source.resume()
+            made.append(source)
+        }
+        sources = made
+    }
+}

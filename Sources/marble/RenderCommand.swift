@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+import MarbleKit
+
+struct RenderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render a media file to an audio-reactive video (or one PNG frame).",
+        discussion: """
+            INPUT is any file FFmpeg reads with an audio stream: mp3, ogg, opus, flac, wav, m4a, or a video \
+            with sound (its own pictures become the background). The output type follows the extension: \
+            .mp4 (H.264 + AAC), .mkv (H.264 + the source audio), .mov, .webm (VP9 + Opus), .png (one frame, \
+            see --at). The same command always gives the same bytes.
+
+            Examples:
+              marble render song.mp3 -o song.mp4
+              marble render song.flac -o out.mp4 --size 1920x1080 --fps 60 --preset spectrum
+              marble render clip.mp4 -o clip-fx.mp4 --effect ink
+              marble render song.ogg -o out.mp4 --background cover.png
+              marble render song.mp3 -o look.png --at 42s
+            """)
+
+    @Argument(help: "The media file to visualize.")
+    var input: String
+
+    @Option(name: [.short, .long], help: "Output file: .mp4, .mkv, .mov, .webm or .png.")
+    var output: String
+
+    @Option(help: ArgumentHelp("Frame size WIDTHxHEIGHT (even numbers).", valueName: "WxH"))
+    var size: String = "1280x720"
+
+    @Option(help: ArgumentHelp("Frames per second: 24, 25, 30, 50, 60, or a fraction like 30000/1001.", valueName: "rate"))
+    var fps: String = "60"
+
+    @Option(help: ArgumentHelp("A bundled preset name (see `marble effects`) or a path to a preset .yaml file.", valueName: "name|file"))
+    var preset: String = PresetLibrary.defaultName
+
+    @Option(name: .customLong("effect"), help: ArgumentHelp("Add an effect kernel over the picture (repeatable), e.g. ink.", valueName: "name"))
+    var effects: [String] = []
+
+    @Option(help: ArgumentHelp("A picture or video drawn under the visuals (a shorter video loops).", valueName: "file"))
+    var background: String?
+
+    @Option(help: ArgumentHelp("How pictures of another shape fill the frame: contain (whole picture, bars) or cover (crop).", valueName: "contain|cover"))
+    var fit: String = "cover"
+
+    @Option(help: ArgumentHelp("Quality: 0 best … 51 worst for H.264 (63 for VP9); 18–23 looks good.", valueName: "n"))
+    var crf: Int = 20
+
+    @Option(name: .customLong("encoder-preset"), help: ArgumentHelp("Encoder speed: ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow.", valueName: "speed"))
+    var encoderPreset: String = EncoderPreset.superfast.rawValue
+
+    @Option(help: ArgumentHelp("For a .png output: the time of the frame, as 42s, 1:23, 83.5 or 1500ms.", valueName: "time"))
+    var at: String?
+
+    @Option(help: ArgumentHelp("Threads for rendering and encoding (default: all cores).", valueName: "n"))
+    var threads: Int = StripScheduler.availableCores
+
+    @Option(help: ArgumentHelp("Number of spectrum bands the analysis produces (8–512).", valueName: "n"))
+    var bands: Int = 64
+
+    @Flag(name: [.short, .long], help: "No progress bar and no summary (errors still print).")
+    var quiet = false
+
+    func run() async throws {
+        try await runReportingErrors {
+            let options = try makeOptions()
+            let job = try RenderJob(options: options)
+            let interrupt = InterruptHandler()
+            let bar = ProgressBar(quiet: quiet)
+            let summary = try job.run(cancel: interrupt.flag) { bar.update($0) }
+            bar.clear()
+            for w in summary.warnings { Console.warning(w) }
+            if !quiet {
+                if options.output.lowercased().hasSuffix(".png") {
+                    Console.writeErr("wrote frame at \(options.at ?? 0) s → \(summary.output) (\(Format.bytes(summary.bytes)))\n")
+                } else {
+                    Console.writeErr(String(format: "%@%d frames (%@) in %.1f s: %.0f fps, %.2fx real time → %@ (%@)\n",
+                                            summary.cancelled ? "stopped: " : "", summary.frames, Format.clock(summary.mediaSeconds),
+                                            summary.wallSeconds, summary.framesPerSecond, summary.realTimeFactor,
+                                            summary.output, Format.bytes(summary.bytes)))
+                }
+            }
+            if summary.cancelled { throw ExitCode(130) }
+        }
+    }
+
+    func makeOptions() throws(MarbleError) -> RenderOptions {
+        var o = RenderOptions(input: input, output: output)
+        let parts = size.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
+            throw MarbleError(.option, "--size \(size): expected WIDTHxHEIGHT, e.g. 1920x1080")
+        }
+        o.width = w
+        o.height = h
+        guard let rate = Rational(parsing: fps), rate.numerator > 0 else {
+            throw MarbleError(.option, "--fps \(fps): expected a rate like 60 or 30000/1001")
+        }
+        o.fps = rate
+        o.preset = preset
+        o.effects = effects
+        o.background = background
+        guard let f = Fit(rawValue: fit) else { throw MarbleError(.option, "--fit \(fit): expected contain or cover") }
+        o.fit = f
+        o.crf = crf
+        guard let p = EncoderPreset(rawValue: encoderPreset) else {
+            throw MarbleError(.option, "--encoder-preset \(encoderPreset): expected one of \(EncoderPreset.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        o.encoderPreset = p
+        if let at {
+            guard let seconds = TimeParser.seconds(at) else {
+                throw MarbleError(.option, "--at \(at): expected a time like 42s, 1:23, 83.5 or 1500ms")
+            }
+            o.at = seconds
+        }
+        o.threads = threads
+        o.bandCount = bands
+        return o
+    }
+}
+
+/// Parses user-written times: "42", "42s", "42.5s", "1500ms", "1:23", "1:02:03".
+enum TimeParser {
+    static func seconds(_ text: String) -> Double? {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if t.hasSuffix("ms"), let v = Double(t.dropLast(2)) { return v / 1000 }
+        if t.hasSuffix("s"), let v = Double(t.dropLast()) { return v }
+        if t.contains(":") {
+            let parts = t.split(separator: ":").map { Double($0) }
+            guard parts.count <= 3, parts.allSatisfy({ $0 != nil }) else { return nil }
+            return parts.reduce(0) { $0 * 60 + $1! }
+        }
+        return Double(t)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Runs the built `marble` executable (next to the test bundle in .build/<config>/).
+enum CLI {
+    static var executable: URL {
+        var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("marble")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("marble")
+    }
+
+    struct Result { let status: Int32; let stdout: String; let stderr: String }
+
+    static func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+        let p = Process()
+        p.executableURL = executable
+        p.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        return (p, out, err)
+    }
+
+    static func run(_ arguments: [String]) throws -> Result {
+        let (p, out, err) = try start(arguments)
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+                      stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    static let folder: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("marble-cli-tests-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    static func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    /// Makes a test input with the ffmpeg command.
+    static func ffmpeg(_ arguments: [String]) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y"] + arguments
+        try p.run()
+        p.waitUntilExit()
+    }
+}

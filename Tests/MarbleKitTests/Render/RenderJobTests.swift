@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+@testable import MarbleKit
+
+/// End-to-end renders at small sizes (tests run in debug builds), read back with ffprobe.
+@Suite("RenderJob", .serialized)
+struct RenderJobTests {
+    func options(_ input: String, _ output: String, fps: Rational = Rational(30)) -> RenderOptions {
+        var o = RenderOptions(input: input, output: output)
+        o.width = 64
+        o.height = 36
+        o.fps = fps
+        o.encoderPreset = .ultrafast
+        return o
+    }
+
+    @discardableResult
+    func render(_ o: RenderOptions) throws -> RenderSummary {
+        try RenderJob(options: o).run()
+    }
+
+    @Test("audio inputs render to MP4 with ceil(duration·fps) frames and AAC sound", arguments: [
+        ("wav", [String]()), ("flac", []), ("mp3", ["-c:a", "libmp3lame"]), ("ogg", ["-c:a", "libvorbis"]),
+        ("opus", ["-c:a", "libopus"]), ("m4a", ["-c:a", "aac"]),
+    ])
+    func audioFormats(ext: String, codec: [String]) throws {
+        let input = try TestMedia.tone(ext, seconds: 1.2, rate: ext == "opus" ? 48_000 : 44_100, codec: codec)
+        let out = TestMedia.output("\(ext).mp4")
+        let summary = try render(options(input, out))
+        let probe = try Probe(out)
+        let expected = Int((1.2 * 30).rounded(.up))
+        #expect(probe.warnings.isEmpty, "ffprobe: \(probe.warnings)")
+        #expect(probe.video?.codec == "h264")
+        #expect(probe.audio?.codec == "aac")
+        // MP3 keeps up to one extra frame of decoder delay: allow one video frame more.
+        let frames = try #require(probe.video?.frames)
+        #expect(frames == summary.frames)
+        #expect(ext == "mp3" ? (expected...expected + 2).contains(frames) : frames == expected, "\(ext): \(frames) frames")
+        #expect(probe.video?.rate == "30/1")
+        let v = try #require(probe.video?.duration), a = try #require(probe.audio?.duration)
+        #expect(abs(v - a) <= 1.0 / 30 + 0.03, "video \(v) s vs audio \(a) s")
+    }
+
+    @Test("frame rates are exact", arguments: ["24", "25", "30", "50", "60", "30000/1001"])
+    func frameRates(rate: String) throws {
+        let fps = try #require(Rational(parsing: rate))
+        let input = try TestMedia.tone("wav", seconds: 1.0)
+        let out = TestMedia.output("fps.mkv")
+        try render(options(input, out, fps: fps))
+        let probe = try Probe(out)
+        #expect(probe.video?.rate == (fps.denominator == 1 ? "\(fps.numerator)/1" : "\(fps.numerator)/\(fps.denominator)"))
+        #expect(probe.video?.frames == fps.frameCount(covering: 1.0))
+        #expect(probe.warnings.isEmpty, "ffprobe: \(probe.warnings)")
+    }
+
+    @Test("MKV copies the source audio, WebM carries VP9 and Opus")
+    func containers() throws {
+        let input = try TestMedia.tone("flac", seconds: 1.0)
+        let mkv = TestMedia.output("copy.mkv")
+        try render(options(input, mkv))
+        #expect(try Probe(mkv).audio?.codec == "flac")
+        let webm = TestMedia.output("out.webm")
+        try render(options(input, webm))
+        let p = try Probe(webm)
+        #expect(p.video?.codec == "vp9")
+        #expect(p.audio?.codec == "opus")
+        #expect(p.video?.frames == 30)
+        let m4a = try TestMedia.tone("m4a", seconds: 1.0, codec: ["-c:a", "aac"])
+        let mp4 = TestMedia.output("copy.mp4")
+        let job = try RenderJob(options: options(m4a, mp4))
+        _ = try job.run()
+        #expect(try Probe(mp4).audio?.codec == "aac")
+    }
+
+    @Test("the same command twice gives the same bytes")
+    func determinism() throws {
+        let input = try TestMedia.tone("mp3", seconds: 1.0, codec: ["-c:a", "libmp3lame"])
+        let a = TestMedia.output("a.mp4"), b = TestMedia.output("b.mp4")
+        try render(options(input, a))
+        try render(options(input, b))
+        let da = try Data(contentsOf: URL(fileURLWithPath: a)), db = try Data(contentsOf: URL(fileURLWithPath: b))
+        #expect(da.count > 1000)
+        #expect(da == db)
+    }
+
+    @Test("videos with sound keep their pictures; backgrounds can be stills or looping videos")
+    func pictures() throws {
+        let clip = try TestMedia.video("mp4", seconds: 1.0, codec: ["-c:v", "libx264", "-c:a", "aac"])
+        var o = options(clip, TestMedia.output("clip.mp4"))
+        o.effects = ["ink"]
+        let s = try render(o)
+        #expect(s.frames == 30)
+
+        let still = try TestMedia.make("cover.png", ["-f", "lavfi", "-i", "testsrc2=s=80x80:d=0.1", "-frames:v", "1"])
+        var b = options(try TestMedia.tone("wav", seconds: 1.0), TestMedia.output("still.mp4"))
+        b.background = still
+        b.fit = .contain
+        #expect(try render(b).frames == 30)
+
+        // A 0.4 s background video under a 1.5 s song loops.
+        let short = try TestMedia.make("short.webm", ["-f", "lavfi", "-i", "testsrc2=s=64x36:r=10:d=0.4", "-c:v", "libvpx-vp9"])
+        var l = options(try TestMedia.tone("wav", seconds: 1.5), TestMedia.output("loop.mp4"))
+        l.background = short
+        #expect(try render(l).frames == 45)
+    }
+
+    @Test("one PNG frame at a time in the song")
+    func png() throws {
+        let input = try TestMedia.tone("wav", seconds: 1.5)
+        var o = options(input, TestMedia.output("look.png"))
+        o.at = 0.75
+        try render(o)
+        let p = try Probe(o.output, countFrames: false)
+        #expect(p.video?.codec == "png")
+        o.at = 5
+        o.output = TestMedia.output("late.png")
+        #expect(throws: MarbleError.self) { try render(o) }
+        #expect(!FileManager.default.fileExists(atPath: o.output))
+    }
+
+    @Test("bad inputs and options fail before anything is written")
+    func errors() throws {
+        let input = try TestMedia.tone("wav", seconds: 0.5)
+        var o = options("/no/such/file.mp3", TestMedia.output("x.mp4"))
+        #expect(throws: MarbleError.self) { try RenderJob(options: o) }
+        o = options(input, "/no/such/folder/out.mp4")
+        #expect(throws: MarbleError.self) { try render(o) }
+        o = options(input, TestMedia.output("x.avi"))
+        #expect(throws: MarbleError.self) { try RenderJob(options: o) }
+        o = options(input, TestMedia.output("x.mp4"))
+        o.width = 63
+        #expect(throws: MarbleError.self) { try RenderJob(options: o) }
+        o = options(input, TestMedia.output("x.mp4"))
+        o.preset = "nope"
+        #expect(throws: MarbleError.self) { try RenderJob(options: o) }
+        o = options(input, TestMedia.output("x.mp4"))
+        o.effects = ["nope"]
+        #expect(throws: MarbleError.self) { try RenderJob(options: o) }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: TestMedia.folder.path).filter { $0.contains("partial") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test("cancelling keeps a valid file of what was rendered")
+    func cancel() throws {
+        let input = try TestMedia.tone("wav", seconds: 4)
+        let o = options(input, TestMedia.output("stopped.mp4"))
+        let flag = CancellationFlag()
+        let summary = try RenderJob(options: o).run(cancel: flag, progressInterval: 0) { p in
+            if p.frames > 5 { flag.cancel() }
+        }
+        #expect(summary.cancelled)
+        #expect(summary.frames < 120)
+        let probe = try Probe(o.output)
+        #expect(probe.warnings.isEmpty, "\(probe.warnings)")
+        #expect(probe.video?.frames == summary.frames)
+        let a = try #require(probe.audio?.duration)
+        #expect(a <= Double(summary.frames) / 30 + 0.05)
+    }
+}
