@@ -60,13 +60,16 @@ struct Stubborn: GraniteCenter {
         case cancelled
     }
     let gate: Gate
+    /// Effects that tried to send their result (whether or not it landed).
+    let attempts = Recorder<Int>()
 
     func reduce(state: inout State, event: Event) -> GraniteEffect<Event> {
         switch event {
         case .started(let n):
-            return .run(id: "work") { [gate] send in
+            return .run(id: "work") { [gate, attempts] send in
                 await gate.wait()
                 send(.finished(n))
+                attempts.append(n)
             }
         case .finished(let n):
             state.landed.append(n)
@@ -132,25 +135,29 @@ struct Stubborn: GraniteCenter {
     /// The production store: an effect that ignores cancellation still cannot land its result.
     @Test func staleResultsOfUninterruptibleWorkAreDropped() async {
         let gate = Gate()
-        let store = GraniteStore(center: Stubborn(gate: gate), initialState: .init())
+        let center = Stubborn(gate: gate)
+        let store = GraniteStore(center: center, initialState: .init())
         store.send(.started(1))
+        #expect(await eventually { gate.waiterCount == 1 }, "the first effect is past its cancellation checks")
         store.send(.cancelled)
         store.send(.started(2))
         #expect(store.runningEffectCount == 1)
         gate.open()
-        #expect(await eventually { store.runningEffectCount == 0 })
+        #expect(await eventually { center.attempts.all.count == 2 })
         #expect(store.state.landed == [2])
     }
 
     @Test func stopCancelsInFlightEffects() async {
         let gate = Gate()
-        let store = GraniteStore(center: Stubborn(gate: gate), initialState: .init())
+        let center = Stubborn(gate: gate)
+        let store = GraniteStore(center: center, initialState: .init())
         store.start()
         store.send(.started(1))
+        #expect(await eventually { gate.waiterCount == 1 })
         store.stop()
         #expect(store.runningEffectCount == 0)
         gate.open()
-        try? await Task.sleep(for: .milliseconds(20))
+        #expect(await eventually { center.attempts.all.count == 1 })
         #expect(store.state.landed == [])
     }
 

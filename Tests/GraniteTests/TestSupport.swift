@@ -43,6 +43,8 @@ final class Gate: Sendable {
         }
     }
 
+    var waiterCount: Int { state.withLock { $0.waiters.count } }
+
     func open() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.open = true
