@@ -19,18 +19,18 @@ import MarbleCore
     byte(r) | byte(g) << 8 | byte(b) << 16 | byte(a) << 24
 }
 
-/// Scales all four channels by `k`/256, `k` in 0…256 (256 keeps the pixel).
+/// Scales all four channels by `k`/256, rounded, `k` in 0…256 (256 keeps the pixel; lanes never carry).
 @inline(__always) func scalePixel(_ p: UInt32, _ k: UInt32) -> UInt32 {
-    let rb = ((p & 0x00FF_00FF) &* k) >> 8 & 0x00FF_00FF
-    let ga = (((p >> 8) & 0x00FF_00FF) &* k) & 0xFF00_FF00
+    let rb = (((p & 0x00FF_00FF) &* k &+ 0x0080_0080) >> 8) & 0x00FF_00FF
+    let ga = (((p >> 8) & 0x00FF_00FF) &* k &+ 0x0080_0080) & 0xFF00_FF00
     return rb | ga
 }
 
 /// Linear interpolation between two pixels, `w` in 0…256 (0 gives `a`, 256 gives `b`).
 @inline(__always) func lerpPixel(_ a: UInt32, _ b: UInt32, _ w: UInt32) -> UInt32 {
     let iw = 256 &- w
-    let rb = (((a & 0x00FF_00FF) &* iw &+ (b & 0x00FF_00FF) &* w) >> 8) & 0x00FF_00FF
-    let ga = (((a >> 8) & 0x00FF_00FF) &* iw &+ ((b >> 8) & 0x00FF_00FF) &* w) & 0xFF00_FF00
+    let rb = (((a & 0x00FF_00FF) &* iw &+ (b & 0x00FF_00FF) &* w &+ 0x0080_0080) >> 8) & 0x00FF_00FF
+    let ga = (((a >> 8) & 0x00FF_00FF) &* iw &+ ((b >> 8) & 0x00FF_00FF) &* w &+ 0x0080_0080) & 0xFF00_FF00
     return rb | ga
 }
 

@@ -1,0 +1,115 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where and how a store keeps its state on disk (Granite's `@Store(persist:autoSave:preload:)`).
+///
+/// - `file`: the JSON file. Its folder is created on the first save.
+/// - `autoSave`: save after changes, debounced: the write happens once `autoSaveDelay` has passed
+///   on the store clock without a further change, and always on ``GraniteStore/stop()``.
+/// - `preload`: load synchronously in the store's initialiser (the state is ready at once);
+///   otherwise load in the background, see ``GraniteStore/isLoaded`` and ``GraniteStore/didLoad()``.
+///
+/// Writes are atomic: the snapshot goes to a temporary file in the same folder, is flushed, and is
+/// renamed over the old file, so a crash leaves the old file or the new one, never half of one.
+/// A missing file gives the initial state silently; an unreadable or corrupt one gives the initial
+/// state and a warning (the corrupt file is kept beside it as `<name>.corrupt`). Never a crash.
+public struct GranitePersistence<State: GraniteState>: Sendable {
+    public var file: URL
+    public var autoSave: Bool
+    public var autoSaveDelay: Duration
+    public var preload: Bool
+    /// Receives warnings (unreadable or corrupt file, failed save). Default: standard error.
+    public var onWarning: @Sendable (String) -> Void
+
+    public init(
+        file: URL,
+        autoSave: Bool = true,
+        autoSaveDelay: Duration = .milliseconds(500),
+        preload: Bool = true,
+        onWarning: @escaping @Sendable (String) -> Void = GraniteLog.standardError
+    ) {
+        self.file = file
+        self.autoSave = autoSave
+        self.autoSaveDelay = autoSaveDelay
+        self.preload = preload
+        self.onWarning = onWarning
+    }
+
+    /// The persisted state, or `nil` (with a warning unless the file simply does not exist).
+    public func load() -> State? {
+        let path = file.path
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            onWarning("Could not read \(path) (\(error.localizedDescription)); using the defaults.")
+            return nil
+        }
+        do {
+            return try JSONDecoder().decode(State.self, from: data)
+        } catch {
+            let backup = path + ".corrupt"
+            let kept = rename(path, backup) == 0
+            onWarning(
+                "\(path) is not a valid saved state (\(Self.describe(error))); using the defaults."
+                    + (kept ? " The unreadable file was kept as \(backup)." : ""))
+            return nil
+        }
+    }
+
+    /// Encodes `state` as JSON and replaces the file atomically (temporary file + rename).
+    public func save(_ state: State) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = try encoder.encode(state)
+        try Self.writeAtomically(data, to: file)
+    }
+
+    static func writeAtomically(_ data: Data, to file: URL) throws {
+        let folder = file.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let temporary = folder.appendingPathComponent(
+            ".\(file.lastPathComponent).\(getpid()).\(UInt32.random(in: 0 ... .max)).tmp")
+        do {
+            try data.write(to: temporary)
+            let handle = try FileHandle(forWritingTo: temporary)
+            try handle.synchronize()
+            try handle.close()
+            guard rename(temporary.path, file.path) == 0 else {
+                throw GranitePersistenceError.renameFailed(path: file.path, errno: errno)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context),
+             DecodingError.keyNotFound(_, let context),
+             DecodingError.typeMismatch(_, let context),
+             DecodingError.valueNotFound(_, let context):
+            return context.debugDescription
+        default:
+            return "\(error)"
+        }
+    }
+}
+
+public enum GranitePersistenceError: Error, Equatable, CustomStringConvertible {
+    case renameFailed(path: String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .renameFailed(let path, let code):
+            return "Could not replace \(path): \(String(cString: strerror(code)))"
+        }
+    }
+}

@@ -1,0 +1,74 @@
+/// One named, synchronous state transition of a ``GraniteCenter``.
+///
+/// Chaining: `before` events are reduced first, then this reducer, then `after` events, all inside
+/// the same commit (one lock hold, one notification). The order is depth-first: each chained event
+/// is reduced through ``GraniteCenter/reduce(state:event:)`` and may itself fire reducers with
+/// their own chains, which complete before the next step. Effects are merged in the same order.
+/// A chain that reaches its own event again recurses forever: keep chains acyclic.
+///
+/// ```swift
+/// struct Increment: GraniteReducer {
+///     typealias Center = Counter
+///     var after: [Counter.Event] { [.clampRequested] }
+///     func reduce(state: inout Counter.State) -> GraniteEffect<Counter.Event> {
+///         state.count += 1
+///         return .none
+///     }
+/// }
+/// ```
+public protocol GraniteReducer: Sendable {
+    associatedtype Center: GraniteCenter
+
+    /// Events reduced before this reducer, in order, within the same commit.
+    var before: [Center.Event] { get }
+    /// Events reduced after this reducer, in order, within the same commit.
+    var after: [Center.Event] { get }
+
+    func reduce(state: inout Center.State) -> GraniteEffect<Center.Event>
+}
+
+extension GraniteReducer {
+    public var before: [Center.Event] { [] }
+    public var after: [Center.Event] { [] }
+}
+
+/// A ``GraniteReducer`` that takes a typed payload (Granite's `@Payload`), with the same
+/// before → self → after chaining. The chains may depend on the payload.
+public protocol GranitePayloadReducer: Sendable {
+    associatedtype Center: GraniteCenter
+    associatedtype Payload: Sendable
+
+    func before(_ payload: Payload) -> [Center.Event]
+    func after(_ payload: Payload) -> [Center.Event]
+
+    func reduce(state: inout Center.State, payload: Payload) -> GraniteEffect<Center.Event>
+}
+
+extension GranitePayloadReducer {
+    public func before(_ payload: Payload) -> [Center.Event] { [] }
+    public func after(_ payload: Payload) -> [Center.Event] { [] }
+}
+
+extension GraniteCenter {
+    /// Runs `reducer` with its chain: `before` events, the reducer, `after` events (see
+    /// ``GraniteReducer``). Call it from ``reduce(state:event:)``.
+    public func fire<R: GraniteReducer>(_ reducer: R, on state: inout State) -> GraniteEffect<Event>
+    where R.Center == Self {
+        var effect = GraniteEffect<Event>.none
+        for event in reducer.before { effect.merge(reduce(state: &state, event: event)) }
+        effect.merge(reducer.reduce(state: &state))
+        for event in reducer.after { effect.merge(reduce(state: &state, event: event)) }
+        return effect
+    }
+
+    /// Runs a payload reducer with its chain: `before(payload)`, the reducer, `after(payload)`.
+    public func fire<R: GranitePayloadReducer>(
+        _ reducer: R, payload: R.Payload, on state: inout State
+    ) -> GraniteEffect<Event> where R.Center == Self {
+        var effect = GraniteEffect<Event>.none
+        for event in reducer.before(payload) { effect.merge(reduce(state: &state, event: event)) }
+        effect.merge(reducer.reduce(state: &state, payload: payload))
+        for event in reducer.after(payload) { effect.merge(reduce(state: &state, event: event)) }
+        return effect
+    }
+}

@@ -1,0 +1,224 @@
+import Synchronization
+
+/// Where a test-store failure points: the line of the `send`/`receive`/`finish` call.
+public struct GraniteSourceLocation: Sendable, CustomStringConvertible {
+    public let fileID: String
+    public let filePath: String
+    public let line: Int
+    public let column: Int
+
+    public init(fileID: String, filePath: String, line: Int, column: Int) {
+        self.fileID = fileID
+        self.filePath = filePath
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(fileID):\(line)" }
+}
+
+/// A store for tests that makes every state change and every effect-fed event explicit
+/// (after TCA's TestStore).
+///
+/// - `send(event) { expected mutation }` reduces `event` and checks that the new state equals the
+///   old state with the mutation applied; with no closure the state must not change.
+/// - Events sent by effects are not reduced when they arrive: they queue, in arrival order, and
+///   `receive(event) { … }` reduces the next one (against the then-current state) and checks it.
+/// - `finish()` fails if effects are still running (after a short grace period) or if received
+///   events were never asserted; it then cancels what is left. Deinit reports unasserted events.
+/// - Time is a ``GraniteTestClock``: debounce, throttle and timers move only when the test
+///   advances it.
+///
+/// Failures go to `reportIssue` (Granite does not link a test framework); with Swift Testing, pass
+/// a closure that calls `Issue.record`.
+public final class GraniteTestStore<Center: GraniteCenter>: Sendable where Center.Event: Equatable {
+    public typealias State = Center.State
+    public typealias Event = Center.Event
+    public typealias IssueReporter = @Sendable (String, GraniteSourceLocation) -> Void
+
+    final class Inbox: Sendable {
+        struct Contents {
+            var events: [Event] = []
+            var waiter: CheckedContinuation<Void, Never>?
+            var timeout: Task<Void, Never>?
+        }
+        let contents = Mutex(Contents())
+
+        func append(_ event: Event) {
+            let waiter = contents.withLock { contents -> CheckedContinuation<Void, Never>? in
+                contents.events.append(event)
+                contents.timeout?.cancel()
+                contents.timeout = nil
+                defer { contents.waiter = nil }
+                return contents.waiter
+            }
+            waiter?.resume()
+        }
+    }
+
+    /// The store under test (its effect-fed events are diverted to this test store).
+    public let store: GraniteStore<Center>
+    public let clock: GraniteTestClock
+    private let inbox: Inbox
+    private let reportIssue: IssueReporter
+    private let finished = Mutex(false)
+
+    public init(
+        center: Center,
+        initialState: State,
+        clock: GraniteTestClock = GraniteTestClock(),
+        persistence: GranitePersistence<State>? = nil,
+        reportIssue: @escaping IssueReporter = { message, location in
+            GraniteLog.standardError("\(location): GraniteTestStore failure: \(message)")
+        }
+    ) {
+        let inbox = Inbox()
+        self.inbox = inbox
+        self.clock = clock
+        self.reportIssue = reportIssue
+        store = GraniteStore(
+            center: center, initialState: initialState, persistence: persistence, clock: clock,
+            interceptor: { event in inbox.append(event) })
+    }
+
+    deinit {
+        let finished = finished.withLock { $0 }
+        if !finished {
+            let left = inbox.contents.withLock { $0.events }
+            if !left.isEmpty {
+                reportIssue(
+                    "\(left.count) received event(s) were not asserted: \(left)",
+                    GraniteSourceLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column))
+            }
+        }
+        store.cancelAllEffects()
+    }
+
+    public var state: State { store.state }
+
+    /// Sends `event` and checks the resulting state against `expected` applied to the old state.
+    public func send(
+        _ event: Event,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        assert expected: ((inout State) throws -> Void)? = nil
+    ) async {
+        let location = GraniteSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let before = store.state
+        store.send(event)
+        check("send(\(event))", before: before, after: store.state, expected, location)
+    }
+
+    /// Waits (up to `timeout` of real time, only as a failure guard) for the next event an effect
+    /// sent, checks that it equals `event`, reduces it and checks the state change.
+    public func receive(
+        _ event: Event,
+        timeout: Duration = .seconds(2),
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        assert expected: ((inout State) throws -> Void)? = nil
+    ) async {
+        let location = GraniteSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        guard let received = await nextReceived(timeout: timeout) else {
+            reportIssue("Expected to receive \(event), but no event arrived within \(timeout).", location)
+            return
+        }
+        if received != event {
+            reportIssue("Received \(received), but expected \(event).", location)
+        }
+        let before = store.state
+        store.send(received)
+        check("receive(\(received))", before: before, after: store.state, expected, location)
+    }
+
+    /// Drops the received events not yet asserted (for tests that do not care about them).
+    public func skipReceivedEvents() {
+        inbox.contents.withLock { $0.events.removeAll() }
+    }
+
+    /// Ends the test: waits up to `timeout` for running effects to return, reports any that are still
+    /// running and any received event never asserted, then cancels what is left.
+    public func finish(
+        timeout: Duration = .seconds(1),
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) async {
+        let location = GraniteSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        finished.withLock { $0 = true }
+        let deadline = ContinuousClock.now + timeout
+        var spins = 0
+        while store.runningEffectCount > 0 && ContinuousClock.now < deadline {
+            spins += 1
+            if spins < 200 { await Task.yield() } else { try? await Task.sleep(for: .milliseconds(1)) }
+        }
+        let running = store.runningEffectCount
+        if running > 0 {
+            let ids = store.runningEffectIDs.map(\.name).sorted()
+            reportIssue(
+                "\(running) effect(s) still running at the end of the test"
+                    + (ids.isEmpty ? "." : " (ids: \(ids.joined(separator: ", "))).")
+                    + " Cancel them, advance the clock, or receive their events.",
+                location)
+            store.cancelAllEffects()
+        }
+        let left = inbox.contents.withLock { contents -> [Event] in
+            defer { contents.events.removeAll() }
+            return contents.events
+        }
+        if !left.isEmpty {
+            reportIssue("\(left.count) received event(s) were not asserted: \(left)", location)
+        }
+    }
+
+    private func nextReceived(timeout: Duration) async -> Event? {
+        if let event = popReceived() { return event }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = inbox.contents.withLock { contents -> Bool in
+                if !contents.events.isEmpty { return true }
+                contents.waiter = continuation
+                contents.timeout = Task { [inbox] in
+                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                    let waiter = inbox.contents.withLock { contents -> CheckedContinuation<Void, Never>? in
+                        defer { contents.waiter = nil; contents.timeout = nil }
+                        return contents.waiter
+                    }
+                    waiter?.resume()
+                }
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+        return popReceived()
+    }
+
+    private func popReceived() -> Event? {
+        inbox.contents.withLock { contents in
+            contents.events.isEmpty ? nil : contents.events.removeFirst()
+        }
+    }
+
+    private func check(
+        _ what: String, before: State, after: State,
+        _ expected: ((inout State) throws -> Void)?, _ location: GraniteSourceLocation
+    ) {
+        guard let expected else {
+            if after != before {
+                reportIssue(
+                    "State changed but the change was not asserted after \(what):\n"
+                        + GraniteDiff.describe(expected: before, actual: after),
+                    location)
+            }
+            return
+        }
+        var wanted = before
+        do {
+            try expected(&wanted)
+        } catch {
+            reportIssue("The expectation closure of \(what) threw \(error).", location)
+            return
+        }
+        if wanted != after {
+            reportIssue(
+                "State after \(what) does not match the expectation:\n"
+                    + GraniteDiff.describe(expected: wanted, actual: after),
+                location)
+        }
+    }
+}

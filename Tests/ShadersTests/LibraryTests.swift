@@ -1,0 +1,128 @@
+import MarbleCore
+import Testing
+@testable import Shaders
+
+/// Properties every kernel in the library must have, whatever it draws.
+@Suite struct LibraryTests {
+    static let names = ShaderLibrary.all.map { $0.descriptor.name }
+
+    @Test func namesAreUniqueAndDefaultsValidate() throws {
+        #expect(Set(Self.names).count == Self.names.count)
+        for type in ShaderLibrary.all {
+            let d = type.descriptor
+            #expect(!d.summary.isEmpty)
+            #expect(Set(d.parameters.map(\.name)).count == d.parameters.count, "\(d.name) repeats a parameter")
+            for p in d.parameters { #expect(!p.help.isEmpty, "\(d.name).\(p.name) has no help") }
+            _ = try type.init(parameters: try ShaderParameters(descriptor: d))
+        }
+    }
+
+    @Test(arguments: names) func sameUniformsGiveSameBytes(_ name: String) throws {
+        let picture = testPicture()
+        let a = try Rig(name).render(frame: 5, input: picture.view)
+        let b = try Rig(name).render(frame: 5, input: picture.view)
+        let same = a == b
+        #expect(same, "\(describeDifference(a, b, width: testWidth))")
+        // The same instance again after other frames: no hidden state leaks between frames.
+        let rig = try Rig(name)
+        _ = rig.render(frame: 1, input: picture.view); _ = rig.render(frame: 9, input: picture.view)
+        let again = rig.render(frame: 5, input: picture.view) == a
+        #expect(again)
+    }
+
+    @Test(arguments: names) func stripsDoNotChangeTheResult(_ name: String) throws {
+        let rig = try Rig(name)
+        let picture = testPicture()
+        for frame in [3, 8] {
+            let whole = rig.render(frame: frame, strips: 1, input: picture.view)
+            for strips in [2, 5, 36] {
+                let split = rig.render(frame: frame, strips: strips, input: picture.view)
+                let same = whole == split
+                #expect(same, "\(strips) strips, frame \(frame): \(describeDifference(whole, split, width: testWidth))")
+            }
+        }
+    }
+
+    @Test(arguments: names) func everyPixelIsWritten(_ name: String) throws {
+        let rig = try Rig(name)
+        let picture = testPicture()
+        let a = rig.render(frame: 4, input: picture.view, dirt: RGBA8(r: 0, g: 0, b: 0, a: 0))
+        let b = rig.render(frame: 4, input: picture.view, dirt: RGBA8(r: 255, g: 255, b: 255, a: 255))
+        let same = a == b
+        #expect(same, "\(describeDifference(a, b, width: testWidth))")
+    }
+
+    @Test(arguments: names) func outputIsValidPremultipliedInSilenceAndWhenLoud(_ name: String) throws {
+        let rig = try Rig(name)
+        for loudness: Float in [0, 1, 3] {
+            let bytes = rig.render(frame: 2, loudness: loudness, input: testPicture().view)
+            #expect(isPremultiplied(bytes), "loudness \(loudness)")
+            if ShaderLibrary.shader(named: name)!.descriptor.isOpaque {
+                let opaque = stride(from: 3, to: bytes.count, by: 4).allSatisfy { bytes[$0] == 255 }
+                #expect(opaque, "declared opaque")
+            }
+        }
+    }
+
+    @Test(arguments: names) func survivesNonFiniteAndOddFeatures(_ name: String) throws {
+        let rig = try Rig(name)
+        var f = syntheticFeatures(frame: 3)
+        f.bands = [Float](repeating: .nan, count: 7)
+        f.bandPeaks = []
+        f.waveformLeft = [.infinity, -.infinity, .nan]
+        f.waveformRight = []
+        f.level = .nan; f.bass = .infinity; f.beatPulse = -.infinity
+        let bytes = rig.render(uniforms(frame: 3, features: f, input: testPicture().view))
+        #expect(isPremultiplied(bytes))
+    }
+
+    @Test(arguments: names) func worksAtOddSizes(_ name: String) throws {
+        for (w, h) in [(1, 1), (7, 3), (33, 17)] {
+            let rig = try Rig(name, width: w, height: h)
+            let bytes = rig.render(frame: 1, strips: min(h, 2), input: testPicture(width: w, height: h).view)
+            #expect(bytes.count == w * h * 4)
+            #expect(isPremultiplied(bytes))
+        }
+    }
+}
+
+@Suite struct ParameterValidationTests {
+    @Test func unknownParameterIsRejectedWithTheKnownNames() {
+        #expect {
+            _ = try ShaderLibrary.make("bars", ["colour": .text("#fff")])
+        } throws: { error in
+            guard let e = error as? ParameterError else { return false }
+            return e.parameter == "colour" && e.message.contains("count")
+        }
+    }
+
+    @Test func outOfRangeNumbersAreRejected() {
+        #expect(throws: ParameterError.self) { _ = try ShaderLibrary.make("bars", ["count": .number(4)]) }
+        #expect(throws: ParameterError.self) { _ = try ShaderLibrary.make("bars", ["count": .number(12.5)]) }
+        #expect(throws: ParameterError.self) { _ = try ShaderLibrary.make("waveform", ["thickness": .number(-1)]) }
+        #expect(throws: ParameterError.self) { _ = try ShaderLibrary.make("gradient", ["angle": .number(.nan)]) }
+    }
+
+    @Test func wrongKindsAreRejected() {
+        #expect(throws: ParameterError.self) { _ = try ShaderLibrary.make("solid", ["color": .text("not a colour")]) }
+        #expect(throws: ParameterError.self) { _ = try ShaderLibrary.make("waveform", ["style": .text("zigzag")]) }
+        #expect(throws: ParameterError.self) { _ = try ShaderLibrary.make("bars", ["mirror": .number(1)]) }
+    }
+
+    @Test func unknownShaderIsRejected() {
+        #expect(throws: ParameterError.self) { _ = try ShaderLibrary.make("nope") }
+    }
+
+    @Test func everyDeclaredRangeAcceptsItsDefault() throws {
+        for type in ShaderLibrary.all {
+            for p in type.descriptor.parameters {
+                switch p.kind {
+                case .number(let d, let r): #expect(r.contains(d), "\(type.descriptor.name).\(p.name)")
+                case .integer(let d, let r): #expect(r.contains(d), "\(type.descriptor.name).\(p.name)")
+                case .choice(let d, let options): #expect(options.contains(d), "\(type.descriptor.name).\(p.name)")
+                default: break
+                }
+            }
+        }
+    }
+}
