@@ -48,6 +48,16 @@ public struct AudioFeatures: Sendable, Equatable {
     public var loudnessMomentary: Float = -120
     /// Short-term loudness (3 s window), LUFS; -120 for silence.
     public var loudnessShortTerm: Float = -120
+    /// Integrated (gated, BS.1770-4) loudness from the stream start up to this frame, LUFS; -120 for silence.
+    public var loudnessIntegrated: Float = -120
+    /// True on the frame an onset (a new note or hit) is detected.
+    public var isOnset: Bool = false
+    /// Count of beats so far (the beat that `beatPhase` counts from), −1 before the first.
+    public var beatIndex: Int = -1
+    /// RMS of the analysis window in dBFS (full-scale sine −3 dB), floored at −120.
+    public var rmsDecibels: Float = -120
+    /// Sample peak in dBFS, floored at −120.
+    public var peakDecibels: Float = -120
 
     /// Log-spaced band levels, 0…1, smoothed.
     public var bands: [Float]
@@ -59,9 +69,19 @@ public struct AudioFeatures: Sendable, Equatable {
     public var waveformLeft: [Float]
     /// Right channel samples (a copy of the left one for mono input), −1…1.
     public var waveformRight: [Float]
+    /// Band levels before smoothing, dBFS (a full-scale sine in the band reads about 0), floored at −120.
+    public var bandsDecibels: [Float]
+    /// FFT magnitude per bin (full-scale sine ≈ 1 at its bin), or empty when not requested
+    /// (size it with `spectrumLength` = the analyser's bin count).
+    public var spectrum: [Float]
+    /// `spectrum` in dBFS, floored at −120; empty when `spectrum` is.
+    public var spectrumDecibels: [Float]
 
-    public init(bandCount: Int = 64, waveformLength: Int = 1024) {
+    public init(bandCount: Int = 64, waveformLength: Int = 1024, spectrumLength: Int = 0) {
         bands = [Float](repeating: 0, count: bandCount)
+        bandsDecibels = [Float](repeating: -120, count: bandCount)
+        spectrum = [Float](repeating: 0, count: spectrumLength)
+        spectrumDecibels = [Float](repeating: -120, count: spectrumLength)
         bandPeaks = [Float](repeating: 0, count: bandCount)
         chroma = [Float](repeating: 0, count: 12)
         waveformLeft = [Float](repeating: 0, count: waveformLength)

@@ -1,0 +1,39 @@
+/// Branch-free float helpers for hot loops (no libm calls, so the compiler can vectorise them).
+///
+/// `log10f` in a loop over 1025 bins cost nine times the FFT on this machine; ``fastLog2(_:)`` is
+/// accurate to about 2·10⁻⁵ (≈ 10⁻⁴ dB) for normal positive inputs.
+enum FastMath {
+    /// log2(x) for x > 0 (returns about -126 for zero and denormals, never NaN for x ≥ 0).
+    @inline(__always)
+    static func fastLog2(_ x: Float) -> Float {
+        let bits = max(x, Float.leastNormalMagnitude).bitPattern
+        let e = Float(Int32(truncatingIfNeeded: (bits >> 23) & 0xff) &- 127)
+        let m = Float(bitPattern: (bits & 0x007f_ffff) | 0x3f80_0000)   // [1, 2)
+        let t = (m - 1) / (m + 1)                                         // [0, 1/3)
+        let t2 = t * t
+        // 2/ln2 · atanh(t) series.
+        let p = t * (2.885390082 + t2 * (0.961796694 + t2 * (0.577078016 + t2 * 0.412198583)))
+        return e + p
+    }
+
+    /// 10·log10(power), floored at `floor` dB.
+    @inline(__always)
+    static func powerToDecibels(_ p: Float, floor: Float) -> Float {
+        max(floor, 3.010299957 * fastLog2(p))
+    }
+
+    /// 20·log10(amplitude), floored at `floor` dB.
+    @inline(__always)
+    static func amplitudeToDecibels(_ a: Float, floor: Float) -> Float {
+        max(floor, 6.020599913 * fastLog2(a))
+    }
+
+    /// Converts `n` powers to decibels in place-able buffers.
+    static func powersToDecibels(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<Float>, count n: Int, floor: Float) {
+        for i in 0..<n { dst[i] = powerToDecibels(src[i], floor: floor) }
+    }
+
+    /// Replaces NaN and ±infinity by 0 (the features' contract: never NaN, never infinite).
+    @inline(__always)
+    static func finite(_ x: Float) -> Float { x.isFinite ? x : 0 }
+}

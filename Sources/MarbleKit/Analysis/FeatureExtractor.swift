@@ -1,0 +1,325 @@
+import Foundation
+import MarbleCore
+
+/// Causal, per-frame audio analysis for one stream: the features every kernel reads.
+///
+/// Feed decoded audio with ``append(left:right:)`` (any chunk size), then call
+/// ``computeFeatures(forFrame:into:)`` for frames 0, 1, 2, … once ``samplesNeeded(forFrame:)``
+/// samples have been appended (or ``finish()`` was called). Frame `n` analyses the audio up to the
+/// *end* of the frame, `t = (n + 1) / fps`, so a sound at time `t` shows in frame `floor(t · fps)` or
+/// the next one, never later. Results depend only on the samples, never on how they were chunked.
+///
+/// Memory is flat in stream length: samples live in a bounded ring sized for the longest window plus
+/// two seconds of read-ahead. Appending further ahead than that grows the ring (once) instead of losing
+/// samples. `computeFeatures` never allocates in steady state (buffers are made at init; the
+/// features' arrays are resized only if they were created with other sizes).
+///
+/// Not thread-safe: use one instance from one thread (or one task at a time).
+public final class FeatureExtractor {
+    public let sampleRate: Int
+    public let fps: Rational
+    public let configuration: AnalysisConfiguration
+    /// Bands produced (equals `configuration.bandCount` for the logarithmic layout).
+    public var bandCount: Int { bank.count }
+    /// Bins in `AudioFeatures.spectrum` when requested (main FFT size / 2 + 1).
+    public var spectrumLength: Int { main.binCount }
+    /// Main FFT length, samples.
+    public var fftSize: Int { main.size }
+    /// Band edges and centres, Hz.
+    public var bandLowerEdges: [Double] { bank.lower }
+    public var bandUpperEdges: [Double] { bank.upper }
+    public var bandCenters: [Double] { bank.center }
+    /// Rhythm latency of live mode, seconds: onsets are confirmed one hop (10 ms) after their peak.
+    public var onsetLatency: Double { Double(onsets.hop) / Double(sampleRate) }
+
+    private let ring: SampleRing
+    private let main: RealFFT
+    private let long: RealFFT
+    private let mainWindow: UnsafeMutablePointer<Float>
+    private let longWindow: UnsafeMutablePointer<Float>
+    private let mainScale: Float, longScale: Float
+    private let mainPower: UnsafeMutablePointer<Float>
+    private let longPower: UnsafeMutablePointer<Float>
+    private let magnitude: UnsafeMutablePointer<Float>
+    private let previousMagnitude: UnsafeMutablePointer<Float>
+    private let bandAmplitude: UnsafeMutablePointer<Float>
+    private let rangeAmplitude: UnsafeMutablePointer<Float>
+    private let bank: BandBank
+    private let ranges: BandBank
+    private let smoother: BandSmoother
+    private let chroma: ChromaMap
+    private var levels: RelativeLevels
+    private var level: EnvelopeFollower
+    private var loudness: LoudnessMeter
+    private let onsets: OnsetDetector
+    private var onsetPicker = LiveOnsetPicker()
+    private let beats: LiveBeatTracker
+    private var clock = BeatClock()
+    private var onsetScale: Float = 0
+
+    private let frameDuration: Double
+    private let frameSamples: Int
+    private var loudnessPosition = 0
+    private var nextHop = 0
+    private var lastFrame = -1
+    private var finished = false
+    private let longestWindow: Int
+
+    /// - Throws: ``MarbleError`` (`.option`) for a sample rate outside 8…192 kHz, a non-positive
+    ///   frame rate or an invalid configuration; (`.media`) if av_tx cannot be set up.
+    public init(sampleRate: Int, fps: Rational, configuration: AnalysisConfiguration = AnalysisConfiguration()) throws {
+        guard (8000...192_000).contains(sampleRate) else {
+            throw MarbleError(.option, "sample rate \(sampleRate) Hz is outside 8000–192000 Hz")
+        }
+        guard fps.numerator > 0, fps.denominator > 0, fps.doubleValue <= 1000 else {
+            throw MarbleError(.option, "frame rate \(fps) must be positive and at most 1000")
+        }
+        try configuration.validate()
+        self.sampleRate = sampleRate
+        self.fps = fps
+        self.configuration = configuration
+        let top = min(configuration.maxFrequency, 0.49 * Double(sampleRate))
+        guard top > configuration.minFrequency * 1.05 else {
+            throw MarbleError(.option, "frequency range \(configuration.minFrequency)–\(configuration.maxFrequency) Hz is above the Nyquist frequency of \(sampleRate) Hz audio")
+        }
+        let n = configuration.resolvedFFTSize(sampleRate: sampleRate)
+        main = try RealFFT(size: n)
+        long = try RealFFT(size: 4 * n)
+        mainWindow = .allocate(capacity: n)
+        longWindow = .allocate(capacity: 4 * n)
+        SpectrumScaling.fill(mainWindow, count: n, shape: configuration.window)
+        SpectrumScaling.fill(longWindow, count: 4 * n, shape: configuration.window)
+        let (ms, menbw) = SpectrumScaling.factors(mainWindow, count: n)
+        let (ls, lenbw) = SpectrumScaling.factors(longWindow, count: 4 * n)
+        mainScale = ms; longScale = ls
+        let e = BandBank.edges(layout: configuration.layout, count: configuration.bandCount,
+                               minFrequency: configuration.minFrequency, maxFrequency: top)
+        bank = BandBank(lower: e.lower, upper: e.upper, center: e.center, sampleRate: sampleRate,
+                        mainSize: n, longSize: configuration.bassResolution || configuration.layout == .semitone ? 4 * n : 0,
+                        mainENBW: menbw, longENBW: lenbw)
+        let nyq = 0.49 * Double(sampleRate)
+        let rl = [20.0, 250, min(4000, nyq * 0.5)], ru = [250.0, min(4000, nyq * 0.5), min(16000, nyq)]
+        ranges = BandBank(lower: rl, upper: ru, center: zip(rl, ru).map { ($0 * $1).squareRoot() },
+                          sampleRate: sampleRate, mainSize: n, longSize: 0, mainENBW: menbw, longENBW: menbw)
+        func buffer(_ c: Int) -> UnsafeMutablePointer<Float> {
+            let p = UnsafeMutablePointer<Float>.allocate(capacity: c)
+            p.initialize(repeating: 0, count: c)
+            return p
+        }
+        mainPower = buffer(main.binCount)
+        longPower = buffer(long.binCount)
+        magnitude = buffer(main.binCount)
+        previousMagnitude = buffer(main.binCount)
+        bandAmplitude = buffer(bank.count)
+        rangeAmplitude = buffer(3)
+        frameDuration = 1 / fps.doubleValue
+        frameSamples = max(1, Int((Double(sampleRate) * frameDuration).rounded(.up)))
+        smoother = BandSmoother(count: bank.count, frameDuration: frameDuration, configuration: configuration)
+        chroma = ChromaMap(sampleRate: sampleRate, fftSize: 4 * n)
+        levels = RelativeLevels(step: frameDuration)
+        level = EnvelopeFollower(attack: configuration.levelAttack, release: configuration.levelRelease, step: frameDuration)
+        loudness = LoudnessMeter(sampleRate: sampleRate)
+        onsets = try OnsetDetector(sampleRate: sampleRate)
+        beats = LiveBeatTracker(rate: onsets.rate, minBPM: configuration.minTempo, maxBPM: configuration.maxTempo)
+        clock.pulseDecay = configuration.beatPulseDecay
+        longestWindow = max(4 * n, configuration.waveformLength, frameSamples, onsets.windowSize)
+        ring = SampleRing(minimumCapacity: longestWindow + 2 * sampleRate + frameSamples)
+    }
+
+    deinit {
+        for p in [mainWindow, longWindow, mainPower, longPower, magnitude, previousMagnitude, bandAmplitude, rangeAmplitude] {
+            p.deallocate()
+        }
+    }
+
+    /// A features value sized for this extractor (bands, waveform; spectrum when `spectrum` is true).
+    public func makeFeatures(spectrum: Bool = false) -> AudioFeatures {
+        AudioFeatures(bandCount: bank.count, waveformLength: configuration.waveformLength,
+                      spectrumLength: spectrum ? main.binCount : 0)
+    }
+
+    /// Oldest sample any later frame can still read.
+    private var keepFrom: Int {
+        min(samplesNeeded(forFrame: lastFrame + 1) - longestWindow, loudnessPosition, onsets.windowEnd(ofHop: nextHop) - onsets.windowSize)
+    }
+
+    /// Appends decoded audio, planar float; `right == nil` for mono. Any chunk size.
+    public func append(left: UnsafeBufferPointer<Float>, right: UnsafeBufferPointer<Float>?) {
+        ring.append(left, right, keepFrom: keepFrom)
+    }
+
+    /// Convenience for arrays.
+    public func append(left: [Float], right: [Float]? = nil) {
+        left.withUnsafeBufferPointer { l in
+            if let right {
+                right.withUnsafeBufferPointer { r in append(left: l, right: r) }
+            } else {
+                append(left: l, right: nil)
+            }
+        }
+    }
+
+    /// Samples (per channel, from the stream start) that must have been appended before frame `index`
+    /// can be computed: the end of the frame, `ceil((index + 1) · sampleRate / fps)`.
+    public func samplesNeeded(forFrame index: Int) -> Int {
+        let num = (index + 1) * sampleRate * fps.denominator
+        return (num + fps.numerator - 1) / fps.numerator
+    }
+
+    /// Ends the stream: later frames read silence past the last appended sample.
+    public func finish() { finished = true }
+
+    /// Installs an offline beat grid (seconds, from ``OfflineAnalyzer``): from now on `beatPhase`,
+    /// `beatPulse`, `isBeat`, `beatIndex` and `tempo` come from it instead of the live tracker.
+    public func setBeatGrid(times: [Double], tempo: Double) {
+        clock.setGrid(times, tempo: tempo)
+    }
+
+    /// Fills `features` for frame `index`. Frames must be requested in increasing order (gaps are
+    /// allowed: skipped frames still advance loudness and rhythm). Never allocates in steady state.
+    public func computeFeatures(forFrame index: Int, into features: inout AudioFeatures) {
+        precondition(index > lastFrame, "frames must be requested in increasing order")
+        let end = samplesNeeded(forFrame: index)
+        if finished, ring.count < end { ring.appendSilence(end - ring.count, keepFrom: keepFrom) }
+        let start = fps.seconds(ofFrame: index)
+        features.time = start
+
+        // Loudness: K-weighted energy of every sample up to the frame end.
+        advanceLoudness(to: end)
+        features.loudnessMomentary = loudness.momentary
+        features.loudnessShortTerm = loudness.shortTerm
+        features.loudnessIntegrated = loudness.integrated
+
+        // Onsets and live beats, hop by hop up to the frame end.
+        var onsetMax: Float = 0
+        var isOnset = false
+        while onsets.windowEnd(ofHop: nextHop) <= end {
+            let v = onsets.next(ring: ring, end: onsets.windowEnd(ofHop: nextHop))
+            onsetMax = max(onsetMax, v)
+            if onsetPicker.push(v) { isOnset = true }
+            if let b = beats.push(v), !clock.hasGrid {
+                clock.liveBeat(at: Double(b + 1) * Double(onsets.hop) / Double(sampleRate) - onsets.latency)
+            }
+            nextHop += 1
+        }
+        onsetScale = max(onsetMax, onsetScale * Float(exp(-frameDuration / 5)), 0.5)
+        features.onset = min(1, onsetMax / onsetScale)
+        features.isOnset = isOnset
+        let livePeriod = beats.period > 0 ? beats.period / onsets.rate : 0
+        let (isBeat, phase, pulse, tempo) = clock.frame(start: start, end: start + frameDuration, livePeriod: livePeriod)
+        features.isBeat = isBeat
+        features.beatPhase = phase
+        features.beatPulse = pulse
+        features.tempo = tempo
+        features.beatIndex = clock.lastBeat >= 0 ? clock.beatIndex : -1
+
+        // Spectra over windows ending at the frame end.
+        ring.copyMonoWindowed(from: end - main.size, count: main.size, window: mainWindow, to: main.input)
+        main.transform()
+        main.powerSpectrum(into: mainPower)
+        let bins = main.binCount
+        let ms = mainScale
+        for k in 0..<bins { mainPower[k] *= ms }
+        // The long spectrum serves the bass bands and chroma.
+        ring.copyMonoWindowed(from: end - long.size, count: long.size, window: longWindow, to: long.input)
+        long.transform()
+        long.powerSpectrum(into: longPower)
+        let ls = longScale
+        for k in 0..<long.binCount { longPower[k] *= ls }
+        bank.amplitudes(main: mainPower, long: longPower, into: bandAmplitude)
+        ranges.amplitudes(main: mainPower, long: nil, into: rangeAmplitude)
+
+        // Magnitudes, centroid, flux.
+        var weighted: Float = 0, total: Float = 0, flux: Float = 0
+        let df = Float(sampleRate) / Float(main.size)
+        for k in 0..<bins {
+            let m = mainPower[k].squareRoot()
+            magnitude[k] = m
+            weighted += Float(k) * m
+            total += m
+            let d = m - previousMagnitude[k]
+            flux += d > 0 ? d : 0
+            previousMagnitude[k] = m
+        }
+        features.centroid = total > 1e-9 ? FastMath.finite(weighted / total * df) : 0
+        features.flux = FastMath.finite(flux)
+
+        // Bands.
+        let bandCount = bank.count
+        if features.bands.count != bandCount { features.bands = [Float](repeating: 0, count: bandCount) }
+        if features.bandPeaks.count != bandCount { features.bandPeaks = [Float](repeating: 0, count: bandCount) }
+        if features.bandsDecibels.count != bandCount { features.bandsDecibels = [Float](repeating: -120, count: bandCount) }
+        features.bands.withUnsafeMutableBufferPointer { b in
+            features.bandPeaks.withUnsafeMutableBufferPointer { p in
+                smoother.step(amplitudes: bandAmplitude, bands: b.baseAddress!, peaks: p.baseAddress!)
+            }
+        }
+        features.bandsDecibels.withUnsafeMutableBufferPointer { d in
+            for b in 0..<bandCount { d[b] = FastMath.amplitudeToDecibels(bandAmplitude[b], floor: -120) }
+        }
+        if !features.spectrum.isEmpty {
+            let c = min(features.spectrum.count, bins)
+            features.spectrum.withUnsafeMutableBufferPointer { s in
+                for k in 0..<c { s[k] = magnitude[k] }
+            }
+            if features.spectrumDecibels.count == features.spectrum.count {
+                features.spectrumDecibels.withUnsafeMutableBufferPointer { d in
+                    FastMath.powersToDecibels(mainPower, d.baseAddress!, count: c, floor: -120)
+                }
+            }
+        }
+
+        // MilkDrop levels.
+        let (rel, att) = levels.update((rangeAmplitude[0], rangeAmplitude[1], rangeAmplitude[2]))
+        features.bass = rel.0; features.mid = rel.1; features.treble = rel.2
+        features.bassAttenuated = att.0; features.midAttenuated = att.1; features.trebleAttenuated = att.2
+
+        // Chroma from the long spectrum.
+        if features.chroma.count != 12 { features.chroma = [Float](repeating: 0, count: 12) }
+        features.chroma.withUnsafeMutableBufferPointer { c in chroma.fill(power: longPower, into: c.baseAddress!) }
+
+        // RMS and peak over the last frame period.
+        var sum: Float = 0, peak: Float = 0
+        ring.forEachRun(from: end - frameSamples, to: end) { l, r, n in
+            for i in 0..<n {
+                let a = l[i], b = r[i]
+                sum += 0.5 * (a * a + b * b)
+                peak = max(peak, abs(a), abs(b))
+            }
+        }
+        let rms = (sum / Float(frameSamples)).squareRoot()
+        features.rms = FastMath.finite(rms)
+        features.peak = FastMath.finite(peak)
+        features.rmsDecibels = FastMath.amplitudeToDecibels(rms, floor: -120)
+        features.peakDecibels = FastMath.amplitudeToDecibels(peak, floor: -120)
+        let floorDB = Float(configuration.noiseFloor)
+        let target = min(1, max(0, (FastMath.amplitudeToDecibels(rms, floor: floorDB - 1) - floorDB) / -floorDB))
+        features.level = level.update(target)
+
+        // Waveform ending at the frame end.
+        let wl = configuration.waveformLength
+        if features.waveformLeft.count != wl { features.waveformLeft = [Float](repeating: 0, count: wl) }
+        if features.waveformRight.count != wl { features.waveformRight = [Float](repeating: 0, count: wl) }
+        features.waveformLeft.withUnsafeMutableBufferPointer { ring.copy(channel: 0, from: end - wl, count: wl, to: $0.baseAddress!) }
+        features.waveformRight.withUnsafeMutableBufferPointer { ring.copy(channel: 1, from: end - wl, count: wl, to: $0.baseAddress!) }
+        lastFrame = index
+    }
+
+    private func advanceLoudness(to end: Int) {
+        guard end > loudnessPosition else { return }
+        let stereo = ring.sawStereo
+        let held = min(end, ring.count)
+        if loudnessPosition < ring.oldest {
+            loudness.process(nil, nil, stereo: stereo, count: ring.oldest - loudnessPosition)
+            loudnessPosition = ring.oldest
+        }
+        ring.forEachRun(from: loudnessPosition, to: held) { l, r, n in
+            loudness.process(l, r, stereo: stereo, count: n)
+        }
+        loudnessPosition = max(loudnessPosition, held)
+        if end > loudnessPosition {
+            loudness.process(nil, nil, stereo: stereo, count: end - loudnessPosition)
+            loudnessPosition = end
+        }
+    }
+}

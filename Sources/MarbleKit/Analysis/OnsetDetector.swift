@@ -1,0 +1,91 @@
+import Foundation
+
+/// The onset detection function (ODF): log-compressed spectral flux over log-spaced bands, one value
+/// per hop of about 10 ms, from a short Hann-windowed FFT (about 23 ms) that ends at the hop.
+///
+/// Shared by the live extractor and the offline analyzer, so both see the same envelope. Values are
+/// ≥ 0, exactly 0 for digital silence, and about 1–8 for a hit out of silence.
+final class OnsetDetector {
+    let sampleRate: Int
+    /// Samples per ODF value.
+    let hop: Int
+    let windowSize: Int
+    /// ODF values per second (`sampleRate / hop`).
+    let rate: Double
+    /// Seconds between a transient and the time its ODF peak is reported at (`time(ofHop:)` subtracts
+    /// it), measured with clicks: the flux peaks once the click has entered the window's rising edge.
+    let latency: Double
+    private let fft: RealFFT
+    private let window: UnsafeMutablePointer<Float>
+    private let power: UnsafeMutablePointer<Float>
+    private let bank: BandBank
+    private let current: UnsafeMutablePointer<Float>
+    private let previous: UnsafeMutablePointer<Float>
+    private let powerScale: Float
+
+    init(sampleRate: Int) throws {
+        self.sampleRate = sampleRate
+        hop = max(1, Int((Double(sampleRate) / 100).rounded()))
+        var n = 256
+        while Double(n) < Double(sampleRate) * 0.02 { n <<= 1 }
+        windowSize = n
+        rate = Double(sampleRate) / Double(hop)
+        fft = try RealFFT(size: n)
+        window = .allocate(capacity: n)
+        SpectrumScaling.fill(window, count: n, shape: .hann)
+        let (scale, enbw) = SpectrumScaling.factors(window, count: n)
+        powerScale = scale
+        power = .allocate(capacity: fft.binCount)
+        power.initialize(repeating: 0, count: fft.binCount)
+        let top = min(16000, 0.45 * Double(sampleRate))
+        let e = BandBank.edges(layout: .logarithmic, count: 40, minFrequency: 40, maxFrequency: top)
+        bank = BandBank(lower: e.lower, upper: e.upper, center: e.center, sampleRate: sampleRate,
+                        mainSize: n, longSize: 0, mainENBW: enbw, longENBW: enbw)
+        current = .allocate(capacity: bank.count)
+        previous = .allocate(capacity: bank.count)
+        current.initialize(repeating: 0, count: bank.count)
+        previous.initialize(repeating: 0, count: bank.count)
+        latency = Double(n) * 0.3 / Double(sampleRate)
+    }
+
+    deinit {
+        window.deallocate(); power.deallocate(); current.deallocate(); previous.deallocate()
+    }
+
+    /// Absolute sample index at which the window for ODF value `j` ends.
+    @inline(__always) func windowEnd(ofHop j: Int) -> Int { (j + 1) * hop }
+
+    /// Media time (seconds) that ODF value `j` stands for.
+    @inline(__always) func time(ofHop j: Int) -> Double {
+        Double(windowEnd(ofHop: j)) / Double(sampleRate) - latency
+    }
+
+    /// Computes the next ODF value from the window ending at `end` in `ring`.
+    func next(ring: SampleRing, end: Int) -> Float {
+        ring.copyMonoWindowed(from: end - windowSize, count: windowSize, window: window, to: fft.input)
+        return nextFromInput()
+    }
+
+    /// Computes the next ODF value from mono samples `x[0 ..< windowSize]` (the window is applied here).
+    func next(samples x: UnsafePointer<Float>) -> Float {
+        let d = fft.input, w = window
+        for i in 0..<windowSize { d[i] = x[i] * w[i] }
+        return nextFromInput()
+    }
+
+    private func nextFromInput() -> Float {
+        fft.transform()
+        fft.powerSpectrum(into: power)
+        let s = powerScale
+        for k in 0..<fft.binCount { power[k] *= s }
+        bank.amplitudes(main: power, long: nil, into: current)
+        var flux: Float = 0
+        for b in 0..<bank.count {
+            let v = FastMath.fastLog2(1 + 1000 * current[b])
+            let d = v - previous[b]
+            flux += d > 0 ? d : 0
+            previous[b] = v
+        }
+        return flux / Float(bank.count)
+    }
+}

@@ -1,0 +1,67 @@
+/// Picks onsets from the onset detection function with an adaptive threshold.
+///
+/// Offline (``pick(_:)``): a value is an onset when it is the maximum of ±30 ms, exceeds the mean of
+/// ±100 ms by `delta` of the envelope's maximum, exceeds an absolute floor (so silence and steady
+/// noise give nothing), and comes at least 30 ms after the previous onset (librosa's peak_pick rule).
+/// Live (``LiveOnsetPicker``): the same test with no look-ahead but one hop, so an onset is confirmed
+/// one hop (10 ms) after its peak.
+struct OnsetPicker {
+    var preMax = 3, postMax = 3, preAverage = 10, postAverage = 10, wait = 3
+    var delta: Float = 0.07
+    /// Absolute floor on the ODF for an onset (a click out of silence gives 1–8).
+    var floor: Float = 0.1
+
+    /// Onset positions in fractional ODF frames.
+    func pick(_ x: [Float]) -> [Double] {
+        let n = x.count
+        guard n > 2, let top = x.max(), top > floor else { return [] }
+        var out = [Double]()
+        var last = -wait - 1
+        for i in 0..<n {
+            let v = x[i]
+            guard v > floor, i - last > wait else { continue }
+            var isMax = true
+            for j in max(0, i - preMax)...min(n - 1, i + postMax) where x[j] > v || (x[j] == v && j < i) {
+                isMax = false; break
+            }
+            guard isMax else { continue }
+            var s: Float = 0
+            let a = max(0, i - preAverage), b = min(n - 1, i + postAverage)
+            for j in a...b { s += x[j] }
+            guard v >= s / Float(b - a + 1) + delta * top else { continue }
+            out.append(PeakRefine.refine(x, at: i))
+            last = i
+        }
+        return out
+    }
+}
+
+/// Causal onset picking over a stream of ODF values, allocation-free.
+struct LiveOnsetPicker {
+    private var history = [Float](repeating: 0, count: 16)
+    private var count = 0
+    private var lastOnset = -100
+    /// Slowly decaying running maximum of the ODF (its scale for the relative threshold).
+    private var runningMax: Float = 0
+    var delta: Float = 0.07
+    var floor: Float = 0.1
+    var wait = 3
+
+    /// Feeds ODF value `count`; returns true when the previous value is confirmed as an onset.
+    mutating func push(_ v: Float) -> Bool {
+        history[count & 15] = v
+        count += 1
+        runningMax = max(v, runningMax * 0.9985)   // half-life ≈ 4.6 s at 100 values/s
+        guard count >= 3 else { return false }
+        let i = count - 2
+        let p = history[i & 15], before = history[(i - 1) & 15], after = v
+        guard p > floor, p >= before, p > after, i - lastOnset > wait else { return false }
+        var s: Float = 0
+        let m = min(10, i)
+        for j in (i - m)..<i { s += history[j & 15] }
+        let mean = m > 0 ? s / Float(m) : 0
+        guard p >= mean + delta * runningMax else { return false }
+        lastOnset = i
+        return true
+    }
+}

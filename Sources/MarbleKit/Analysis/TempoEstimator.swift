@@ -1,0 +1,79 @@
+import Foundation
+
+/// Global tempo from an onset envelope: autocorrelation scored by a comb of the beat period's
+/// multiples, minus the half-period positions (so a click track at 180 BPM is not heard at 90 or
+/// 360), under a broad log-normal prior centred on 120 BPM.
+///
+/// Works in caller-provided scratch (no allocation), so the live tracker can re-run it every half second.
+struct TempoEstimator {
+    let rate: Double
+    let minBPM: Double, maxBPM: Double
+    /// Lag range searched, in ODF frames.
+    var minLag: Double { 60 * rate / maxBPM }
+    var maxLag: Double { 60 * rate / minBPM }
+    /// Autocorrelation lags needed (four periods of the slowest tempo).
+    var lagsNeeded: Int { Int(4 * maxLag) + 3 }
+
+    struct Estimate: Equatable {
+        /// Beat period in ODF frames (fractional).
+        var period: Double
+        /// Tempo in BPM.
+        var bpm: Double
+        /// Comb score relative to the envelope's variance (0 = no periodicity).
+        var confidence: Double
+    }
+
+    /// - Parameters:
+    ///   - odf: `n` envelope values, oldest first.
+    ///   - scratch: at least `n + lagsNeeded + 1` floats.
+    func estimate(_ odf: UnsafePointer<Float>, count n: Int, scratch: UnsafeMutablePointer<Float>) -> Estimate? {
+        guard n >= Int(2 * maxLag) + 4 else { return nil }
+        let x = scratch, ac = scratch + n
+        var mean: Float = 0
+        for i in 0..<n { mean += odf[i] }
+        mean /= Float(n)
+        for i in 0..<n { x[i] = odf[i] - mean }
+        let lags = min(lagsNeeded, n - 1)
+        for l in 0...lags {
+            var s: Float = 0
+            let a = x + l
+            for i in 0..<(n - l) { s += a[i] * x[i] }
+            ac[l] = s / Float(n - l)
+        }
+        let zero = ac[0]
+        guard zero > 1e-9 else { return nil }
+        @inline(__always) func at(_ t: Double) -> Double {
+            let i = Int(t)
+            guard i >= 1, i + 2 <= lags else { return 0 }
+            let f = t - Double(i)
+            // Lightly smoothed (1-2-1) and linearly interpolated.
+            let s0 = 0.25 * ac[i - 1] + 0.5 * ac[i] + 0.25 * ac[i + 1]
+            let s1 = 0.25 * ac[i] + 0.5 * ac[i + 1] + 0.25 * ac[i + 2]
+            return Double(s0) * (1 - f) + Double(s1) * f
+        }
+        func score(_ t: Double) -> (Double, Double) {
+            var hit = 0.0, miss = 0.0, terms = 0.0
+            for k in 1...4 {
+                let p = Double(k) * t
+                if p + 2 > Double(lags) { break }
+                hit += at(p)
+                miss += at(p - 0.5 * t)
+                terms += 1
+            }
+            guard terms > 0 else { return (-.infinity, 0) }
+            let raw = (hit - 0.5 * miss) / terms
+            let bpm = 60 * rate / t
+            let z = log2(bpm / 120) / 1.5
+            return (raw * exp(-0.5 * z * z), raw)
+        }
+        var best = -Double.infinity, bestT = 0.0, bestRaw = 0.0
+        var t = minLag
+        while t <= maxLag {
+            let (s, raw) = score(t)
+            if s > best { best = s; bestT = t; bestRaw = raw }
+            t += 0.02
+        }
+        guard bestT > 0, bestRaw > 0 else { return nil }
+        return Estimate(period: bestT, bpm: 60 * rate / bestT, confidence: bestRaw / Double(zero))
+    }
+}

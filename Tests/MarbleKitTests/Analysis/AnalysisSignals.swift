@@ -1,0 +1,94 @@
+import Foundation
+@testable import MarbleKit
+
+/// Deterministic test signals.
+enum AnalysisSignals {
+    static func sine(frequency: Double, amplitude: Float = 0.5, seconds: Double, sampleRate: Int) -> [Float] {
+        let n = Int(seconds * Double(sampleRate))
+        let w = 2 * Double.pi * frequency / Double(sampleRate)
+        return (0..<n).map { amplitude * Float(sin(w * Double($0))) }
+    }
+
+    /// Exponential sweep from f0 to f1.
+    static func logSweep(from f0: Double, to f1: Double, seconds: Double, sampleRate: Int, amplitude: Float = 0.5) -> [Float] {
+        let n = Int(seconds * Double(sampleRate))
+        let k = log(f1 / f0)
+        return (0..<n).map { i in
+            let t = Double(i) / Double(sampleRate)
+            let phase = 2 * Double.pi * f0 * seconds / k * (exp(t / seconds * k) - 1)
+            return amplitude * Float(sin(phase))
+        }
+    }
+
+    /// A short percussive click (decaying noise burst, 15 ms) at each time.
+    static func clicks(at times: [Double], seconds: Double, sampleRate: Int, amplitude: Float = 0.8) -> [Float] {
+        var x = [Float](repeating: 0, count: Int(seconds * Double(sampleRate)))
+        var seed: UInt32 = 12345
+        let len = Int(0.015 * Double(sampleRate))
+        for t in times {
+            let s = Int((t * Double(sampleRate)).rounded())
+            for i in 0..<len where s + i < x.count && s + i >= 0 {
+                seed = seed &* 1664525 &+ 1013904223
+                let r = Float(Int32(bitPattern: seed)) / Float(Int32.max)
+                x[s + i] += amplitude * r * Float(exp(-Double(i) / (0.003 * Double(sampleRate))))
+            }
+        }
+        return x
+    }
+
+    /// Beat times of a click track.
+    static func beatTimes(bpm: Double, start: Double = 0.5, seconds: Double) -> [Double] {
+        stride(from: start, to: seconds - 0.05, by: 60 / bpm).map { $0 }
+    }
+
+    /// Low-level white noise.
+    static func noise(seconds: Double, sampleRate: Int, amplitude: Float) -> [Float] {
+        var seed: UInt32 = 987654
+        return (0..<Int(seconds * Double(sampleRate))).map { _ in
+            seed = seed &* 1664525 &+ 1013904223
+            return amplitude * Float(Int32(bitPattern: seed)) / Float(Int32.max)
+        }
+    }
+
+    /// Precision/recall F-measure of detections against references within `tolerance` seconds
+    /// (greedy one-to-one matching, as mir_eval does for onsets and beats).
+    static func fMeasure(_ detected: [Double], _ reference: [Double], tolerance: Double) -> Double {
+        guard !detected.isEmpty || !reference.isEmpty else { return 1 }
+        guard !detected.isEmpty, !reference.isEmpty else { return 0 }
+        var used = [Bool](repeating: false, count: detected.count)
+        var hits = 0
+        for r in reference {
+            var best = -1, bestD = tolerance
+            for (i, d) in detected.enumerated() where !used[i] && abs(d - r) <= bestD { best = i; bestD = abs(d - r) }
+            if best >= 0 { used[best] = true; hits += 1 }
+        }
+        let p = Double(hits) / Double(detected.count), r = Double(hits) / Double(reference.count)
+        return p + r > 0 ? 2 * p * r / (p + r) : 0
+    }
+
+    /// Runs a mono signal through an extractor, calling `body` per frame.
+    static func run(_ x: [Float], sampleRate: Int, fps: Rational = Rational(60),
+                    configuration: AnalysisConfiguration = AnalysisConfiguration(), chunk: Int = 1024,
+                    right: [Float]? = nil,
+                    _ body: (Int, AudioFeatures) -> Void) throws {
+        let fx = try FeatureExtractor(sampleRate: sampleRate, fps: fps, configuration: configuration)
+        var f = fx.makeFeatures()
+        let frames = fps.frameCount(covering: Double(x.count) / Double(sampleRate))
+        var pos = 0, frame = 0
+        while frame < frames {
+            while pos < x.count && pos < fx.samplesNeeded(forFrame: frame) {
+                let n = min(chunk, x.count - pos)
+                if let right {
+                    fx.append(left: Array(x[pos..<pos + n]), right: Array(right[pos..<pos + n]))
+                } else {
+                    fx.append(left: Array(x[pos..<pos + n]))
+                }
+                pos += n
+            }
+            if pos >= x.count { fx.finish() }
+            fx.computeFeatures(forFrame: frame, into: &f)
+            body(frame, f)
+            frame += 1
+        }
+    }
+}
