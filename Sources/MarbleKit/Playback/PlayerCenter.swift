@@ -4,6 +4,7 @@ extension PlayerComponent {
     /// The player's reducers. Every transition is synchronous; opening a file is the one effect
     /// (cancellable: opening another file cancels the load in flight, so its result never lands),
     /// and preset/sensitivity changes tell ``PlayerClient/settingsChanged`` afterwards.
+    /// `stop()` on the component cancels a load in progress (the store cancels all effects).
     public struct Center: GraniteCenter {
         public typealias State = PlayerComponent.State
         public typealias Event = PlayerComponent.Event
@@ -18,9 +19,6 @@ extension PlayerComponent {
             self.availablePresets = availablePresets
             self.client = client
         }
-
-        /// Stopping the player abandons a load in progress.
-        public var onStop: [Event] { [] }
 
         public func reduce(state: inout State, event: Event) -> GraniteEffect<Event> {
             switch event {
