@@ -11,11 +11,17 @@ extension GraniteStore {
         let id: Int
         let subscription: GraniteSubscription
         let handler: @Sendable (State) -> Void
+        /// Called when the store goes away (ends `changes()` streams).
+        let onEnd: (@Sendable () -> Void)?
 
-        init(id: Int, subscription: GraniteSubscription, handler: @escaping @Sendable (State) -> Void) {
+        init(
+            id: Int, subscription: GraniteSubscription, handler: @escaping @Sendable (State) -> Void,
+            onEnd: (@Sendable () -> Void)?
+        ) {
             self.id = id
             self.subscription = subscription
             self.handler = handler
+            self.onEnd = onEnd
         }
     }
 
@@ -23,6 +29,12 @@ extension GraniteStore {
     /// `receiveCurrent` is true. Keep the returned subscription: cancel it to stop.
     public func subscribe(
         receiveCurrent: Bool = true, _ handler: @escaping @Sendable (State) -> Void
+    ) -> GraniteSubscription {
+        subscribe(receiveCurrent: receiveCurrent, handler, onEnd: nil)
+    }
+
+    func subscribe(
+        receiveCurrent: Bool, _ handler: @escaping @Sendable (State) -> Void, onEnd: (@Sendable () -> Void)?
     ) -> GraniteSubscription {
         let id = core.withLock { core -> Int in
             defer { core.nextSubscriberID += 1 }
@@ -32,7 +44,7 @@ extension GraniteStore {
             paused: false,
             onResume: { [weak self] in self?.redeliver(to: id) },
             onCancel: { [weak self] in self?.unsubscribe(id) })
-        let subscriber = Subscriber(id: id, subscription: subscription, handler: handler)
+        let subscriber = Subscriber(id: id, subscription: subscription, handler: handler, onEnd: onEnd)
         let deliver = core.withLock { core -> Bool in
             core.subscribers.append(subscriber)
             guard receiveCurrent else { return false }
@@ -49,7 +61,8 @@ extension GraniteStore {
         let policy: AsyncStream<State>.Continuation.BufferingPolicy =
             limit.map { .bufferingNewest($0) } ?? .unbounded
         let (stream, continuation) = AsyncStream.makeStream(of: State.self, bufferingPolicy: policy)
-        let subscription = subscribe { continuation.yield($0) }
+        let subscription = subscribe(
+            receiveCurrent: true, { continuation.yield($0) }, onEnd: { continuation.finish() })
         continuation.onTermination = { _ in subscription.cancel() }
         return stream
     }

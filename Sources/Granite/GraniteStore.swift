@@ -23,6 +23,8 @@ public final class GraniteStore<Center: GraniteCenter>: Sendable {
     let center: Center
     let clock: any GraniteClock
     let persistence: GranitePersistence<State>?
+    /// `persistence?.autoSave`, read once: commits consult it on every event.
+    let autoSave: Bool
     /// Test stores divert effect-fed events here instead of reducing them at once.
     let interceptor: (@Sendable (Event) -> Void)?
     let core: Mutex<Core>
@@ -96,6 +98,7 @@ public final class GraniteStore<Center: GraniteCenter>: Sendable {
         self.center = center
         self.clock = clock
         self.persistence = persistence
+        self.autoSave = persistence?.autoSave ?? false
         self.interceptor = interceptor
         var state = initialState
         let loadNow = persistence?.preload ?? true
@@ -104,13 +107,15 @@ public final class GraniteStore<Center: GraniteCenter>: Sendable {
         if !loadNow { loadInBackground() }
     }
 
+    /// Cancels what is still running and ends the subscribers' streams.
     deinit {
-        let leftovers = core.withLock { core -> [Task<Void, Never>] in
+        let (leftovers, subscribers) = core.withLock { core -> ([Task<Void, Never>], [Subscriber]) in
             var tasks = core.running.values.map(\.task)
             if let save = core.saveTask { tasks.append(save) }
-            return tasks
+            return (tasks, core.subscribers)
         }
         for task in leftovers { task.cancel() }
+        for subscriber in subscribers { subscriber.onEnd?() }
     }
 
     // MARK: Reading
@@ -163,7 +168,6 @@ public final class GraniteStore<Center: GraniteCenter>: Sendable {
     /// Reduces one event under the lock. The hot path (no subscribers, no auto-save) neither copies
     /// nor compares the state and allocates nothing unless the reducer returns effects.
     func commit(_ event: Event, _ core: inout Core) -> Followup {
-        let autoSave = persistence?.autoSave ?? false
         if core.subscribers.isEmpty && !autoSave {
             let effect = center.reduce(state: &core.state, event: event)
             core.commits &+= 1

@@ -62,16 +62,19 @@ public final class GraniteTestStore<Center: GraniteCenter>: Sendable where Cente
     private let inbox: Inbox
     private let reportIssue: IssueReporter
     private let finished = Mutex(false)
+    private let createdAt: GraniteSourceLocation
 
     public init(
         center: Center,
         initialState: State,
         clock: GraniteTestClock = GraniteTestClock(),
         persistence: GranitePersistence<State>? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         reportIssue: @escaping IssueReporter = { message, location in
             GraniteLog.standardError("\(location): GraniteTestStore failure: \(message)")
         }
     ) {
+        createdAt = GraniteSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let inbox = Inbox()
         self.inbox = inbox
         self.clock = clock
@@ -86,9 +89,7 @@ public final class GraniteTestStore<Center: GraniteCenter>: Sendable where Cente
         if !finished {
             let left = inbox.contents.withLock { $0.events }
             if !left.isEmpty {
-                reportIssue(
-                    "\(left.count) received event(s) were not asserted: \(left)",
-                    GraniteSourceLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column))
+                reportIssue("\(left.count) received event(s) were not asserted: \(left)", createdAt)
             }
         }
         store.cancelAllEffects()

@@ -2,8 +2,7 @@ import Granite
 
 extension PlayerComponent {
     /// The player's reducers. Every transition is synchronous; opening a file is the one effect
-    /// (cancellable: opening another file cancels the load in flight, so its result never lands),
-    /// and preset/sensitivity changes tell ``PlayerClient/settingsChanged`` afterwards.
+    /// (cancellable: opening another file cancels the load in flight, so its result never lands).
     /// `stop()` on the component cancels a load in progress (the store cancels all effects).
     public struct Center: GraniteCenter {
         public typealias State = PlayerComponent.State
@@ -75,15 +74,14 @@ extension PlayerComponent {
                 return choosePreset(&state, offset: -1)
 
             case .presetSelected(let name):
-                guard availablePresets.contains(name), state.preset != name else { return .none }
+                guard availablePresets.contains(name) else { return .none }
                 state.preset = name
-                return settingsChanged(state)
 
             case .sensitivityRaised:
-                return setSensitivity(&state, Sensitivity.raised(state.sensitivity))
+                state.sensitivity = Sensitivity.raised(state.sensitivity)
 
             case .sensitivityLowered:
-                return setSensitivity(&state, Sensitivity.lowered(state.sensitivity))
+                state.sensitivity = Sensitivity.lowered(state.sensitivity)
             }
             return .none
         }
@@ -103,20 +101,8 @@ extension PlayerComponent {
             } else {
                 index = offset >= 0 ? 0 : count - 1
             }
-            guard state.preset != availablePresets[index] else { return .none }
             state.preset = availablePresets[index]
-            return settingsChanged(state)
-        }
-
-        private func setSensitivity(_ state: inout State, _ value: Float) -> GraniteEffect<Event> {
-            guard value != state.sensitivity else { return .none }
-            state.sensitivity = value
-            return settingsChanged(state)
-        }
-
-        private func settingsChanged(_ state: State) -> GraniteEffect<Event> {
-            let settings = state.settings
-            return .run { [client] _ in client.settingsChanged(settings) }
+            return .none
         }
     }
 }

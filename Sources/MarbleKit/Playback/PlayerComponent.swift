@@ -8,15 +8,18 @@ import Granite
 /// `positionAdvanced` a few times a second and `reachedEnd` once.
 ///
 /// ```swift
-/// let settings = PlayerSettingsStore.make()
 /// let player = PlayerComponent(
-///     availablePresets: names, settings: settings.state,
-///     client: PlayerClient(load: probeDuration).persisting(to: settings))
+///     availablePresets: names, settingsStore: PlayerSettingsStore.make(),
+///     client: PlayerClient(load: probeDuration))
 /// player.start()
 /// player.send(.fileOpened(path: "song.mp3"))
+/// ...
+/// player.stop(); settingsStore.stop()   // writes a pending save
 /// ```
 public struct PlayerComponent: GraniteComponent {
     public let store: GraniteStore<Center>
+    /// Keeps the settings store in step with the player (see `init(availablePresets:settingsStore:…)`).
+    private let settingsSync: GraniteSubscription?
 
     /// - Parameters:
     ///   - availablePresets: the preset names the player cycles through, in order.
@@ -32,6 +35,27 @@ public struct PlayerComponent: GraniteComponent {
             center: Center(availablePresets: availablePresets, client: client),
             initialState: Self.initialState(availablePresets: availablePresets, settings: settings),
             clock: clock)
+        settingsSync = nil
+    }
+
+    /// A player that starts from the settings in `settingsStore` and records every later change of
+    /// preset or sensitivity there. The changes travel through the player's post-commit
+    /// notifications, which arrive one at a time in commit order, so the last choice is the one
+    /// saved.
+    public init(
+        availablePresets: [String],
+        settingsStore: GraniteStore<PlayerSettingsCenter>,
+        client: PlayerClient,
+        clock: any GraniteClock = GraniteSystemClock()
+    ) {
+        store = GraniteStore(
+            center: Center(availablePresets: availablePresets, client: client),
+            initialState: Self.initialState(availablePresets: availablePresets, settings: settingsStore.state),
+            clock: clock)
+        settingsSync = store.subscribe(receiveCurrent: false) { state in
+            let settings = state.settings
+            if settingsStore.state != settings { settingsStore.send(.playerSettingsChanged(settings)) }
+        }
     }
 
     /// The state a player starts in: idle, with the remembered settings applied.

@@ -38,6 +38,8 @@ public struct PlayerSettingsCenter: GraniteCenter {
     public typealias State = PlayerSettings
 
     public enum Event: Equatable, Sendable {
+        /// The player's preset or sensitivity changed; these are its new settings.
+        case playerSettingsChanged(PlayerSettings)
         /// The player switched to this preset.
         case presetChanged(String)
         /// The player's sensitivity changed (clamped on the way in).
@@ -48,6 +50,7 @@ public struct PlayerSettingsCenter: GraniteCenter {
 
     public func reduce(state: inout PlayerSettings, event: Event) -> GraniteEffect<Event> {
         switch event {
+        case .playerSettingsChanged(let settings): state = settings
         case .presetChanged(let name): state.preset = name
         case .sensitivityChanged(let value): state.sensitivity = Sensitivity.clamped(value)
         }

@@ -23,19 +23,36 @@ import Testing
         let clock = GraniteTestClock()
         let settings = PlayerSettingsStore.make(file: file, clock: clock)
         let player = PlayerComponent(
-            availablePresets: ["aura", "granite"], settings: settings.state,
-            client: PlayerClient(load: { _ in 1 }).persisting(to: settings))
+            availablePresets: ["aura", "granite", "vinyl"], settingsStore: settings,
+            client: PlayerClient(load: { _ in 1 }))
+        player.send(.positionAdvanced(to: 3))
+        #expect(settings.commitCount == 0, "only preset and sensitivity changes reach the settings")
         player.send(.nextPresetRequested)
         player.send(.sensitivityRaised)
-        #expect(await eventually { settings.state == PlayerSettings(preset: "granite", sensitivity: 1.25) })
-        settings.stop()
+        player.send(.nextPresetRequested)
+        player.send(.sensitivityRaised)
+        #expect(settings.state == PlayerSettings(preset: "vinyl", sensitivity: 1.5625))
+        #expect(!FileManager.default.fileExists(atPath: file.path), "saving is debounced")
+        await clock.advance(by: .milliseconds(500))
+        #expect(await eventually { FileManager.default.fileExists(atPath: file.path) })
 
         let again = PlayerSettingsStore.make(file: file)
-        #expect(again.state == PlayerSettings(preset: "granite", sensitivity: 1.25))
+        #expect(again.state == PlayerSettings(preset: "vinyl", sensitivity: 1.5625))
         let restored = PlayerComponent(
-            availablePresets: ["aura", "granite"], settings: again.state, client: PlayerClient(load: { _ in 1 }))
-        #expect(restored.snapshot.preset == "granite")
-        #expect(restored.snapshot.sensitivity == 1.25)
+            availablePresets: ["aura", "granite", "vinyl"], settingsStore: again, client: PlayerClient(load: { _ in 1 }))
+        #expect(restored.snapshot.preset == "vinyl")
+        #expect(restored.snapshot.sensitivity == 1.5625)
+    }
+
+    @Test func manyQuickChangesSaveTheLastOnStop() throws {
+        let settings = PlayerSettingsStore.make(file: file, clock: GraniteTestClock())
+        let player = PlayerComponent(
+            availablePresets: ["aura", "granite"], settingsStore: settings, client: PlayerClient(load: { _ in 1 }))
+        for _ in 0..<7 { player.send(.sensitivityRaised) }
+        for _ in 0..<3 { player.send(.nextPresetRequested) }
+        settings.stop()
+        let saved = try JSONDecoder().decode(PlayerSettings.self, from: Data(contentsOf: file))
+        #expect(saved == PlayerSettings(preset: "granite", sensitivity: 1.25 * 1.25 * 1.25 * 1.25 * 1.25 * 1.25 * 1.25))
     }
 
     @Test func savedFileIsReadableJSON() throws {
