@@ -6,11 +6,12 @@ public enum GraniteBenchmark {
     public struct Throughput: Sendable, Equatable, CustomStringConvertible {
         public let events: Int
         public let senders: Int
+        public let subscribers: Int
         public let seconds: Double
         public var eventsPerSecond: Double { seconds > 0 ? Double(events) / seconds : 0 }
 
         public var description: String {
-            "\(events) events from \(senders) sender(s) in \(formatted(seconds)) s: "
+            "\(events) events from \(senders) sender(s) to \(subscribers) subscriber(s) in \(formatted(seconds)) s: "
                 + "\(formatted(eventsPerSecond / 1e6)) M events/s"
         }
     }
@@ -37,10 +38,15 @@ public enum GraniteBenchmark {
         }
     }
 
-    /// Sends `events` events through one store with a trivial reducer and no subscriber, from
-    /// `senders` concurrent tasks (1: the calling thread alone).
-    public static func throughput(events: Int = 5_000_000, senders: Int = 1) async -> Throughput {
+    /// Sends `events` events through one store with a trivial reducer, from `senders` concurrent
+    /// tasks (1: the calling thread alone), with `subscribers` synchronous subscribers that do
+    /// nothing (0: the bare reduction path; otherwise every commit is compared and delivered).
+    public static func throughput(
+        events: Int = 5_000_000, senders: Int = 1, subscribers: Int = 0
+    ) async -> Throughput {
         let store = GraniteStore(center: Counter(), initialState: .init())
+        let subscriptions = (0..<subscribers).map { _ in store.subscribe(receiveCurrent: false) { _ in } }
+        defer { for subscription in subscriptions { subscription.cancel() } }
         let clock = ContinuousClock()
         let start = clock.now
         if senders <= 1 {
@@ -56,7 +62,8 @@ public enum GraniteBenchmark {
         let elapsed = start.duration(to: clock.now)
         let sent = senders <= 1 ? events : (events / senders) * senders
         precondition(store.state.count == sent, "GraniteBenchmark: lost updates")
-        return Throughput(events: sent, senders: max(1, senders), seconds: seconds(elapsed))
+        return Throughput(
+            events: sent, senders: max(1, senders), subscribers: subscribers, seconds: seconds(elapsed))
     }
 
     /// Measures the time from `send` to the moment another task reading

@@ -32,7 +32,7 @@ extension GraniteStore {
     }
 
     /// Starts the items of `effect` in order, all under one lock hold.
-    func start(_ effect: GraniteEffect<Event>) {
+    @usableFromInline func start(_ effect: GraniteEffect<Event>) {
         let cancelled = core.withLock { core -> [Task<Void, Never>] in
             var cancelled: [Task<Void, Never>] = []
             for item in effect.items { startItem(item, &core, &cancelled) }

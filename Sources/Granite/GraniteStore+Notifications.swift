@@ -7,10 +7,10 @@ import Synchronization
 /// lock. So subscribers see snapshots in commit order, one call at a time, and may send events from
 /// their handler without deadlocking.
 extension GraniteStore {
-    final class Subscriber: Sendable {
-        let id: Int
-        let subscription: GraniteSubscription
-        let handler: @Sendable (State) -> Void
+    @usableFromInline final class Subscriber: Sendable {
+        @usableFromInline let id: Int
+        @usableFromInline let subscription: GraniteSubscription
+        @usableFromInline let handler: @Sendable (State) -> Void
         /// Called when the store goes away (ends `changes()` streams).
         let onEnd: (@Sendable () -> Void)?
 
@@ -68,7 +68,7 @@ extension GraniteStore {
     }
 
     /// Appends a note; returns true if the caller must drain (nobody is draining yet).
-    func enqueueNote(_ note: Note, _ core: inout Core) -> Bool {
+    @usableFromInline func enqueueNote(_ note: Note, _ core: inout Core) -> Bool {
         core.outbox.append(note)
         if core.isDelivering { return false }
         core.isDelivering = true
@@ -76,14 +76,19 @@ extension GraniteStore {
     }
 
     /// Delivers queued notes until the outbox is empty. Only one thread runs this at a time.
-    func deliverNotes() {
+    /// Delivered batches go back to the store as its spare buffer, so that steady traffic does not
+    /// allocate.
+    @inlinable func deliverNotes() {
+        var recycled: [Note] = []
         while true {
-            let (batch, subscribers) = core.withLock { core -> ([Note], [Subscriber]) in
+            var (batch, subscribers) = core.withLock { core -> ([Note], [Subscriber]) in
+                if core.spareOutbox.capacity < recycled.capacity { swap(&core.spareOutbox, &recycled) }
                 if core.outbox.isEmpty {
                     core.isDelivering = false
                     return ([], [])
                 }
-                var batch: [Note] = []
+                var batch = core.spareOutbox
+                core.spareOutbox = []
                 swap(&batch, &core.outbox)
                 return (batch, core.subscribers)
             }
@@ -93,6 +98,9 @@ extension GraniteStore {
                     if subscriber.subscription.shouldDeliver() { subscriber.handler(note.state) }
                 }
             }
+            subscribers = []
+            batch.removeAll(keepingCapacity: true)
+            recycled = consume batch
         }
     }
 
