@@ -124,7 +124,8 @@ public final class GraniteStore<Center: GraniteCenter>: Sendable {
         if !loadNow { loadInBackground() }
     }
 
-    /// Cancels what is still running and ends the subscribers' streams.
+    /// Cancels what is still running (effects hold their store weakly, so dropping the last
+    /// reference to a store ends its effects) and ends the subscribers' streams.
     deinit {
         let (leftovers, subscribers) = core.withLock { core -> ([Task<Void, Never>], [Subscriber]) in
             var tasks = core.running.values.map(\.task)
