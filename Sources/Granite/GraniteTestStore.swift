@@ -1,5 +1,11 @@
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Where a test-store failure points: the line of the `send`/`receive`/`finish` call.
 public struct GraniteSourceLocation: Sendable, CustomStringConvertible {
     public let fileID: String
@@ -25,7 +31,8 @@ public struct GraniteSourceLocation: Sendable, CustomStringConvertible {
 /// - Events sent by effects are not reduced when they arrive: they queue, in arrival order, and
 ///   `receive(event) { … }` reduces the next one (against the then-current state) and checks it.
 /// - `finish()` fails if effects are still running (after a short grace period) or if received
-///   events were never asserted; it then cancels what is left. Deinit reports unasserted events.
+///   events were never asserted; it then cancels what is left. Without `finish()`, the store's
+///   deinit makes the same checks (with a shorter grace period).
 /// - Time is a ``GraniteTestClock``: debounce, throttle and timers move only when the test
 ///   advances it.
 ///
@@ -84,9 +91,23 @@ public final class GraniteTestStore<Center: GraniteCenter>: Sendable where Cente
             interceptor: { event in inbox.append(event) })
     }
 
+    /// Without `finish()`, checks the same things at the end of the test: waits up to 100 ms (an
+    /// effect that sent its last event may still be returning), then reports effects still running
+    /// and received events never asserted, at the line that created the store.
     deinit {
         let finished = finished.withLock { $0 }
         if !finished {
+            let deadline = ContinuousClock.now + .milliseconds(100)
+            while store.runningEffectCount > 0 && ContinuousClock.now < deadline { usleep(500) }
+            let running = store.runningEffectCount
+            if running > 0 {
+                let ids = store.runningEffectIDs.map(\.name).sorted()
+                reportIssue(
+                    "\(running) effect(s) still running when the test store went away"
+                        + (ids.isEmpty ? "." : " (ids: \(ids.joined(separator: ", "))).")
+                        + " Cancel them or call finish().",
+                    createdAt)
+            }
             let left = inbox.contents.withLock { $0.events }
             if !left.isEmpty {
                 reportIssue("\(left.count) received event(s) were not asserted: \(left)", createdAt)

@@ -8,11 +8,13 @@ import Testing
 func makePlayerTestStore(
     presets: [String] = ["aura", "granite", "vinyl"],
     settings: PlayerSettings = PlayerSettings(),
-    client: PlayerClient
+    client: PlayerClient,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
 ) -> GraniteTestStore<PlayerComponent.Center> {
     GraniteTestStore(
         center: PlayerComponent.Center(availablePresets: presets, client: client),
         initialState: PlayerComponent.initialState(availablePresets: presets, settings: settings),
+        fileID: fileID, filePath: filePath, line: line, column: column,
         reportIssue: { message, location in
             Issue.record(
                 Comment(rawValue: message),
