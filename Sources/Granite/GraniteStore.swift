@@ -196,10 +196,10 @@ public final class GraniteStore<Center: GraniteCenter>: Sendable {
         core.commits &+= 1
         var followup = Followup(effect: effect)
         guard core.state != before else { return followup }
-        followup.deliver = enqueueNote(Note(state: core.state, target: nil), &core)
-        if autoSave {
-            followup.save = true
+        if !core.subscribers.isEmpty {
+            followup.deliver = enqueueNote(Note(state: core.state, target: nil), &core)
         }
+        followup.save = autoSave
         return followup
     }
 

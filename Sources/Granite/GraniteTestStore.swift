@@ -27,7 +27,8 @@ public struct GraniteSourceLocation: Sendable, CustomStringConvertible {
 /// (after TCA's TestStore).
 ///
 /// - `send(event) { expected mutation }` reduces `event` and checks that the new state equals the
-///   old state with the mutation applied; with no closure the state must not change.
+///   old state with the mutation applied; with no closure the state must not change. Events that
+///   effects already sent must be received first (the order of the script is the order of reduction).
 /// - Events sent by effects are not reduced when they arrive: they queue, in arrival order, and
 ///   `receive(event) { … }` reduces the next one (against the then-current state) and checks it.
 /// - `finish()` fails if effects are still running (after a short grace period) or if received
@@ -125,6 +126,12 @@ public final class GraniteTestStore<Center: GraniteCenter>: Sendable where Cente
         assert expected: ((inout State) throws -> Void)? = nil
     ) async {
         let location = GraniteSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let pending = inbox.contents.withLock { $0.events }
+        if !pending.isEmpty {
+            reportIssue(
+                "\(pending.count) received event(s) must be asserted before sending \(event): \(pending)",
+                location)
+        }
         let before = store.state
         store.send(event)
         check("send(\(event))", before: before, after: store.state, expected, location)

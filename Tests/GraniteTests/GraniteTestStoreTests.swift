@@ -80,6 +80,17 @@ import Testing
         #expect(failures.all.first?.contains("searchFailed") == true)
     }
 
+    @Test func sendingBeforeReceivingIsReported() async {
+        let (store, failures) = capturing(Search(), .init())
+        await store.send(.failingSearchRequested) { $0.isSearching = true }
+        #expect(await eventually { store.store.runningEffectCount == 0 })
+        await store.send(.cancelTapped) { $0.isSearching = false }
+        #expect(failures.all.count == 1)
+        #expect(failures.all.first?.contains("must be asserted before sending cancelTapped") == true)
+        store.skipReceivedEvents()
+        await store.finish()
+    }
+
     @Test func unexpectedEventIsReported() async {
         let (store, failures) = capturing(Search(), .init())
         await store.send(.failingSearchRequested) { $0.isSearching = true }
