@@ -1,14 +1,17 @@
+import Synchronization
+
 /// Measurements of the store itself, for `marble bench`: how many events one store reduces per
 /// second, and how long a change takes to reach a subscriber. Run them in a release build.
 public enum GraniteBenchmark {
     public struct Throughput: Sendable, Equatable, CustomStringConvertible {
         public let events: Int
         public let senders: Int
+        public let subscribers: Int
         public let seconds: Double
         public var eventsPerSecond: Double { seconds > 0 ? Double(events) / seconds : 0 }
 
         public var description: String {
-            "\(events) events from \(senders) sender(s) in \(formatted(seconds)) s: "
+            "\(events) events from \(senders) sender(s) to \(subscribers) subscriber(s) in \(formatted(seconds)) s: "
                 + "\(formatted(eventsPerSecond / 1e6)) M events/s"
         }
     }
@@ -35,10 +38,15 @@ public enum GraniteBenchmark {
         }
     }
 
-    /// Sends `events` events through one store with a trivial reducer and no subscriber, from
-    /// `senders` concurrent tasks (1: the calling thread alone).
-    public static func throughput(events: Int = 5_000_000, senders: Int = 1) async -> Throughput {
+    /// Sends `events` events through one store with a trivial reducer, from `senders` concurrent
+    /// tasks (1: the calling thread alone), with `subscribers` synchronous subscribers that do
+    /// nothing (0: the bare reduction path; otherwise every commit is compared and delivered).
+    public static func throughput(
+        events: Int = 5_000_000, senders: Int = 1, subscribers: Int = 0
+    ) async -> Throughput {
         let store = GraniteStore(center: Counter(), initialState: .init())
+        let subscriptions = (0..<subscribers).map { _ in store.subscribe(receiveCurrent: false) { _ in } }
+        defer { for subscription in subscriptions { subscription.cancel() } }
         let clock = ContinuousClock()
         let start = clock.now
         if senders <= 1 {
@@ -54,25 +62,32 @@ public enum GraniteBenchmark {
         let elapsed = start.duration(to: clock.now)
         let sent = senders <= 1 ? events : (events / senders) * senders
         precondition(store.state.count == sent, "GraniteBenchmark: lost updates")
-        return Throughput(events: sent, senders: max(1, senders), seconds: seconds(elapsed))
+        return Throughput(
+            events: sent, senders: max(1, senders), subscribers: subscribers, seconds: seconds(elapsed))
     }
 
-    /// Measures the time from `send` to the moment a reader of ``GraniteStore/changes(bufferingNewest:)``
-    /// holds the new state, one event at a time, after `warmup` unmeasured rounds.
+    /// Measures the time from `send` to the moment another task reading
+    /// ``GraniteStore/changes(bufferingNewest:)`` holds the new state. One event at a time: the
+    /// sender waits until the reader has seen an event before sending the next, so no queue builds
+    /// up. The first `warmup` rounds are not measured.
     public static func latency(samples: Int = 20_000, warmup: Int = 1_000) async -> Latency {
+        let rounds = warmup + samples
         let store = GraniteStore(center: Counter(), initialState: .init())
-        var iterator = store.changes().makeAsyncIterator()
-        _ = await iterator.next()
-        let clock = ContinuousClock()
-        var durations: [Double] = []
-        durations.reserveCapacity(samples)
-        for round in 0..<(warmup + samples) {
-            let start = clock.now
-            store.send(.incremented)
-            _ = await iterator.next()
-            let elapsed = start.duration(to: clock.now)
-            if round >= warmup { durations.append(seconds(elapsed) * 1e6) }
+        let probe = LatencyProbe(rounds: rounds)
+        let stream = store.changes()
+        let reader = Task.detached {
+            for await state in stream where state.count > 0 {
+                probe.received(round: state.count)
+                if state.count == rounds { break }
+            }
         }
+        for round in 1...rounds {
+            probe.sending(round: round)
+            store.send(.incremented)
+            while probe.seen < round { await Task.yield() }
+        }
+        await reader.value
+        var durations = probe.latencies(droppingFirst: warmup)
         durations.sort()
         func percentile(_ p: Double) -> Double {
             guard !durations.isEmpty else { return 0 }
@@ -84,7 +99,48 @@ public enum GraniteBenchmark {
             maxMicroseconds: durations.last ?? 0)
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
+    /// Send and receive times per round, shared by the sending and the reading task.
+    final class LatencyProbe: Sendable {
+        private struct Times {
+            var sent: [ContinuousClock.Instant]
+            var received: [ContinuousClock.Instant]
+            var seen = 0
+        }
+        private let times: Mutex<Times>
+
+        init(rounds: Int) {
+            let zero = ContinuousClock.now
+            times = Mutex(Times(
+                sent: Array(repeating: zero, count: rounds + 1),
+                received: Array(repeating: zero, count: rounds + 1)))
+        }
+
+        func sending(round: Int) {
+            let now = ContinuousClock.now
+            times.withLock { $0.sent[round] = now }
+        }
+
+        func received(round: Int) {
+            let now = ContinuousClock.now
+            times.withLock { times in
+                times.received[round] = now
+                times.seen = round
+            }
+        }
+
+        var seen: Int { times.withLock { $0.seen } }
+
+        /// Microseconds per round, rounds 1 + `warmup` onwards.
+        func latencies(droppingFirst warmup: Int) -> [Double] {
+            times.withLock { times in
+                (1 + warmup ..< times.sent.count).map {
+                    GraniteBenchmark.seconds(times.sent[$0].duration(to: times.received[$0])) * 1e6
+                }
+            }
+        }
+    }
+
+    fileprivate static func seconds(_ duration: Duration) -> Double {
         let (s, attoseconds) = duration.components
         return Double(s) + Double(attoseconds) * 1e-18
     }

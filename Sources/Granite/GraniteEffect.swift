@@ -7,7 +7,7 @@ public struct GraniteEffect<Event: Sendable>: Sendable {
     typealias Operation = @Sendable (GraniteSend<Event>) async throws -> Void
     typealias ErrorHandler = @Sendable (any Error, GraniteSend<Event>) async -> Void
 
-    struct Run: Sendable {
+    @usableFromInline struct Run: Sendable {
         var id: GraniteEffectID?
         var cancelInFlight: Bool
         /// Wait this long (from the start time, on the store clock) before running: debouncing.
@@ -16,20 +16,20 @@ public struct GraniteEffect<Event: Sendable>: Sendable {
         var onError: ErrorHandler?
     }
 
-    enum Item: Sendable {
+    @usableFromInline enum Item: Sendable {
         case run(Run)
         case cancel(GraniteEffectID)
         case throttle(GraniteEffectID, interval: Duration, latest: Bool, GraniteEffect)
     }
 
-    var items: [Item]
+    @usableFromInline var items: [Item]
 
-    init(items: [Item]) { self.items = items }
+    @usableFromInline init(items: [Item]) { self.items = items }
 
     /// No work.
-    public static var none: GraniteEffect { GraniteEffect(items: []) }
+    @inlinable public static var none: GraniteEffect { GraniteEffect(items: []) }
 
-    public var isNone: Bool { items.isEmpty }
+    @inlinable public var isNone: Bool { items.isEmpty }
 
     /// Runs `operation` in a new task. With an `id` the effect can be cancelled; with
     /// `cancelInFlight` it first cancels the effects already running under that id ("latest wins").

@@ -68,8 +68,9 @@ public final class GraniteRelay<Service: GraniteService>: Sendable {
     public let changes: AsyncStream<Service.State>
 
     /// - Parameters:
-    ///   - onChange: called with every change delivered to this holder (optional; `changes` carries
-    ///     the same values).
+    ///   - onChange: called with every change delivered to this holder, one call at a time in commit
+    ///     order, on the thread that delivers (often the sender's); keep it short. Optional:
+    ///     `changes` carries the same values.
     public init(
         _ service: Service.Type = Service.self,
         registry: GraniteServiceRegistry = .shared,

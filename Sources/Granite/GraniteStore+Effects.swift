@@ -32,7 +32,7 @@ extension GraniteStore {
     }
 
     /// Starts the items of `effect` in order, all under one lock hold.
-    func start(_ effect: GraniteEffect<Event>) {
+    @usableFromInline func start(_ effect: GraniteEffect<Event>) {
         let cancelled = core.withLock { core -> [Task<Void, Never>] in
             var cancelled: [Task<Void, Never>] = []
             for item in effect.items { startItem(item, &core, &cancelled) }
@@ -65,7 +65,8 @@ extension GraniteStore {
         let send = GraniteSend<Event>(
             deliver: { [weak self] event in self?.send(event, fromEffect: token) },
             clock: clock, startTime: startTime)
-        let task = Task { [self] in
+        // The task holds the store weakly: a store that goes away cancels its effects (deinit).
+        let task = Task { [weak self] in
             do {
                 if let delay = run.delay { try await send.sleep(until: startTime + delay) }
                 try Task.checkCancellation()
@@ -79,7 +80,7 @@ extension GraniteStore {
                     }
                 }
             }
-            effectFinished(token)
+            self?.effectFinished(token)
         }
         core.running[token] = Running(id: run.id, task: task)
         return token

@@ -7,15 +7,21 @@ import Synchronization
 /// lock. So subscribers see snapshots in commit order, one call at a time, and may send events from
 /// their handler without deadlocking.
 extension GraniteStore {
-    final class Subscriber: Sendable {
-        let id: Int
-        let subscription: GraniteSubscription
-        let handler: @Sendable (State) -> Void
+    @usableFromInline final class Subscriber: Sendable {
+        @usableFromInline let id: Int
+        @usableFromInline let subscription: GraniteSubscription
+        @usableFromInline let handler: @Sendable (State) -> Void
+        /// Called when the store goes away (ends `changes()` streams).
+        let onEnd: (@Sendable () -> Void)?
 
-        init(id: Int, subscription: GraniteSubscription, handler: @escaping @Sendable (State) -> Void) {
+        init(
+            id: Int, subscription: GraniteSubscription, handler: @escaping @Sendable (State) -> Void,
+            onEnd: (@Sendable () -> Void)?
+        ) {
             self.id = id
             self.subscription = subscription
             self.handler = handler
+            self.onEnd = onEnd
         }
     }
 
@@ -23,6 +29,12 @@ extension GraniteStore {
     /// `receiveCurrent` is true. Keep the returned subscription: cancel it to stop.
     public func subscribe(
         receiveCurrent: Bool = true, _ handler: @escaping @Sendable (State) -> Void
+    ) -> GraniteSubscription {
+        subscribe(receiveCurrent: receiveCurrent, handler, onEnd: nil)
+    }
+
+    func subscribe(
+        receiveCurrent: Bool, _ handler: @escaping @Sendable (State) -> Void, onEnd: (@Sendable () -> Void)?
     ) -> GraniteSubscription {
         let id = core.withLock { core -> Int in
             defer { core.nextSubscriberID += 1 }
@@ -32,7 +44,7 @@ extension GraniteStore {
             paused: false,
             onResume: { [weak self] in self?.redeliver(to: id) },
             onCancel: { [weak self] in self?.unsubscribe(id) })
-        let subscriber = Subscriber(id: id, subscription: subscription, handler: handler)
+        let subscriber = Subscriber(id: id, subscription: subscription, handler: handler, onEnd: onEnd)
         let deliver = core.withLock { core -> Bool in
             core.subscribers.append(subscriber)
             guard receiveCurrent else { return false }
@@ -49,13 +61,14 @@ extension GraniteStore {
         let policy: AsyncStream<State>.Continuation.BufferingPolicy =
             limit.map { .bufferingNewest($0) } ?? .unbounded
         let (stream, continuation) = AsyncStream.makeStream(of: State.self, bufferingPolicy: policy)
-        let subscription = subscribe { continuation.yield($0) }
+        let subscription = subscribe(
+            receiveCurrent: true, { continuation.yield($0) }, onEnd: { continuation.finish() })
         continuation.onTermination = { _ in subscription.cancel() }
         return stream
     }
 
     /// Appends a note; returns true if the caller must drain (nobody is draining yet).
-    func enqueueNote(_ note: Note, _ core: inout Core) -> Bool {
+    @usableFromInline func enqueueNote(_ note: Note, _ core: inout Core) -> Bool {
         core.outbox.append(note)
         if core.isDelivering { return false }
         core.isDelivering = true
@@ -63,14 +76,19 @@ extension GraniteStore {
     }
 
     /// Delivers queued notes until the outbox is empty. Only one thread runs this at a time.
-    func deliverNotes() {
+    /// Delivered batches go back to the store as its spare buffer, so that steady traffic does not
+    /// allocate.
+    @inlinable func deliverNotes() {
+        var recycled: [Note] = []
         while true {
-            let (batch, subscribers) = core.withLock { core -> ([Note], [Subscriber]) in
+            var (batch, subscribers) = core.withLock { core -> ([Note], [Subscriber]) in
+                if core.spareOutbox.capacity < recycled.capacity { swap(&core.spareOutbox, &recycled) }
                 if core.outbox.isEmpty {
                     core.isDelivering = false
                     return ([], [])
                 }
-                var batch: [Note] = []
+                var batch = core.spareOutbox
+                core.spareOutbox = []
                 swap(&batch, &core.outbox)
                 return (batch, core.subscribers)
             }
@@ -80,6 +98,9 @@ extension GraniteStore {
                     if subscriber.subscription.shouldDeliver() { subscriber.handler(note.state) }
                 }
             }
+            subscribers = []
+            batch.removeAll(keepingCapacity: true)
+            recycled = consume batch
         }
     }
 

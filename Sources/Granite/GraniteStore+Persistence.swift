@@ -64,7 +64,7 @@ extension GraniteStore {
     }
 
     /// Debounced auto-save: moves the deadline; one task sleeps until the latest deadline.
-    func scheduleSave() {
+    @usableFromInline func scheduleSave() {
         guard let persistence else { return }
         let deadline = clock.now + persistence.autoSaveDelay
         core.withLock { core in

@@ -20,12 +20,14 @@ public final class GraniteStore<Center: GraniteCenter>: Sendable {
     public typealias State = Center.State
     public typealias Event = Center.Event
 
-    let center: Center
+    @usableFromInline let center: Center
     let clock: any GraniteClock
     let persistence: GranitePersistence<State>?
+    /// `persistence?.autoSave`, read once: commits consult it on every event.
+    @usableFromInline let autoSave: Bool
     /// Test stores divert effect-fed events here instead of reducing them at once.
     let interceptor: (@Sendable (Event) -> Void)?
-    let core: Mutex<Core>
+    @usableFromInline let core: Mutex<Core>
     /// Serialises file writes; holds the commit count of the last snapshot written.
     let lastSaved = Mutex<UInt64>(0)
 
@@ -40,19 +42,26 @@ public final class GraniteStore<Center: GraniteCenter>: Sendable {
         var timerToken: Int?
     }
 
-    struct Note {
-        let state: State
+    @usableFromInline struct Note: Sendable {
+        @usableFromInline let state: State
         /// `nil`: every subscriber; otherwise only this one (its first value, or a resume).
-        let target: Int?
+        @usableFromInline let target: Int?
+
+        @usableFromInline init(state: State, target: Int?) {
+            self.state = state
+            self.target = target
+        }
     }
 
-    struct Core {
-        var state: State
+    /// Everything the lock protects. (`@usableFromInline` parts are read by the inlinable hot path,
+    /// so that other modules get `send` specialised for their own Center.)
+    @usableFromInline struct Core {
+        @usableFromInline var state: State
         /// Reductions committed so far (one per event, changed or not).
-        var commits: UInt64 = 0
+        @usableFromInline var commits: UInt64 = 0
         var isStarted = false
-        var isLoaded: Bool
-        var queuedWhileLoading: [Event] = []
+        @usableFromInline var isLoaded: Bool
+        @usableFromInline var queuedWhileLoading: [Event] = []
         var loadWaiters: [CheckedContinuation<Void, Never>] = []
 
         var nextToken = 0
@@ -60,19 +69,29 @@ public final class GraniteStore<Center: GraniteCenter>: Sendable {
         var throttles: [GraniteEffectID: ThrottleSlot] = [:]
 
         var nextSubscriberID = 0
-        var subscribers: [Subscriber] = []
-        var outbox: [Note] = []
-        var isDelivering = false
+        @usableFromInline var subscribers: [Subscriber] = []
+        @usableFromInline var outbox: [Note] = []
+        /// An empty buffer with capacity, swapped with `outbox` when delivering (no allocation).
+        @usableFromInline var spareOutbox: [Note] = []
+        @usableFromInline var isDelivering = false
 
         var saveDeadline: Duration?
         var saveTask: Task<Void, Never>?
     }
 
     /// What one commit asks the caller to do once the lock is released.
-    struct Followup {
-        var effect: GraniteEffect<Event> = .none
-        var deliver = false
-        var save = false
+    @usableFromInline struct Followup: Sendable {
+        @usableFromInline var effect: GraniteEffect<Event>
+        @usableFromInline var deliver: Bool
+        @usableFromInline var save: Bool
+
+        @usableFromInline init(effect: GraniteEffect<Event> = .none, deliver: Bool = false, save: Bool = false) {
+            self.effect = effect
+            self.deliver = deliver
+            self.save = save
+        }
+
+        @inlinable var isEmpty: Bool { effect.isNone && !deliver && !save }
     }
 
     /// Creates a store holding `initialState` (or the persisted state, see ``GranitePersistence``).
@@ -96,6 +115,7 @@ public final class GraniteStore<Center: GraniteCenter>: Sendable {
         self.center = center
         self.clock = clock
         self.persistence = persistence
+        self.autoSave = persistence?.autoSave ?? false
         self.interceptor = interceptor
         var state = initialState
         let loadNow = persistence?.preload ?? true
@@ -104,20 +124,23 @@ public final class GraniteStore<Center: GraniteCenter>: Sendable {
         if !loadNow { loadInBackground() }
     }
 
+    /// Cancels what is still running (effects hold their store weakly, so dropping the last
+    /// reference to a store ends its effects) and ends the subscribers' streams.
     deinit {
-        let leftovers = core.withLock { core -> [Task<Void, Never>] in
+        let (leftovers, subscribers) = core.withLock { core -> ([Task<Void, Never>], [Subscriber]) in
             var tasks = core.running.values.map(\.task)
             if let save = core.saveTask { tasks.append(save) }
-            return tasks
+            return (tasks, core.subscribers)
         }
         for task in leftovers { task.cancel() }
+        for subscriber in subscribers { subscriber.onEnd?() }
     }
 
     // MARK: Reading
 
     /// A snapshot of the current state: one lock hold and a copy (reference-counted storage).
     /// This is what the frame loop reads; it never goes through reducers.
-    public var state: State { core.withLock { $0.state } }
+    @inlinable public var state: State { core.withLock { $0.state } }
 
     /// Reads part of the state under the lock without copying the rest.
     public func withState<T: Sendable>(_ body: (State) -> T) -> T {
@@ -132,7 +155,7 @@ public final class GraniteStore<Center: GraniteCenter>: Sendable {
     /// Reduces `event` now, on the calling thread, under the store's lock; then starts the effects
     /// the reduction returned and delivers notifications. Before a background load has finished the
     /// event is queued instead, and reduced on the loaded state.
-    public func send(_ event: Event) {
+    @inlinable public func send(_ event: Event) {
         let followup = core.withLock { core -> Followup in
             guard core.isLoaded else {
                 core.queuedWhileLoading.append(event)
@@ -140,7 +163,7 @@ public final class GraniteStore<Center: GraniteCenter>: Sendable {
             }
             return commit(event, &core)
         }
-        perform(followup)
+        if !followup.isEmpty { perform(followup) }
     }
 
     /// An event sent by the effect with `token`: dropped if that effect was cancelled or finished.
@@ -162,8 +185,7 @@ public final class GraniteStore<Center: GraniteCenter>: Sendable {
 
     /// Reduces one event under the lock. The hot path (no subscribers, no auto-save) neither copies
     /// nor compares the state and allocates nothing unless the reducer returns effects.
-    func commit(_ event: Event, _ core: inout Core) -> Followup {
-        let autoSave = persistence?.autoSave ?? false
+    @inlinable func commit(_ event: Event, _ core: inout Core) -> Followup {
         if core.subscribers.isEmpty && !autoSave {
             let effect = center.reduce(state: &core.state, event: event)
             core.commits &+= 1
@@ -174,14 +196,14 @@ public final class GraniteStore<Center: GraniteCenter>: Sendable {
         core.commits &+= 1
         var followup = Followup(effect: effect)
         guard core.state != before else { return followup }
-        followup.deliver = enqueueNote(Note(state: core.state, target: nil), &core)
-        if autoSave {
-            followup.save = true
+        if !core.subscribers.isEmpty {
+            followup.deliver = enqueueNote(Note(state: core.state, target: nil), &core)
         }
+        followup.save = autoSave
         return followup
     }
 
-    func perform(_ followup: Followup) {
+    @inlinable func perform(_ followup: Followup) {
         if !followup.effect.isNone { start(followup.effect) }
         if followup.deliver { deliverNotes() }
         if followup.save { scheduleSave() }

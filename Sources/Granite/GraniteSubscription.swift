@@ -46,7 +46,7 @@ public final class GraniteSubscription: Sendable {
     }
 
     /// Decides, at delivery time, whether the handler should run.
-    func shouldDeliver() -> Bool {
+    @usableFromInline func shouldDeliver() -> Bool {
         flags.withLock { flags in
             if flags.cancelled { return false }
             if flags.paused { flags.missed = true; return false }

@@ -1,5 +1,11 @@
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Where a test-store failure points: the line of the `send`/`receive`/`finish` call.
 public struct GraniteSourceLocation: Sendable, CustomStringConvertible {
     public let fileID: String
@@ -21,11 +27,13 @@ public struct GraniteSourceLocation: Sendable, CustomStringConvertible {
 /// (after TCA's TestStore).
 ///
 /// - `send(event) { expected mutation }` reduces `event` and checks that the new state equals the
-///   old state with the mutation applied; with no closure the state must not change.
+///   old state with the mutation applied; with no closure the state must not change. Events that
+///   effects already sent must be received first (the order of the script is the order of reduction).
 /// - Events sent by effects are not reduced when they arrive: they queue, in arrival order, and
 ///   `receive(event) { … }` reduces the next one (against the then-current state) and checks it.
 /// - `finish()` fails if effects are still running (after a short grace period) or if received
-///   events were never asserted; it then cancels what is left. Deinit reports unasserted events.
+///   events were never asserted; it then cancels what is left. Without `finish()`, the store's
+///   deinit makes the same checks (with a shorter grace period).
 /// - Time is a ``GraniteTestClock``: debounce, throttle and timers move only when the test
 ///   advances it.
 ///
@@ -62,16 +70,19 @@ public final class GraniteTestStore<Center: GraniteCenter>: Sendable where Cente
     private let inbox: Inbox
     private let reportIssue: IssueReporter
     private let finished = Mutex(false)
+    private let createdAt: GraniteSourceLocation
 
     public init(
         center: Center,
         initialState: State,
         clock: GraniteTestClock = GraniteTestClock(),
         persistence: GranitePersistence<State>? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         reportIssue: @escaping IssueReporter = { message, location in
             GraniteLog.standardError("\(location): GraniteTestStore failure: \(message)")
         }
     ) {
+        createdAt = GraniteSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let inbox = Inbox()
         self.inbox = inbox
         self.clock = clock
@@ -81,14 +92,26 @@ public final class GraniteTestStore<Center: GraniteCenter>: Sendable where Cente
             interceptor: { event in inbox.append(event) })
     }
 
+    /// Without `finish()`, checks the same things at the end of the test: waits up to 100 ms (an
+    /// effect that sent its last event may still be returning), then reports effects still running
+    /// and received events never asserted, at the line that created the store.
     deinit {
         let finished = finished.withLock { $0 }
         if !finished {
+            let deadline = ContinuousClock.now + .milliseconds(100)
+            while store.runningEffectCount > 0 && ContinuousClock.now < deadline { usleep(500) }
+            let running = store.runningEffectCount
+            if running > 0 {
+                let ids = store.runningEffectIDs.map(\.name).sorted()
+                reportIssue(
+                    "\(running) effect(s) still running when the test store went away"
+                        + (ids.isEmpty ? "." : " (ids: \(ids.joined(separator: ", "))).")
+                        + " Cancel them or call finish().",
+                    createdAt)
+            }
             let left = inbox.contents.withLock { $0.events }
             if !left.isEmpty {
-                reportIssue(
-                    "\(left.count) received event(s) were not asserted: \(left)",
-                    GraniteSourceLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column))
+                reportIssue("\(left.count) received event(s) were not asserted: \(left)", createdAt)
             }
         }
         store.cancelAllEffects()
@@ -103,6 +126,12 @@ public final class GraniteTestStore<Center: GraniteCenter>: Sendable where Cente
         assert expected: ((inout State) throws -> Void)? = nil
     ) async {
         let location = GraniteSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let pending = inbox.contents.withLock { $0.events }
+        if !pending.isEmpty {
+            reportIssue(
+                "\(pending.count) received event(s) must be asserted before sending \(event): \(pending)",
+                location)
+        }
         let before = store.state
         store.send(event)
         check("send(\(event))", before: before, after: store.state, expected, location)

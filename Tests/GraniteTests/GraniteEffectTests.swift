@@ -161,12 +161,42 @@ struct Stubborn: GraniteCenter {
         #expect(store.state.landed == [])
     }
 
-    @Test func effectsReadTheCurrentStateWhenTheirEventArrives() async {
-        let store = GraniteStore(
-            center: Search(), initialState: .init(), clock: GraniteTestClock())
+    @Test func droppingTheStoreCancelsItsEffects() async {
+        struct Sleeper: GraniteCenter {
+            struct State: GraniteState {}
+            enum Event: Sendable { case started }
+            let outcome: Recorder<String>
+            func reduce(state: inout State, event: Event) -> GraniteEffect<Event> {
+                .run { [outcome] send in
+                    do {
+                        try await send.sleep(until: .seconds(3_600))
+                        outcome.append("woke")
+                    } catch {
+                        outcome.append("cancelled")
+                    }
+                }
+            }
+        }
+        let outcome = Recorder<String>()
+        let clock = GraniteTestClock()
+        var store: GraniteStore<Sleeper>? = GraniteStore(
+            center: Sleeper(outcome: outcome), initialState: .init(), clock: clock)
+        store?.send(.started)
+        #expect(await eventually { clock.sleeperCount == 1 })
+        store = nil
+        #expect(await eventually { outcome.all == ["cancelled"] })
+    }
+
+    /// Granite's bug was an async reducer writing back a snapshot taken before its await. Here the
+    /// result is a new event reduced on the state current when it arrives: nothing is lost.
+    @Test func effectResultsDoNotOverwriteChangesMadeMeanwhile() async {
+        let clock = GraniteTestClock()
+        let store = GraniteStore(center: Search(), initialState: .init(), clock: clock)
         store.send(.queryChanged("a"))
-        // Another change lands while the search is in flight; the result must not undo it.
         store.send(.searchFailed("transient"))
+        await clock.advance(by: .seconds(1))
+        #expect(await eventually { store.state.results == ["A"] })
         #expect(store.state.failure == "transient")
+        #expect(store.state.query == "a")
     }
 }

@@ -109,6 +109,29 @@ struct Tally: GraniteCenter {
         #expect(await iterator.next()?.count == 6)
     }
 
+    @Test func changesStreamEndsWithTheStore() async {
+        var store: GraniteStore<Counter>? = GraniteStore(center: Counter(), initialState: .init())
+        let stream = store!.changes()
+        store?.send(.incremented)
+        store = nil
+        var counts: [Int] = []
+        for await state in stream { counts.append(state.count) }
+        #expect(counts == [0, 1])
+    }
+
+    @Test func componentLifecycle() {
+        struct CounterComponent: GraniteComponent {
+            let store = GraniteStore(center: Counter(), initialState: .init())
+        }
+        let component = CounterComponent()
+        component.start()
+        #expect(component.state.label == "started")
+        component.send(.incremented)
+        #expect(component.state.count == 1)
+        component.stop()
+        #expect(component.state.label == "stopped")
+    }
+
     @Test func lifecycleFiresOnStartAndOnStopOnce() {
         let store = GraniteStore(center: Counter(), initialState: .init())
         let labels = Recorder<String>()

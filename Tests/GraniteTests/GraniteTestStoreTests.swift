@@ -47,12 +47,48 @@ import Testing
         #expect(store.store.runningEffectCount == 0, "finish cancels what is left")
     }
 
+    @Test func deinitReportsWhatFinishWouldHave() async {
+        await withKnownIssue {
+            let store = makeTestStore(Controls(), .init())
+            await store.send(.metronomeStarted)
+        }
+        let (store, failures) = capturing(Search(), .init())
+        await store.send(.failingSearchRequested) { $0.isSearching = true }
+        #expect(await eventually { store.store.runningEffectCount == 0 })
+        #expect(failures.all.isEmpty, "nothing yet: the store is still alive")
+        _ = consume store
+        #expect(failures.all.count == 1)
+        #expect(failures.all.first?.contains("searchFailed") == true)
+    }
+
+    @Test func deinitAfterACompleteTestReportsNothing() async {
+        let (store, failures) = capturing(Search(), .init())
+        await store.send(.failingSearchRequested) { $0.isSearching = true }
+        await store.receive(.searchFailed("offline")) {
+            $0.failure = "offline"
+            $0.isSearching = false
+        }
+        _ = consume store
+        #expect(failures.all.isEmpty)
+    }
+
     @Test func unreceivedEventIsReported() async {
         let (store, failures) = capturing(Search(), .init())
         await store.send(.failingSearchRequested) { $0.isSearching = true }
         await store.finish()
         #expect(failures.all.count == 1)
         #expect(failures.all.first?.contains("searchFailed") == true)
+    }
+
+    @Test func sendingBeforeReceivingIsReported() async {
+        let (store, failures) = capturing(Search(), .init())
+        await store.send(.failingSearchRequested) { $0.isSearching = true }
+        #expect(await eventually { store.store.runningEffectCount == 0 })
+        await store.send(.cancelTapped) { $0.isSearching = false }
+        #expect(failures.all.count == 1)
+        #expect(failures.all.first?.contains("must be asserted before sending cancelTapped") == true)
+        store.skipReceivedEvents()
+        await store.finish()
     }
 
     @Test func unexpectedEventIsReported() async {

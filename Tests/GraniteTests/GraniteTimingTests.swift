@@ -14,6 +14,7 @@ struct Controls: GraniteCenter {
         case searched(String)
         case sliderMoved(Int, latest: Bool)
         case applied(Int)
+        case sliderReleased
         case metronomeStarted
         case metronomeStopped
         case ticked
@@ -31,6 +32,8 @@ struct Controls: GraniteCenter {
         case .applied(let value):
             state.applied.append(value)
             return .none
+        case .sliderReleased:
+            return .cancel(id: "slider")
         case .metronomeStarted:
             return .timer(id: "metronome", every: .milliseconds(500), event: .ticked)
         case .metronomeStopped:
@@ -83,6 +86,17 @@ struct Controls: GraniteCenter {
         await store.clock.advance(by: .seconds(1))
         await store.send(.sliderMoved(4, latest: false))
         await store.receive(.applied(4)) { $0.applied = [1, 4] }
+        await store.finish()
+    }
+
+    @Test func cancellingAThrottleDropsItsPendingWork() async {
+        let store = makeTestStore(Controls(), .init())
+        await store.send(.sliderMoved(1, latest: true))
+        await store.receive(.applied(1)) { $0.applied = [1] }
+        await store.send(.sliderMoved(2, latest: true))
+        #expect(store.store.runningEffectIDs == ["slider"], "the trailing timer is pending")
+        await store.send(.sliderReleased)
+        await store.clock.advance(by: .seconds(2))
         await store.finish()
     }
 

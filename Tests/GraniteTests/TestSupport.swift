@@ -6,11 +6,12 @@ import Testing
 /// A test store whose failures become Swift Testing issues at the calling line.
 func makeTestStore<C: GraniteCenter>(
     _ center: C, _ initialState: C.State, clock: GraniteTestClock = GraniteTestClock(),
-    persistence: GranitePersistence<C.State>? = nil
+    persistence: GranitePersistence<C.State>? = nil,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
 ) -> GraniteTestStore<C> where C.Event: Equatable {
     GraniteTestStore(
         center: center, initialState: initialState, clock: clock, persistence: persistence,
-        reportIssue: recordIssue)
+        fileID: fileID, filePath: filePath, line: line, column: column, reportIssue: recordIssue)
 }
 
 @Sendable func recordIssue(_ message: String, _ location: GraniteSourceLocation) {

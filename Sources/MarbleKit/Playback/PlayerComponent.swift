@@ -1,0 +1,70 @@
+import Granite
+
+/// The state of `marble play`: source, transport, position, preset and sensitivity, in one
+/// Granite store.
+///
+/// The UI and the playback engine send ``Event``s; the frame loop reads ``snapshot`` (a lock and a
+/// copy, cheap and thread-safe) and never sends per frame. The playback clock sends
+/// `positionAdvanced` a few times a second and `reachedEnd` once.
+///
+/// ```swift
+/// let player = PlayerComponent(
+///     availablePresets: names, settingsStore: PlayerSettingsStore.make(),
+///     client: PlayerClient(load: probeDuration))
+/// player.start()
+/// player.send(.fileOpened(path: "song.mp3"))
+/// ...
+/// player.stop(); settingsStore.stop()   // writes a pending save
+/// ```
+public struct PlayerComponent: GraniteComponent {
+    public let store: GraniteStore<Center>
+    /// Keeps the settings store in step with the player (see `init(availablePresets:settingsStore:…)`).
+    private let settingsSync: GraniteSubscription?
+
+    /// - Parameters:
+    ///   - availablePresets: the preset names the player cycles through, in order.
+    ///   - settings: the remembered preset and sensitivity. A preset that is not available falls
+    ///     back to the first available one.
+    public init(
+        availablePresets: [String],
+        settings: PlayerSettings = PlayerSettings(),
+        client: PlayerClient,
+        clock: any GraniteClock = GraniteSystemClock()
+    ) {
+        store = GraniteStore(
+            center: Center(availablePresets: availablePresets, client: client),
+            initialState: Self.initialState(availablePresets: availablePresets, settings: settings),
+            clock: clock)
+        settingsSync = nil
+    }
+
+    /// A player that starts from the settings in `settingsStore` and records every later change of
+    /// preset or sensitivity there. The changes travel through the player's post-commit
+    /// notifications, which arrive one at a time in commit order, so the last choice is the one
+    /// saved.
+    public init(
+        availablePresets: [String],
+        settingsStore: GraniteStore<PlayerSettingsCenter>,
+        client: PlayerClient,
+        clock: any GraniteClock = GraniteSystemClock()
+    ) {
+        store = GraniteStore(
+            center: Center(availablePresets: availablePresets, client: client),
+            initialState: Self.initialState(availablePresets: availablePresets, settings: settingsStore.state),
+            clock: clock)
+        settingsSync = store.subscribe(receiveCurrent: false) { state in
+            let settings = state.settings
+            if settingsStore.state != settings { settingsStore.send(.playerSettingsChanged(settings)) }
+        }
+    }
+
+    /// The state a player starts in: idle, with the remembered settings applied.
+    public static func initialState(availablePresets: [String], settings: PlayerSettings) -> State {
+        let preset = settings.preset.flatMap { availablePresets.contains($0) ? $0 : nil }
+            ?? availablePresets.first
+        return State(preset: preset, sensitivity: settings.sensitivity)
+    }
+
+    /// The current state, for the frame loop: one lock hold and a copy.
+    public var snapshot: State { store.state }
+}

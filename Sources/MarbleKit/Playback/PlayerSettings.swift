@@ -1,0 +1,59 @@
+import Foundation
+import Granite
+
+/// What `marble play` remembers between runs: the preset and the sensitivity.
+///
+/// Decoding is forgiving: a missing key takes its default and the sensitivity is clamped, so an
+/// older or hand-edited file still loads (a file that is not JSON at all gives the defaults and a
+/// warning, see ``GranitePersistence``).
+public struct PlayerSettings: GraniteState {
+    /// The preset name, or `nil` for the first available one.
+    public var preset: String?
+    /// Within ``Sensitivity/range``.
+    public var sensitivity: Float
+
+    public init(preset: String? = nil, sensitivity: Float = Sensitivity.default) {
+        self.preset = preset
+        self.sensitivity = Sensitivity.clamped(sensitivity)
+    }
+
+    private enum CodingKeys: String, CodingKey { case preset, sensitivity }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        preset = try container.decodeIfPresent(String.self, forKey: .preset)
+        sensitivity = Sensitivity.clamped(
+            try container.decodeIfPresent(Float.self, forKey: .sensitivity) ?? Sensitivity.default)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(preset, forKey: .preset)
+        try container.encode(sensitivity, forKey: .sensitivity)
+    }
+}
+
+/// The Center of the persisted settings store: it only records what the player chose.
+public struct PlayerSettingsCenter: GraniteCenter {
+    public typealias State = PlayerSettings
+
+    public enum Event: Equatable, Sendable {
+        /// The player's preset or sensitivity changed; these are its new settings.
+        case playerSettingsChanged(PlayerSettings)
+        /// The player switched to this preset.
+        case presetChanged(String)
+        /// The player's sensitivity changed (clamped on the way in).
+        case sensitivityChanged(Float)
+    }
+
+    public init() {}
+
+    public func reduce(state: inout PlayerSettings, event: Event) -> GraniteEffect<Event> {
+        switch event {
+        case .playerSettingsChanged(let settings): state = settings
+        case .presetChanged(let name): state.preset = name
+        case .sensitivityChanged(let value): state.sensitivity = Sensitivity.clamped(value)
+        }
+        return .none
+    }
+}

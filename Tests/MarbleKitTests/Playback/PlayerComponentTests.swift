@@ -1,0 +1,206 @@
+import Granite
+import MarbleKit
+import Testing
+
+@Suite struct PlayerComponentTests {
+    /// Every file loads at once with a 120-second duration, except "missing.mp3".
+    static let client = PlayerClient(load: { path in
+        if path == "missing.mp3" { throw MediaError(description: "missing.mp3: No such file or directory") }
+        return 120
+    })
+
+    /// A player that has loaded song.mp3 and is playing it.
+    func playing() async -> GraniteTestStore<PlayerComponent.Center> {
+        let store = makePlayerTestStore(client: Self.client)
+        await store.send(.fileOpened(path: "song.mp3")) {
+            $0.source = "song.mp3"
+            $0.status = .loading
+        }
+        await store.receive(.loadFinished(duration: 120)) {
+            $0.status = .playing
+            $0.duration = 120
+        }
+        return store
+    }
+
+    @Test func startsIdleWithTheFirstPreset() {
+        let state = PlayerComponent.initialState(availablePresets: ["aura", "vinyl"], settings: .init())
+        #expect(state == .init(status: .idle, preset: "aura", sensitivity: 1))
+    }
+
+    @Test func rememberedSettingsApplyWhenAvailable() {
+        let remembered = PlayerSettings(preset: "vinyl", sensitivity: 2.5)
+        let state = PlayerComponent.initialState(availablePresets: ["aura", "vinyl"], settings: remembered)
+        #expect(state.preset == "vinyl")
+        #expect(state.sensitivity == 2.5)
+        let gone = PlayerComponent.initialState(availablePresets: ["aura"], settings: remembered)
+        #expect(gone.preset == "aura")
+        let none = PlayerComponent.initialState(availablePresets: [], settings: remembered)
+        #expect(none.preset == nil)
+    }
+
+    @Test func openingAFileLoadsAndPlays() async {
+        let store = await playing()
+        await store.finish()
+    }
+
+    @Test func aFileThatCannotBeOpenedFails() async {
+        let store = makePlayerTestStore(client: Self.client)
+        await store.send(.fileOpened(path: "missing.mp3")) {
+            $0.source = "missing.mp3"
+            $0.status = .loading
+        }
+        await store.receive(.loadFailed(message: "missing.mp3: No such file or directory")) {
+            $0.status = .failed(message: "missing.mp3: No such file or directory")
+        }
+        await store.send(.playPauseToggled)
+        await store.send(.seekRequested(by: 5))
+        await store.finish()
+    }
+
+    @Test func openingAnotherFileDropsTheStaleLoad() async {
+        let latch = Latch()
+        let attempts = Collected<String>()
+        let client = PlayerClient(load: { path in
+            if path == "slow.mkv" { await latch.wait() }
+            attempts.append(path)
+            return path == "slow.mkv" ? 10 : 20
+        })
+        let store = makePlayerTestStore(client: client)
+        await store.send(.fileOpened(path: "slow.mkv")) {
+            $0.source = "slow.mkv"
+            $0.status = .loading
+        }
+        #expect(await eventually { latch.waiterCount == 1 })
+        await store.send(.fileOpened(path: "fast.mkv")) { $0.source = "fast.mkv" }
+        await store.receive(.loadFinished(duration: 20)) {
+            $0.status = .playing
+            $0.duration = 20
+        }
+        latch.open()
+        #expect(await eventually { attempts.all.count == 2 })
+        await store.finish()
+        #expect(store.state.duration == 20)
+    }
+
+    @Test func playPauseToggles() async {
+        let store = await playing()
+        await store.send(.playPauseToggled) { $0.status = .paused }
+        await store.send(.playPauseToggled) { $0.status = .playing }
+        await store.finish()
+    }
+
+    @Test func nothingToToggleBeforeAFileIsOpen() async {
+        let store = makePlayerTestStore(client: Self.client)
+        await store.send(.playPauseToggled)
+        await store.send(.seekRequested(by: 10))
+        await store.send(.positionAdvanced(to: 3))
+        await store.send(.reachedEnd)
+        await store.send(.loadFinished(duration: 9))
+        await store.finish()
+    }
+
+    @Test func positionAdvancesOnlyWhilePlayingAndStaysInTheMedia() async {
+        let store = await playing()
+        await store.send(.positionAdvanced(to: 1.5)) { $0.position = 1.5 }
+        await store.send(.positionAdvanced(to: 500)) { $0.position = 120 }
+        await store.send(.playPauseToggled) { $0.status = .paused }
+        await store.send(.positionAdvanced(to: 2))
+        await store.finish()
+    }
+
+    @Test func seekingIsClampedToTheMedia() async {
+        let store = await playing()
+        await store.send(.seekRequested(by: 30)) { $0.position = 30 }
+        await store.send(.seekRequested(by: -45)) { $0.position = 0 }
+        await store.send(.seekRequested(by: 1_000)) { $0.position = 120 }
+        await store.send(.seekRequested(by: .nan))
+        await store.finish()
+    }
+
+    @Test func theEndThenPlayAgainFromTheStart() async {
+        let store = await playing()
+        await store.send(.positionAdvanced(to: 119.9)) { $0.position = 119.9 }
+        await store.send(.reachedEnd) {
+            $0.status = .ended
+            $0.position = 120
+        }
+        await store.send(.positionAdvanced(to: 121))
+        await store.send(.playPauseToggled) {
+            $0.status = .playing
+            $0.position = 0
+        }
+        await store.send(.reachedEnd) {
+            $0.status = .ended
+            $0.position = 120
+        }
+        await store.send(.seekRequested(by: -20)) {
+            $0.status = .paused
+            $0.position = 100
+        }
+        await store.finish()
+    }
+
+    @Test func presetsCycleBothWays() async {
+        let store = await playing()
+        await store.send(.nextPresetRequested) { $0.preset = "granite" }
+        await store.send(.nextPresetRequested) { $0.preset = "vinyl" }
+        await store.send(.nextPresetRequested) { $0.preset = "aura" }
+        await store.send(.previousPresetRequested) { $0.preset = "vinyl" }
+        await store.send(.presetSelected(name: "granite")) { $0.preset = "granite" }
+        await store.send(.presetSelected(name: "no-such-preset"))
+        await store.finish()
+    }
+
+    @Test func noPresetsNoChange() async {
+        let store = makePlayerTestStore(presets: [], client: Self.client)
+        await store.send(.nextPresetRequested)
+        await store.send(.previousPresetRequested)
+        await store.finish()
+    }
+
+    @Test func sensitivityMovesByStepsWithinItsRange() async {
+        let store = makePlayerTestStore(settings: .init(sensitivity: 8), client: Self.client)
+        await store.send(.sensitivityRaised) { $0.sensitivity = 10 }
+        await store.send(.sensitivityRaised)
+        await store.send(.sensitivityLowered) { $0.sensitivity = 8 }
+        await store.finish()
+
+        let low = makePlayerTestStore(settings: .init(sensitivity: 0.11), client: Self.client)
+        await low.send(.sensitivityLowered) { $0.sensitivity = 0.1 }
+        await low.send(.sensitivityLowered)
+        await low.finish()
+    }
+
+    @Test func stoppingCancelsALoadInProgress() async {
+        let latch = Latch()
+        let player = PlayerComponent(
+            availablePresets: ["aura"], client: PlayerClient(load: { _ in await latch.wait(); return 5 }))
+        player.start()
+        player.send(.fileOpened(path: "song.mp3"))
+        #expect(await eventually { latch.waiterCount == 1 })
+        player.stop()
+        latch.open()
+        try? await Task.sleep(for: .milliseconds(20))
+        #expect(player.snapshot.status == .loading)
+        #expect(player.store.runningEffectCount == 0)
+    }
+
+    @Test func theFrameLoopReadsSnapshotsWhileEventsArrive() async {
+        let player = PlayerComponent(availablePresets: ["aura"], client: Self.client)
+        player.send(.fileOpened(path: "song.mp3"))
+        #expect(await eventually { player.snapshot.status == .playing })
+        let frames = Task.detached {
+            var last = 0.0, regressions = 0
+            for _ in 0..<10_000 {
+                let position = player.snapshot.position
+                if position < last { regressions += 1 }
+                last = position
+            }
+            return regressions
+        }
+        for step in 1...1_000 { player.send(.positionAdvanced(to: Double(step) * 0.1)) }
+        #expect(await frames.value == 0)
+        #expect(player.snapshot.position == 100)
+    }
+}
