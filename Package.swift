@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "MarbleCoreTests", dependencies: ["MarbleCore"]),
         .testTarget(name: "GraniteTests", dependencies: ["Granite"]),
         .testTarget(name: "ShadersTests", dependencies: ["Shaders", "MarbleCore"]),
-        .testTarget(name: "MarbleKitTests", dependencies: ["MarbleKit", "MarbleCore", "Shaders"]),
+        .testTarget(name: "MarbleKitTests", dependencies: ["MarbleKit", "MarbleCore", "Shaders", "Granite"]),
         .testTarget(name: "MarbleCLITests", dependencies: ["marble"]),
     ],
     swiftLanguageModes: [.v6]

@@ -31,7 +31,7 @@ struct ProgressBar {
 }
 
 /// Raises a cancellation flag on Ctrl-C (SIGINT) or SIGTERM; a second Ctrl-C exits at once.
-final class InterruptHandler: Sendable {
+final class InterruptHandler {
     let flag = CancellationFlag()
     private let sources: [any DispatchSourceSignal]
 

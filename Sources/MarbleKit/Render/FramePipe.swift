@@ -14,8 +14,8 @@ final class FrameSlot: @unchecked Sendable {
     var pictureView: TextureView?
     let canvas: Texture
 
-    init(width: Int, height: Int, bandCount: Int, waveformLength: Int, hasPicture: Bool) {
-        features = AudioFeatures(bandCount: bandCount, waveformLength: waveformLength)
+    init(width: Int, height: Int, features: AudioFeatures, hasPicture: Bool) {
+        self.features = features
         picture = hasPicture ? Texture(width: width, height: height) : nil
         canvas = Texture(width: width, height: height)
     }

@@ -48,21 +48,31 @@ public final class RenderJob {
             pictures = nil
         }
         let compositor = try Compositor(preset: scene, width: o.width, height: o.height, threads: o.threads)
-        let analysis = AnalysisConfiguration(bandCount: o.bandCount)
-        let extractor = try FeatureExtractor(sampleRate: decoder.sampleRate, fps: o.fps, configuration: analysis)
+        var analysis = AnalysisConfiguration()
+        analysis.bandCount = o.bandCount
+        let extractor: FeatureExtractor
+        do { extractor = try FeatureExtractor(sampleRate: decoder.sampleRate, fps: o.fps, configuration: analysis) }
+        catch { throw error as? MarbleError ?? MarbleError(.media, "\(error)") }
 
         let poolSize = 4
         let free = BoundedQueue<FrameSlot>(capacity: poolSize)
         let toRender = BoundedQueue<FrameSlot>(capacity: poolSize)
         let toEncode = BoundedQueue<FrameSlot>(capacity: poolSize)
         for _ in 0..<poolSize {
-            free.push(FrameSlot(width: o.width, height: o.height, bandCount: analysis.bandCount,
-                                waveformLength: analysis.waveformLength, hasPicture: pictures != nil && pictures?.still == nil))
+            free.push(FrameSlot(width: o.width, height: o.height, features: extractor.makeFeatures(),
+                                hasPicture: pictures != nil && pictures?.still == nil))
         }
         let failure = FirstError()
-        let stopAll = { free.close(); toRender.close(); toEncode.close() }
+        let stopAll: @Sendable () -> Void = { free.close(); toRender.close(); toEncode.close() }
         let producerDone = DispatchSemaphore(value: 0)
         let renderDone = DispatchSemaphore(value: 0)
+        var joined = false
+        func join() {
+            guard !joined else { return }
+            producerDone.wait()
+            renderDone.wait()
+            joined = true
+        }
         let targetFrame = o.at.map { o.fps.frame(at: $0) }
         let producer = Producer(decoder: decoder, extractor: extractor, pictures: pictures, fps: o.fps,
                                 targetFrame: targetFrame, cancel: cancel)
@@ -84,7 +94,7 @@ public final class RenderJob {
         do throws(MarbleError) {
             if format == .png {
                 guard let slot = toEncode.pop() else {
-                    producerDone.wait(); renderDone.wait()
+                    join()
                     if let e = failure.error { throw e }
                     let duration = producer.durationSeconds
                     throw MarbleError(.option, "--at \(o.at!)s is past the end of \(o.input) (\(String(format: "%.2f", duration)) s)")
@@ -110,7 +120,7 @@ public final class RenderJob {
                                                     wallSeconds: Double(now - started) / 1e9))
                         }
                     }
-                    producerDone.wait(); renderDone.wait()
+                    join()
                     if let e = failure.error { throw e }
                     guard writer.framesWritten > 0 else { throw MarbleError(.input, "\(o.input): no audio could be decoded") }
                     try writer.finish(trimAudio: cancel.isCancelled)
@@ -124,10 +134,10 @@ public final class RenderJob {
             }
         } catch {
             stopAll()
-            producerDone.wait(); renderDone.wait()
+            join()
             throw error
         }
-        producerDone.wait(); renderDone.wait()
+        join()
         summary.mediaSeconds = format == .png ? 0 : o.fps.seconds(ofFrame: summary.frames)
         summary.wallSeconds = Double(MonotonicClock.now() - started) / 1e9
         summary.bytes = (try? FileManager.default.attributesOfItem(atPath: o.output)[.size] as? Int) ?? 0
@@ -179,7 +189,7 @@ private final class Producer: @unchecked Sendable {
             // Frame n exists while it starts before the end of the sound: ceil(duration · fps) frames.
             if ended && fps.seconds(ofFrame: frame) >= durationSeconds - 1e-9 { return }
             if let target = targetFrame, frame < target {
-                if scratch == nil { scratch = AudioFeatures(bandCount: extractor.configuration.bandCount, waveformLength: extractor.configuration.waveformLength) }
+                if scratch == nil { scratch = extractor.makeFeatures() }
                 extractor.computeFeatures(forFrame: frame, into: &scratch!)
                 frame += 1
                 continue
