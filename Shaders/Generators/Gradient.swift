@@ -80,21 +80,32 @@ public final class Gradient: Shader, @unchecked Sendable {
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let width = target.width
         let scale = Float(Gradient.tableSize - 1)
-        for y in rows {
-            let dst = target.row32(y)
-            if radial {
-                let dy = Float(y) + 0.5 - centerY
-                let dy2 = dy * dy
-                for x in 0..<width {
-                    let dx = Float(x) + 0.5 - centerX
-                    let t = (dx * dx + dy2).squareRoot() * invRadius
-                    dst[x] = table[Int(roundToInt32(clamp01(t) * scale))]
-                }
-            } else {
-                let rowT = originT + Float(y) * stepY
-                for x in 0..<width {
-                    let t = rowT + Float(x) * stepX
-                    dst[x] = table[Int(roundToInt32(clamp01(t) * scale))]
+        // Read the stored properties once: inside the loops they would be re-checked per pixel.
+        let table = self.table, radial = self.radial
+        let centerX = self.centerX, centerY = self.centerY, invRadius = self.invRadius
+        let originT = self.originT, stepX = self.stepX, stepY = self.stepY
+        do {
+            for y in rows {
+                let dst = target.row32(y)
+                if radial {
+                    let dy = Float(y) + 0.5 - centerY
+                    let dy2 = dy * dy
+                    for x in 0..<width {
+                        let dx = Float(x) + 0.5 - centerX
+                        let t = (dx * dx + dy2).squareRoot() * invRadius
+                        dst[x] = table[Int(roundToInt32(clamp01(t) * scale))]
+                    }
+                } else {
+                    let rowT = originT + Float(y) * stepY
+                    if abs(stepX) * Float(width) < 1e-3 {
+                        // A vertical gradient (t changes < 0.1 % across the row): each row is one colour.
+                        fillPixels(dst, width, table[Int(roundToInt32(clamp01(rowT) * scale))])
+                    } else {
+                        for x in 0..<width {
+                            let t = rowT + Float(x) * stepX
+                            dst[x] = table[Int(roundToInt32(clamp01(t) * scale))]
+                        }
+                    }
                 }
             }
         }

@@ -13,6 +13,7 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the per-bar arrays.
     public static let descriptor = ShaderDescriptor(
         name: "bars", summary: "Spectrum bars from the band levels, with peak caps.", kind: .generator,
+        drawsOnCanvas: true,
         parameters: [
             ParameterDescriptor("count", "Number of bars.", .integer(default: 64, range: 8...256)),
             ParameterDescriptor("gap", "Empty fraction of each bar's slot.", .number(default: 0.25, range: 0...0.9)),
@@ -42,6 +43,10 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
     private var halfWidth: Float = 1, maxHeight: Float = 1, capHalf: Float = 1, baseLine: Float = 0
     private var bottom = PremultipliedColor(.black), top = PremultipliedColor(.black)
     private var capPixel: UInt32 = 0
+    private var covered = 0..<0
+    /// True when bars are so narrow that three spans can share a column.
+    private var dense = false
+    private var mode = BlendMode.normal, opacity: UInt32 = 255
 
     public init(parameters: ShaderParameters) throws {
         count = parameters.integer("count")
@@ -61,6 +66,8 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
 
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let w = Float(uniforms.width), h = Float(uniforms.height)
+        mode = uniforms.blend
+        opacity = byte(uniforms.opacity)
         let slot = w / Float(count)
         halfWidth = max(0.5, slot * (1 - parameters.number("gap")) * 0.5)
         maxHeight = parameters.number("height") * (mirror ? h * 0.5 : h)
@@ -81,53 +88,122 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
             spanStart[i] = max(0, Int(centers[i] - halfWidth - 1))
             spanEnd[i] = min(lastColumn, Int(centers[i] + halfWidth + 2))
         }
+        dense = false
+        for i in 0..<max(0, count - 2) where spanEnd[i] > spanStart[i + 2] { dense = true }
+        var reach: Float = 0
+        for i in 0..<count { reach = max(reach, peaks ? peakHeights[i] + 2 * capHalf + 2 : heights[i] + 2) }
+        let upper = max(0, Int((baseLine - reach).rounded(.down)))
+        let lower = min(uniforms.height, Int((mirror ? baseLine + reach : baseLine).rounded(.up)) + 1)
+        covered = upper..<max(upper, lower)
     }
+
+    public func coveredRows(height: Int) -> Range<Int> { covered }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let height = Float(target.height)
-        let capReach: Float = peaks ? 2 * capHalf + 1 : 0
         for y in rows {
             let dst = target.row32(y)
-            fillPixels(dst, target.width, 0)
             let py = Float(y) + 0.5
             let v = mirror ? abs(baseLine - py) : baseLine - py   // distance above the base line
             guard v >= 0, py <= height else { continue }
             let barPixel = bottom.mixed(with: top, clamp01(v / maxHeight)).packed
+            if dense {
+                drawDenseRow(dst, v: v, barPixel: barPixel)
+                continue
+            }
+            // A bar's span shares its edge columns with the next bar's; the left bar draws them once,
+            // with both bars' coverage added, and the right bar starts after them.
+            var previous = -2
             for i in 0..<count {
-                let h = heights[i]
-                let peak = peakHeights[i]
-                let reachesBar = v <= h + 1
-                let reachesCap = peaks && v >= peak - 1 && v <= peak + capReach
-                guard reachesBar || reachesCap else { continue }
-                drawSpan(dst, bar: i, v: v, barPixel: barPixel, drawBar: reachesBar, drawCap: reachesCap)
+                let (bar, cap) = reaches(i, v)
+                guard bar || cap else { continue }
+                let first = previous == i - 1 ? max(spanEnd[i - 1], spanStart[i]) : spanStart[i]
+                drawSpan(dst, bar: i, from: first, v: v, barPixel: barPixel, drawBar: bar, drawCap: cap)
+                previous = i
             }
         }
     }
 
-    /// One bar's columns in one row. Coverage = 0.5 − signed distance to the shape, clamped; bars add
-    /// (saturating) so that touching bars (gap 0) share their edge pixel without a seam.
-    @inline(__always)
-    private func drawSpan(_ dst: UnsafeMutablePointer<UInt32>, bar i: Int, v: Float, barPixel: UInt32,
-                          drawBar: Bool, drawCap: Bool) {
-        let cx = centers[i], h = heights[i], halfW = halfWidth
-        let capCenter = peakHeights[i] + capHalf
-        let r = rounded ? min(halfW, max(h, 0.5)) : 0
-        for x in spanStart[i]..<spanEnd[i] {
-            let u = abs(Float(x) + 0.5 - cx)
-            var pixel: UInt32 = 0
-            if drawBar {
-                var distance = max(u - halfW, v - h)
-                if rounded {
-                    let qx = u - (halfW - r), qy = v - (h - r)
-                    distance = qx > 0 && qy > 0 ? (qx * qx + qy * qy).squareRoot() - r : distance
-                }
-                pixel = scalePixel(barPixel, weight256(0.5 - distance))
+    /// Bars so narrow that a column can lie in three spans: add every bar's coverage per column, then
+    /// blend once. Slower per pixel, but such bars cover few pixels each.
+    private func drawDenseRow(_ dst: UnsafeMutablePointer<UInt32>, v: Float, barPixel: UInt32) {
+        var low = 0
+        let last = spanEnd[count - 1]
+        for x in spanStart[0]..<last {
+            while low < count && spanEnd[low] <= x { low += 1 }
+            var sum: UInt32 = 0
+            var k = low
+            while k < count && spanStart[k] <= x {
+                let (bar, cap) = reaches(k, v)
+                if bar || cap { sum = Blend.saturatingAdd(sum, pixel(x, bar: k, v: v, barPixel, bar, cap)) }
+                k += 1
             }
-            if drawCap {
-                let capDistance = max(u - halfW, abs(v - capCenter) - capHalf)
-                pixel = lerpPixel(pixel, capPixel, weight256(0.5 - capDistance))
-            }
-            dst[x] = Blend.saturatingAdd(dst[x], pixel)
+            if sum != 0 { dst[x] = Blend.pixel(sum, onto: dst[x], mode: mode, opacity: opacity) }
         }
+    }
+
+    /// Whether row distance `v` touches bar `i`'s body or its peak cap.
+    @inline(__always)
+    private func reaches(_ i: Int, _ v: Float) -> (bar: Bool, cap: Bool) {
+        let bar = v <= heights[i] + 1
+        let cap = peaks && v >= peakHeights[i] - 1 && v <= peakHeights[i] + 2 * capHalf + 1
+        return (bar, cap)
+    }
+
+    /// Bar `i`'s columns from `start` in one row, blended onto the picture. Coverage = 0.5 − signed
+    /// distance to the shape, clamped; where the next bar's span begins, its coverage is added
+    /// (saturating), so touching bars (gap 0) share their edge pixel without a seam. (Narrower bars, whose
+    /// spans overlap three at a time, go through ``drawDenseRow(_:v:barPixel:)`` instead.)
+    /// Inside the bar body (below its top, its rounded corners and its cap) coverage is exactly 1, so
+    /// those columns are filled with the bar colour and only the edges go through the distance code.
+    @inline(__always)
+    private func drawSpan(_ dst: UnsafeMutablePointer<UInt32>, bar i: Int, from first: Int, v: Float,
+                          barPixel: UInt32, drawBar: Bool, drawCap: Bool) {
+        var start = first
+        let end = spanEnd[i]
+        let shared = i + 1 < count ? spanStart[i + 1] : end
+        let next = i + 1 < count ? reaches(i + 1, v) : (bar: false, cap: false)
+        @inline(__always) func column(_ x: Int) {
+            var p = pixel(x, bar: i, v: v, barPixel, drawBar, drawCap)
+            if x >= shared && (next.bar || next.cap) {
+                p = Blend.saturatingAdd(p, pixel(x, bar: i + 1, v: v, barPixel, next.bar, next.cap))
+            }
+            if p != 0 { dst[x] = Blend.pixel(p, onto: dst[x], mode: mode, opacity: opacity) }
+        }
+        let cx = centers[i], halfW = halfWidth
+        let r = rounded ? min(halfW, max(heights[i], 0.5)) : 0
+        if drawBar && !drawCap && v <= heights[i] - 0.5 - r {
+            // Pixel x is inside when |x + 0.5 − cx| ≤ halfW − 0.5, i.e. cx − halfW ≤ x ≤ cx + halfW − 1.
+            let inner = max(start, Int((cx - halfW).rounded(.up)))
+            let innerEnd = min(shared, Int((cx + halfW - 1).rounded(.down)) + 1)
+            if inner < innerEnd {
+                for x in start..<inner { column(x) }
+                Blend.span(barPixel, onto: dst + inner, count: innerEnd - inner, mode: mode, opacity: opacity)
+                start = innerEnd
+            }
+        }
+        for x in start..<end { column(x) }
+    }
+
+    /// One pixel of bar `i` and its cap (premultiplied, not yet blended).
+    @inline(__always)
+    private func pixel(_ x: Int, bar i: Int, v: Float, _ barPixel: UInt32, _ drawBar: Bool, _ drawCap: Bool) -> UInt32 {
+        let cx = centers[i], h = heights[i], halfW = halfWidth
+        let u = abs(Float(x) + 0.5 - cx)
+        var pixel: UInt32 = 0
+        if drawBar {
+            var distance = max(u - halfW, v - h)
+            if rounded {
+                let r = min(halfW, max(h, 0.5))
+                let qx = u - (halfW - r), qy = v - (h - r)
+                distance = qx > 0 && qy > 0 ? (qx * qx + qy * qy).squareRoot() - r : distance
+            }
+            pixel = scalePixel(barPixel, weight256(0.5 - distance))
+        }
+        if drawCap {
+            let capDistance = max(u - halfW, abs(v - (peakHeights[i] + capHalf)) - capHalf)
+            pixel = lerpPixel(pixel, capPixel, weight256(0.5 - capDistance))
+        }
+        return pixel
     }
 }

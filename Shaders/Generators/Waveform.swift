@@ -13,6 +13,7 @@ public final class Waveform: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the per-column arrays.
     public static let descriptor = ShaderDescriptor(
         name: "waveform", summary: "Oscilloscope line of the audio waveform.", kind: .generator,
+        drawsOnCanvas: true,
         parameters: [
             ParameterDescriptor("color", "Line colour.", .color(default: .white)),
             ParameterDescriptor("thickness", "Line width in pixels at 1080p (scales with height).",
@@ -37,6 +38,7 @@ public final class Waveform: Shader, @unchecked Sendable {
     private let channel: Channel
     // Per column, sized in `configure`, rewritten in `prepare`: the line's extent [top, bottom] in
     // pixel rows (y grows downwards) and the trace's y at the column centre.
+    private var mode = BlendMode.normal, opacity: UInt32 = 255
     private var capacity = 0
     private var top: UnsafeMutablePointer<Float> = .allocate(capacity: 1)
     private var bottom: UnsafeMutablePointer<Float> = .allocate(capacity: 1)
@@ -67,6 +69,8 @@ public final class Waveform: Shader, @unchecked Sendable {
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let width = min(uniforms.width, capacity)
         let h = Float(uniforms.height)
+        mode = uniforms.blend
+        opacity = byte(uniforms.opacity)
         pixel = PremultipliedColor(parameters.color("color")).packed
         zeroLine = parameters.number("center_y") * h
         let gain = -parameters.number("amplitude") * parameters.number("height") * h * 0.5
@@ -108,6 +112,16 @@ public final class Waveform: Shader, @unchecked Sendable {
         lastRow = min(uniforms.height - 1, Int(clamp(highest + reach, -1, h + 1)))
     }
 
+    /// Blends one drawn pixel onto the picture (a transparent one changes nothing).
+    @inline(__always)
+    private func put(_ p: UInt32, _ at: UnsafeMutablePointer<UInt32>) {
+        if p != 0 { at.pointee = Blend.pixel(p, onto: at.pointee, mode: mode, opacity: opacity) }
+    }
+
+    public func coveredRows(height: Int) -> Range<Int> {
+        lastRow < firstRow ? 0..<0 : max(0, firstRow)..<min(height, lastRow + 1)
+    }
+
     /// Linear interpolation of `samples` at `position` 0…1, clamped to −1…1 (NaN → −1 is impossible:
     /// the analyser promises finite values; clamp keeps a bad one inside the frame anyway).
     private static func sample(_ samples: [Float], at position: Float) -> Float {
@@ -122,14 +136,13 @@ public final class Waveform: Shader, @unchecked Sendable {
         let width = min(target.width, capacity)
         for y in rows {
             let dst = target.row32(y)
-            fillPixels(dst, target.width, 0)
             guard y >= firstRow, y <= lastRow else { continue }
             let rowTop = Float(y), rowBottom = Float(y) + 1, center = Float(y) + 0.5
             switch style {
             case .line:
                 for x in 0..<width {
                     let coverage = min(rowBottom, bottom[x]) - max(rowTop, top[x])
-                    dst[x] = scalePixel(pixel, weight256(coverage))
+                    put(scalePixel(pixel, weight256(coverage)), dst + x)
                 }
             case .glow:
                 let strength = glowStrength, r2 = glowRadius2
@@ -137,7 +150,7 @@ public final class Waveform: Shader, @unchecked Sendable {
                     let coverage = clamp01(min(rowBottom, bottom[x]) - max(rowTop, top[x]))
                     let d = max(0, max(top[x] - center, center - bottom[x]))
                     let halo = strength * r2 / (r2 + d * d * 4)
-                    dst[x] = scalePixel(pixel, weight256(coverage + (1 - coverage) * halo))
+                    put(scalePixel(pixel, weight256(coverage + (1 - coverage) * halo)), dst + x)
                 }
             case .fill:
                 let shade = glowStrength, zero = zeroLine
@@ -145,7 +158,7 @@ public final class Waveform: Shader, @unchecked Sendable {
                     let coverage = clamp01(min(rowBottom, bottom[x]) - max(rowTop, top[x]))
                     let t = trace[x]
                     let under = clamp01(min(rowBottom, max(t, zero)) - max(rowTop, min(t, zero)))
-                    dst[x] = scalePixel(pixel, weight256(coverage + (1 - coverage) * under * shade))
+                    put(scalePixel(pixel, weight256(coverage + (1 - coverage) * under * shade)), dst + x)
                 }
             }
         }

@@ -33,6 +33,42 @@ public enum Blend {
         }
     }
 
+    /// One premultiplied pixel onto another, for generators that draw onto the canvas themselves
+    /// (`drawsOnCanvas`). `opacity` is 0…255. A transparent source leaves the destination unchanged.
+    @inline(__always)
+    public static func pixel(_ source: UInt32, onto d: UInt32, mode: BlendMode, opacity op: UInt32) -> UInt32 {
+        let s = op == 255 ? source : scale255(source, op)
+        switch mode {
+        case .normal: return s &+ scale255(d, 255 &- (s >> 24))
+        case .add: return saturatingAdd(s, d)
+        case .screen:
+            // s + d − s·d/255 per channel, two lanes at a time.
+            let rb = (s & 0x00FF_00FF) &+ (d & 0x00FF_00FF)
+            let ga = ((s >> 8) & 0x00FF_00FF) &+ ((d >> 8) & 0x00FF_00FF)
+            let rbProduct = div255(s & 0xFF &* (d & 0xFF)) | div255((s >> 16) & 0xFF &* ((d >> 16) & 0xFF)) << 16
+            let gaProduct = div255((s >> 8) & 0xFF &* ((d >> 8) & 0xFF)) | div255((s >> 24) &* (d >> 24)) << 16
+            return ((rb &- rbProduct) & 0x00FF_00FF) | ((ga &- gaProduct) & 0x00FF_00FF) << 8
+        case .multiply:
+            let ks = 255 &- (d >> 24), kd = 255 &- (s >> 24)
+            @inline(__always) func channel(_ shift: UInt32) -> UInt32 {
+                let sc = (s >> shift) & 0xFF, dc = (d >> shift) & 0xFF
+                return div255(sc &* dc &+ sc &* ks &+ dc &* kd) << shift
+            }
+            return channel(0) | channel(8) | channel(16) | channel(24)
+        }
+    }
+
+    /// `count` pixels of one colour onto `destination` (an opaque colour drawn normally is a plain fill).
+    @inline(__always)
+    public static func span(_ source: UInt32, onto destination: UnsafeMutablePointer<UInt32>, count: Int,
+                            mode: BlendMode, opacity op: UInt32) {
+        if mode == .normal && op == 255 && source >> 24 == 255 {
+            destination.update(repeating: source, count: count)
+        } else {
+            for x in 0..<count { destination[x] = pixel(source, onto: destination[x], mode: mode, opacity: op) }
+        }
+    }
+
     /// x/255 rounded, for x ≤ 65 025 (one channel).
     @inline(__always) static func div255(_ x: UInt32) -> UInt32 {
         let t = x &+ 128

@@ -13,14 +13,20 @@ public struct ShaderDescriptor: Sendable {
     public let kind: ShaderKind
     /// True when every pixel the generator writes has alpha 255 (lets the compositor skip a blend).
     public let isOpaque: Bool
+    /// True for a sparse generator (bars, lines) that blends its own pixels onto the picture under it:
+    /// `render` gets that picture as `target` and must combine what it draws with it using
+    /// `uniforms.blend` and `uniforms.opacity`, touching only the pixels it covers. This spares the
+    /// compositor a full-frame layer, its clearing and its blend pass.
+    public let drawsOnCanvas: Bool
     public let parameters: [ParameterDescriptor]
 
     public init(name: String, summary: String, kind: ShaderKind, isOpaque: Bool = false,
-                parameters: [ParameterDescriptor]) {
+                drawsOnCanvas: Bool = false, parameters: [ParameterDescriptor]) {
         self.name = name
         self.summary = summary
         self.kind = kind
         self.isOpaque = isOpaque
+        self.drawsOnCanvas = drawsOnCanvas
         self.parameters = parameters
     }
 
@@ -42,6 +48,10 @@ public struct FrameUniforms: Sendable {
     /// The media picture for this frame (a video frame or a still background), already scaled to the
     /// output size, or nil when the job has none.
     public var input: TextureView?
+    /// How this layer combines with the picture under it (for `drawsOnCanvas` generators).
+    public var blend: BlendMode = .normal
+    /// This layer's opacity 0…1 (for `drawsOnCanvas` generators).
+    public var opacity: Float = 1
 
     public init(time: Double, frameIndex: Int, fps: Rational, width: Int, height: Int,
                 features: AudioFeatures, input: TextureView? = nil) {
@@ -76,8 +86,12 @@ public protocol Shader: AnyObject, Sendable {
     /// Writes premultiplied RGBA into `target` for `rows`. Filters read `source` (the picture under the
     /// layer); generators ignore it.
     func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms)
+    /// After `prepare`: the rows this frame can draw anything into (everything else is transparent), so
+    /// the compositor renders and blends only those. Default: every row.
+    func coveredRows(height: Int) -> Range<Int>
 }
 
 extension Shader {
     public func configure(width: Int, height: Int) {}
+    public func coveredRows(height: Int) -> Range<Int> { 0..<height }
 }

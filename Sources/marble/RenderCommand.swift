@@ -44,8 +44,8 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How pictures of another shape fill the frame: contain (whole picture, bars) or cover (crop).", valueName: "contain|cover"))
     var fit: String = "cover"
 
-    @Option(help: ArgumentHelp("Quality: 0 best … 51 worst for H.264 (63 for VP9); 18–23 looks good.", valueName: "n"))
-    var crf: Int = 20
+    @Option(help: ArgumentHelp("Quality: 0 best … 51 worst for H.264 (63 for VP9); x264's default 23; 18–20 for archiving.", valueName: "n"))
+    var crf: Int = 23
 
     @Option(name: .customLong("encoder-preset"), help: ArgumentHelp("Encoder speed: ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow.", valueName: "speed"))
     var encoderPreset: String = EncoderPreset.superfast.rawValue
@@ -61,6 +61,9 @@ struct RenderCommand: AsyncParsableCommand {
 
     @Flag(name: [.short, .long], help: "No progress bar and no summary (errors still print).")
     var quiet = false
+
+    @Flag(help: "After the summary, print each stage's mean busy time per frame.")
+    var stats = false
 
     func run() async throws {
         try await runReportingErrors {
@@ -80,6 +83,12 @@ struct RenderCommand: AsyncParsableCommand {
                                             summary.wallSeconds, summary.framesPerSecond, summary.realTimeFactor,
                                             summary.output, Format.bytes(summary.bytes)))
                 }
+            }
+            if stats {
+                let s = summary.stageMilliseconds
+                Console.writeErr(String(format: "stages, ms per frame: decode+analysis %.2f, render %.2f, convert %.2f, encode+mux %.2f\n",
+                                        s.decodeAnalysis, s.render, s.convert, s.encode))
+                Console.writeErr("render by layer, ms per frame: " + s.layers.map { String(format: "%@ %.2f", $0.name, $0.milliseconds) }.joined(separator: ", ") + "\n")
             }
             if summary.cancelled { throw ExitCode(130) }
         }

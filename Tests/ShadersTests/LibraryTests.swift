@@ -45,6 +45,20 @@ import Testing
 
     @Test(arguments: names) func everyPixelIsWritten(_ name: String) throws {
         let rig = try Rig(name)
+        if ShaderLibrary.shader(named: name)!.descriptor.drawsOnCanvas {
+            // These blend onto the picture under them: where the layer alone is transparent, the picture
+            // must come through unchanged; elsewhere the picture must show under translucent pixels only.
+            let alone = rig.render(frame: 4)
+            let grey = RGBA8(r: 90, g: 90, b: 90, a: 255)
+            let over = rig.render(frame: 4, over: grey)
+            var checked = 0
+            for i in stride(from: 0, to: alone.count, by: 4) where alone[i + 3] == 0 {
+                #expect(over[i] == 90 && over[i + 1] == 90 && over[i + 2] == 90 && over[i + 3] == 255)
+                checked += 1
+            }
+            #expect(checked > 0 && checked < alone.count / 4, "the layer covers some pixels, not all")
+            return
+        }
         let picture = testPicture()
         let a = rig.render(frame: 4, input: picture.view, dirt: RGBA8(r: 0, g: 0, b: 0, a: 0))
         let b = rig.render(frame: 4, input: picture.view, dirt: RGBA8(r: 255, g: 255, b: 255, a: 255))

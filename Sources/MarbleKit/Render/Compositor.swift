@@ -24,6 +24,7 @@ public final class Compositor {
         var bindings: [(index: Int, binding: Binding, base: Double, value: Double)]
         let texture: Texture?
         let drawsDirectly: Bool
+        let drawsOnCanvas: Bool
         let isFilter: Bool
 
         init(spec: LayerSpec, isFirst: Bool, width: Int, height: Int) throws(MarbleError) {
@@ -47,7 +48,8 @@ public final class Compositor {
             self.spec = spec
             isFilter = d.kind == .filter
             drawsDirectly = !isFilter && spec.blend == .normal && spec.opacity >= 1 && (d.isOpaque || isFirst)
-            texture = drawsDirectly ? nil : Texture(width: width, height: height)
+            drawsOnCanvas = !isFilter && !drawsDirectly && d.drawsOnCanvas
+            texture = drawsDirectly || drawsOnCanvas ? nil : Texture(width: width, height: height)
             bindings = spec.bindings.sorted { $0.key < $1.key }.compactMap { name, binding in
                 guard let i = d.index(of: name) else { return nil }
                 let base = binding.base ?? ShaderParameters.numberValue(of: d.parameters[i], in: spec.parameters)
@@ -86,7 +88,10 @@ public final class Compositor {
                 layer.bindings[j].value = value
                 layer.parameters.setNumber(at: b.index, value)
             }
-            layer.shader.prepare(uniforms, parameters: layer.parameters)
+            var prepared = uniforms
+            prepared.blend = layer.spec.blend
+            prepared.opacity = Float(layer.spec.opacity)
+            layer.shader.prepare(prepared, parameters: layer.parameters)
             let shader = layer.shader
             if layer.isFilter {
                 // The filter reads the picture so far from a copy, so strips never read rows another strip writes.
@@ -100,13 +105,27 @@ public final class Compositor {
                     Blend.composite(layer: target, onto: canvasView, rows: rows, mode: layer.spec.blend,
                                     opacity: Float(layer.spec.opacity))
                 }
+            } else if layer.drawsOnCanvas {
+                // A sparse generator blends its own pixels onto the canvas, in the rows it covers.
+                var layerUniforms = uniforms
+                layerUniforms.blend = layer.spec.blend
+                layerUniforms.opacity = Float(layer.spec.opacity)
+                let u = layerUniforms
+                let covered = shader.coveredRows(height: height).clamped(to: 0..<height)
+                scheduler.run(count: covered.count) { strip in
+                    let rows = (covered.lowerBound + strip.lowerBound)..<(covered.lowerBound + strip.upperBound)
+                    shader.render(canvasView, source: canvasView, rows: rows, uniforms: u)
+                }
             } else if layer.drawsDirectly {
                 scheduler.run(count: height) { rows in
                     shader.render(canvasView, source: canvasView, rows: rows, uniforms: uniforms)
                 }
             } else {
+                // Only the rows the generator covers this frame are drawn and blended.
+                let covered = shader.coveredRows(height: height).clamped(to: 0..<height)
                 let target = layer.texture!.view
-                scheduler.run(count: height) { rows in
+                scheduler.run(count: covered.count) { strip in
+                    let rows = (covered.lowerBound + strip.lowerBound)..<(covered.lowerBound + strip.upperBound)
                     shader.render(target, source: canvasView, rows: rows, uniforms: uniforms)
                     Blend.composite(layer: target, onto: canvasView, rows: rows, mode: layer.spec.blend,
                                     opacity: Float(layer.spec.opacity))

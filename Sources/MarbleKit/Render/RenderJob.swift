@@ -108,9 +108,12 @@ public final class RenderJob {
                 let writer = try VideoFileWriter(path: o.output, format: format, settings: settings,
                                                  audioFrom: o.input, scheduler: StripScheduler(threads: o.threads))
                 var lastReport = started
+                var convertTotal = 0.0, encodeTotal = 0.0
                 do throws(MarbleError) {
                     while let slot = toEncode.pop() {
                         try writer.write(slot.canvas)
+                        convertTotal += writer.lastConvertMs
+                        encodeTotal += writer.lastEncodeMs
                         free.push(slot)
                         let now = MonotonicClock.now()
                         if Double(now - lastReport) >= progressInterval * 1e9 {
@@ -131,6 +134,9 @@ public final class RenderJob {
                 }
                 summary.frames = writer.framesWritten
                 summary.warnings += writer.warnings
+                let n = Double(max(1, writer.framesWritten))
+                summary.stageMilliseconds.convert = convertTotal / n
+                summary.stageMilliseconds.encode = encodeTotal / n
             }
         } catch {
             stopAll()
@@ -143,6 +149,10 @@ public final class RenderJob {
         summary.bytes = (try? FileManager.default.attributesOfItem(atPath: o.output)[.size] as? Int) ?? 0
         summary.warnings = producer.warnings + summary.warnings
         summary.cancelled = cancel.isCancelled
+        let frames = Double(max(1, summary.frames))
+        summary.stageMilliseconds.decodeAnalysis = producer.busyMilliseconds / frames
+        summary.stageMilliseconds.render = renderer.busyMilliseconds / frames
+        summary.stageMilliseconds.layers = zip(compositor.layerNames, renderer.layerMilliseconds).map { ($0, $1 / frames) }
         return summary
     }
 }
@@ -158,6 +168,8 @@ private final class Producer: @unchecked Sendable {
     let targetFrame: Int?
     let cancel: CancellationFlag
     private(set) var durationSeconds = 0.0
+    /// Time spent working (not waiting for a free slot), for stage timings.
+    private(set) var busyMilliseconds = 0.0
 
     var warnings: [String] { decoder.warnings + (pictures?.warnings ?? []) }
 
@@ -176,6 +188,7 @@ private final class Producer: @unchecked Sendable {
         var frame = 0
         let rate = Double(decoder.sampleRate)
         var scratch: AudioFeatures?
+        var start = MonotonicClock.now()
         while !cancel.isCancelled {
             let needed = extractor.samplesNeeded(forFrame: frame)
             while !ended && decoder.samplesDelivered < needed {
@@ -194,7 +207,9 @@ private final class Producer: @unchecked Sendable {
                 frame += 1
                 continue
             }
+            busyMilliseconds += MonotonicClock.milliseconds(since: start)
             guard let slot = free.pop() else { return }
+            start = MonotonicClock.now()
             slot.index = frame
             slot.time = fps.seconds(ofFrame: frame)
             extractor.computeFeatures(forFrame: frame, into: &slot.features)
@@ -207,7 +222,9 @@ private final class Producer: @unchecked Sendable {
                     slot.pictureView = texture.view
                 }
             }
+            busyMilliseconds += MonotonicClock.milliseconds(since: start)
             guard out.push(slot) else { return }
+            start = MonotonicClock.now()
             frame += 1
             if targetFrame != nil { return }
         }
@@ -220,9 +237,12 @@ private final class RenderStage: @unchecked Sendable {
     let compositor: Compositor
     let fps: Rational
     let width: Int, height: Int
+    private(set) var busyMilliseconds = 0.0
+    private(set) var layerMilliseconds: [Double]
 
     init(compositor: Compositor, fps: Rational, width: Int, height: Int) {
         self.compositor = compositor
+        layerMilliseconds = [Double](repeating: 0, count: compositor.layerNames.count)
         self.fps = fps
         self.width = width
         self.height = height
@@ -232,7 +252,10 @@ private final class RenderStage: @unchecked Sendable {
         while let slot = input.pop() {
             let uniforms = FrameUniforms(time: slot.time, frameIndex: slot.index, fps: fps, width: width,
                                          height: height, features: slot.features, input: slot.pictureView)
+            let start = MonotonicClock.now()
             compositor.render(uniforms, into: slot.canvas)
+            busyMilliseconds += MonotonicClock.milliseconds(since: start)
+            for i in layerMilliseconds.indices { layerMilliseconds[i] += compositor.lastLayerTimes[i] }
             guard output.push(slot) else { return }
         }
     }

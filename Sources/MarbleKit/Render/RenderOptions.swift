@@ -12,7 +12,7 @@ public struct RenderOptions: Sendable {
     /// A picture or video drawn under the scene instead of the preset's background.
     public var background: String?
     public var fit = Fit.cover
-    public var crf = 20
+    public var crf = 23
     public var encoderPreset = EncoderPreset.superfast
     /// For a PNG: the media time of the frame to write.
     public var at: Double?
@@ -56,6 +56,9 @@ public struct RenderSummary: Sendable {
     public var bytes: Int
     public var warnings: [String]
     public var cancelled: Bool
+    /// Mean milliseconds per frame spent in each stage (busy time, not waiting): decode+analysis,
+    /// render, colour conversion, encode+mux.
+    public var stageMilliseconds: StageTimes = StageTimes()
 
     public var framesPerSecond: Double { wallSeconds > 0 ? Double(frames) / wallSeconds : 0 }
     public var realTimeFactor: Double { wallSeconds > 0 ? mediaSeconds / wallSeconds : 0 }
@@ -67,4 +70,15 @@ public struct RenderProgress: Sendable {
     public var expectedFrames: Int?
     public var mediaSeconds: Double
     public var wallSeconds: Double
+}
+
+/// Mean busy time per frame of each pipeline stage, in milliseconds.
+public struct StageTimes: Sendable {
+    public var decodeAnalysis = 0.0
+    public var render = 0.0
+    public var convert = 0.0
+    public var encode = 0.0
+    /// Render time split by layer (shader name, ms per frame), bottom first.
+    public var layers: [(name: String, milliseconds: Double)] = []
+    public init() {}
 }

@@ -74,15 +74,29 @@ struct Rig {
     }
 
     /// Renders one frame in `strips` equal-ish strips and returns the packed bytes.
-    func render(_ u: FrameUniforms, strips: Int = 1, dirt: RGBA8 = RGBA8(r: 1, g: 2, b: 3, a: 4)) -> [UInt8] {
+    ///
+    /// The target is dirtied first: a kernel must write every pixel of its rows. A `drawsOnCanvas`
+    /// generator instead blends onto the picture under it, so it starts from transparent (`under`), and
+    /// only its covered rows are rendered, as the compositor does.
+    func render(_ u: FrameUniforms, strips: Int = 1, dirt: RGBA8 = RGBA8(r: 1, g: 2, b: 3, a: 4),
+                under: RGBA8 = RGBA8(r: 0, g: 0, b: 0, a: 0)) -> [UInt8] {
         shader.prepare(u, parameters: parameters)
-        // Dirty the target first: a kernel must write every pixel of its rows.
-        target.fill(dirt)
+        let onCanvas = type(of: shader).descriptor.drawsOnCanvas
+        target.fill(onCanvas ? under : dirt)
+        let covered = shader.coveredRows(height: height).clamped(to: 0..<height)
         for s in 0..<strips {
             let lo = height * s / strips, hi = height * (s + 1) / strips
-            shader.render(target.view, source: source.view, rows: lo..<hi, uniforms: u)
+            guard !onCanvas || !covered.isEmpty else { continue }
+            let rows = onCanvas ? (lo..<hi).clamped(to: covered) : lo..<hi
+            shader.render(target.view, source: source.view, rows: rows, uniforms: u)
         }
         return target.packedBytes()
+    }
+
+    /// The frame drawn over an opaque picture (for `drawsOnCanvas` generators).
+    func render(frame n: Int, over picture: RGBA8) -> [UInt8] {
+        render(uniforms(frame: n, features: syntheticFeatures(frame: n, loudness: 1), input: nil,
+                        width: width, height: height), under: picture)
     }
 
     func render(frame n: Int, loudness: Float = 1, strips: Int = 1, input: TextureView? = nil,
