@@ -197,10 +197,13 @@ public final class FeatureExtractor {
             let v = onsets.next(ring: ring, end: onsets.windowEnd(ofHop: nextHop))
             onsetMax = max(onsetMax, v)
             if onsetPicker.push(v) { isOnset = true }
-            if let b = beats.push(v), !clock.hasGrid {
-                clock.liveBeat(at: Double(b + 1) * Double(onsets.hop) / Double(sampleRate) - onsets.latency)
-            }
+            beats.push(v)
             nextHop += 1
+        }
+        // Live beats are predicted: emit every one due before this frame ends.
+        while let b = beats.upcomingBeat, onsets.time(ofHop: b) < start + frameDuration {
+            beats.emitUpcoming()
+            if !clock.hasGrid { clock.liveBeat(at: onsets.time(ofHop: b)) }
         }
         onsetScale = max(onsetMax, onsetScale * Float(exp(-frameDuration / 5)), 0.5)
         features.onset = min(1, onsetMax / onsetScale)
@@ -276,7 +279,7 @@ public final class FeatureExtractor {
 
         // Chroma from the long spectrum.
         if features.chroma.count != 12 { features.chroma = [Float](repeating: 0, count: 12) }
-        features.chroma.withUnsafeMutableBufferPointer { c in chroma.fill(power: longPower, into: c.baseAddress!) }
+        _ = features.chroma.withUnsafeMutableBufferPointer { c in chroma.fill(power: longPower, into: c.baseAddress!) }
 
         // RMS and peak over the last frame period.
         var sum: Float = 0, peak: Float = 0

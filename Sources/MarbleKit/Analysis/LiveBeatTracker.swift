@@ -6,8 +6,8 @@ import Foundation
 /// envelope; a new tempo replaces the current one only when two estimates in a row agree (or it is
 /// within 4 %, then it is blended in). Every hop, a comb over the last four periods finds where the
 /// most recent beat was; a phase-locked loop pulls the running beat clock towards it. Beats are
-/// *predicted* one period ahead and emitted when the clock reaches them, so once locked a beat is
-/// reported at its own time (within one 10 ms hop), not after it.
+/// *predicted* one period ahead and emitted when the caller's frame clock reaches them, so once locked
+/// a beat lands in its own video frame, not after it.
 ///
 /// Latency, documented bounds: the first tempo needs ≥ 2.5 s of envelope (more for slow tempi:
 /// two periods plus 0.5 s), lock usually follows within two beats after that; a tempo change is
@@ -51,7 +51,10 @@ final class LiveBeatTracker {
         (i < 0 || i < count - Self.size || i >= count) ? 0 : history[i & (Self.size - 1)]
     }
 
-    /// Feeds ODF value number `count`; returns the fractional ODF position of a beat emitted now.
+    /// Feeds ODF value number `count` and updates tempo and phase. Beats are taken with
+    /// ``upcomingBeat`` / ``emitUpcoming()`` when the caller's clock reaches them (they are predicted,
+    /// so the caller can emit one before its ODF peak has even arrived).
+    @discardableResult
     func push(_ v: Float) -> Double? {
         history[count & (Self.size - 1)] = v
         count += 1
@@ -86,14 +89,17 @@ final class LiveBeatTracker {
         } else {
             lock(recent: recent, now: t)
         }
-        if t >= nextBeat {
-            let beat = nextBeat
-            lastBeat = beat
-            nextBeat += period
-            beatCount += 1
-            return beat
-        }
         return nil
+    }
+
+    /// The next predicted beat (fractional ODF position), when tracking.
+    var upcomingBeat: Double? { period > 0 && activity > 0.05 && lastBeat != nil ? nextBeat : nil }
+
+    /// Marks the upcoming beat as emitted and schedules the one after it.
+    func emitUpcoming() {
+        lastBeat = nextBeat
+        nextBeat += period
+        beatCount += 1
     }
 
     private func lock(recent: Double, now: Double) {

@@ -45,7 +45,7 @@ final class OnsetDetector {
         previous = .allocate(capacity: bank.count)
         current.initialize(repeating: 0, count: bank.count)
         previous.initialize(repeating: 0, count: bank.count)
-        latency = Double(n) * 0.3 / Double(sampleRate)
+        latency = Double(n) * 0.37 / Double(sampleRate)
     }
 
     deinit {
@@ -56,8 +56,8 @@ final class OnsetDetector {
     @inline(__always) func windowEnd(ofHop j: Int) -> Int { (j + 1) * hop }
 
     /// Media time (seconds) that ODF value `j` stands for.
-    @inline(__always) func time(ofHop j: Int) -> Double {
-        Double(windowEnd(ofHop: j)) / Double(sampleRate) - latency
+    @inline(__always) func time(ofHop j: Double) -> Double {
+        (j + 1) * Double(hop) / Double(sampleRate) - latency
     }
 
     /// Computes the next ODF value from the window ending at `end` in `ring`.

@@ -1,0 +1,227 @@
+import Foundation
+import MarbleCore
+
+/// Whole-song analysis: tempo, beats, onsets, loudness, peak, pitch classes, and optionally per-frame
+/// features. Offline, so it may look ahead: the beat grid comes from a global tempo (autocorrelation
+/// scored by a comb, ``TempoEstimator``) and a dynamic-programming tracker (Ellis 2007,
+/// ``BeatTracker``) over the whole onset envelope.
+///
+/// Feed the song in chunks of any size with ``append(left:right:)`` (memory stays flat: only the
+/// 100-values-per-second onset envelope is kept, plus per-frame records when `frameRate` is set), then
+/// call ``finish()``. Or call ``analyze(left:right:sampleRate:configuration:frameRate:)`` with the
+/// whole signal. To render with the global beat grid, pass the report's `beats` and `tempo` to
+/// ``FeatureExtractor/setBeatGrid(times:tempo:)``.
+public final class OfflineAnalyzer {
+    public let sampleRate: Int
+    public let configuration: AnalysisConfiguration
+    public let frameRate: Rational?
+
+    private let ring: SampleRing
+    private let onsets: OnsetDetector
+    private var loudness: LoudnessMeter
+    private let chromaFFT: RealFFT
+    private let chromaWindow: UnsafeMutablePointer<Float>
+    private let chromaPower: UnsafeMutablePointer<Float>
+    private let chromaFrame: UnsafeMutablePointer<Float>
+    private let chromaMap: ChromaMap
+    private var chromaSum = [Double](repeating: 0, count: 12)
+    private var odf: [Float] = []
+    private var nextHop = 0
+    private var total = 0
+    private var peak: Float = 0
+    private var stereo = false
+    private var maxShortTerm: Float = LoudnessMeter.silence
+    private var finished = false
+    private let extractor: FeatureExtractor?
+    private var features: AudioFeatures
+    private var frames: [AnalysisReport.Frame] = []
+    private var nextFrame = 0
+    private static let chunk = 8192
+
+    /// - Parameter frameRate: when set, per-frame features at this rate go into the report's `frames`.
+    public init(sampleRate: Int, configuration: AnalysisConfiguration = AnalysisConfiguration(), frameRate: Rational? = nil) throws {
+        guard (8000...192_000).contains(sampleRate) else {
+            throw MarbleError(.option, "sample rate \(sampleRate) Hz is outside 8000–192000 Hz")
+        }
+        try configuration.validate()
+        self.sampleRate = sampleRate
+        self.configuration = configuration
+        self.frameRate = frameRate
+        onsets = try OnsetDetector(sampleRate: sampleRate)
+        loudness = LoudnessMeter(sampleRate: sampleRate)
+        var n = 1024
+        while Double(n) < Double(sampleRate) * 0.17 { n <<= 1 }
+        chromaFFT = try RealFFT(size: n)
+        chromaWindow = .allocate(capacity: n)
+        SpectrumScaling.fill(chromaWindow, count: n, shape: .hann)
+        chromaPower = .allocate(capacity: chromaFFT.binCount)
+        chromaFrame = .allocate(capacity: 12)
+        chromaMap = ChromaMap(sampleRate: sampleRate, fftSize: n)
+        ring = SampleRing(minimumCapacity: n + onsets.windowSize + 2 * Self.chunk)
+        if let frameRate {
+            let fx = try FeatureExtractor(sampleRate: sampleRate, fps: frameRate, configuration: configuration)
+            extractor = fx
+            features = fx.makeFeatures()
+        } else {
+            extractor = nil
+            features = AudioFeatures(bandCount: 1, waveformLength: 1)
+        }
+        odf.reserveCapacity(1 << 14)
+    }
+
+    deinit {
+        chromaWindow.deallocate(); chromaPower.deallocate(); chromaFrame.deallocate()
+    }
+
+    /// Whole-signal convenience: planar float, `right == nil` for mono.
+    public static func analyze(left: [Float], right: [Float]? = nil, sampleRate: Int,
+                               configuration: AnalysisConfiguration = AnalysisConfiguration(),
+                               frameRate: Rational? = nil) throws -> AnalysisReport {
+        let a = try OfflineAnalyzer(sampleRate: sampleRate, configuration: configuration, frameRate: frameRate)
+        left.withUnsafeBufferPointer { l in
+            if let right {
+                right.withUnsafeBufferPointer { r in a.append(left: l, right: r) }
+            } else {
+                a.append(left: l, right: nil)
+            }
+        }
+        return a.finish()
+    }
+
+    /// Appends decoded audio (planar float, `right == nil` for mono), any chunk size.
+    public func append(left: UnsafeBufferPointer<Float>, right: UnsafeBufferPointer<Float>?) {
+        precondition(!finished, "append after finish")
+        guard let lb = left.baseAddress else { return }
+        let rb = right?.baseAddress
+        if rb != nil { stereo = true }
+        var done = 0
+        while done < left.count {
+            let n = min(Self.chunk, left.count - done)
+            let l = UnsafeBufferPointer(start: lb + done, count: n)
+            let r = rb.map { UnsafeBufferPointer(start: $0 + done, count: n) }
+            ring.append(l, r, keepFrom: onsets.windowEnd(ofHop: nextHop) - max(onsets.windowSize, chromaFFT.size))
+            var p = peak
+            for i in 0..<n { p = max(p, abs(l[i])) }
+            if let r { for i in 0..<n { p = max(p, abs(r[i])) } }
+            peak = p
+            loudness.process(l.baseAddress, r?.baseAddress, stereo: stereo, count: n)
+            maxShortTerm = max(maxShortTerm, loudness.shortTerm)
+            total += n
+            processHops(upTo: total)
+            if let fx = extractor {
+                fx.append(left: l, right: r)
+                computeFrames(upTo: total, fx)
+            }
+            done += n
+        }
+    }
+
+    private func processHops(upTo end: Int) {
+        while onsets.windowEnd(ofHop: nextHop) <= end {
+            let e = onsets.windowEnd(ofHop: nextHop)
+            odf.append(onsets.next(ring: ring, end: e))
+            if nextHop % 10 == 0 { accumulateChroma(end: e) }
+            nextHop += 1
+        }
+    }
+
+    private func accumulateChroma(end: Int) {
+        let n = chromaFFT.size
+        ring.copyMonoWindowed(from: end - n, count: n, window: chromaWindow, to: chromaFFT.input)
+        chromaFFT.transform()
+        chromaFFT.powerSpectrum(into: chromaPower)
+        let top = chromaMap.fill(power: chromaPower, into: chromaFrame)
+        // Only frames with audible pitched content (about -70 dBFS and up) vote.
+        guard top > 1e-7 * Float(n) * Float(n) else { return }
+        for i in 0..<12 { chromaSum[i] += Double(chromaFrame[i]) }
+    }
+
+    private func computeFrames(upTo available: Int, _ fx: FeatureExtractor) {
+        while fx.samplesNeeded(forFrame: nextFrame) <= available {
+            fx.computeFeatures(forFrame: nextFrame, into: &features)
+            let f = features
+            frames.append(AnalysisReport.Frame(time: f.time, rms: f.rms, peak: f.peak, level: f.level, bass: f.bass,
+                                               mid: f.mid, treble: f.treble, onset: f.onset, isBeat: false, beatPhase: 0,
+                                               loudness: f.loudnessMomentary, centroid: f.centroid, bands: f.bands))
+            nextFrame += 1
+        }
+    }
+
+    /// Ends the song and returns the report.
+    public func finish() -> AnalysisReport {
+        precondition(!finished, "finish called twice")
+        finished = true
+        let duration = Double(total) / Double(sampleRate)
+        // Let the last transients pass through the onset window.
+        ring.appendSilence(onsets.windowSize, keepFrom: onsets.windowEnd(ofHop: nextHop) - max(onsets.windowSize, chromaFFT.size))
+        processHops(upTo: total + onsets.windowSize)
+        if let fx = extractor, let rate = frameRate {
+            fx.finish()
+            let count = rate.frameCount(covering: duration)
+            while nextFrame < count { computeFrames(upTo: fx.samplesNeeded(forFrame: nextFrame), fx) }
+        }
+
+        let rhythm = Rhythm.analyze(odf: odf, onsets: onsets, configuration: configuration, duration: duration)
+        var chroma = chromaSum
+        let top = chroma.max() ?? 0
+        chroma = top > 0 ? chroma.map { $0 / top } : chroma
+        let median = chroma.sorted()[6]
+        let dominant = top > 0 ? chroma.indices.filter { chroma[$0] >= max(0.6, 1.25 * median) }
+            .sorted { chroma[$0] > chroma[$1] }.prefix(3).map { AnalysisReport.pitchClassNames[$0] } : []
+
+        var report = AnalysisReport(
+            duration: duration, sampleRate: sampleRate, tempo: rhythm.tempo, beats: rhythm.beats, onsets: rhythm.onsets,
+            loudness: .init(integrated: Double(loudness.integrated), range: Double(loudness.range),
+                            momentaryMax: Double(loudness.maxMomentary), shortTermMax: Double(maxShortTerm)),
+            peak: Double(FastMath.amplitudeToDecibels(peak, floor: -120)),
+            dominantPitchClasses: dominant, chroma: chroma, frames: nil, frameRate: frameRate?.description)
+        if let rate = frameRate {
+            var clock = BeatClock()
+            clock.pulseDecay = configuration.beatPulseDecay
+            clock.setGrid(rhythm.beats, tempo: rhythm.tempo)
+            let step = 1 / rate.doubleValue
+            for i in frames.indices {
+                let (isBeat, phase, _, _) = clock.frame(start: frames[i].time, end: frames[i].time + step, livePeriod: 0)
+                frames[i].isBeat = isBeat
+                frames[i].beatPhase = phase
+            }
+            report.frames = frames
+        }
+        return report
+    }
+}
+
+/// Tempo, beats and onsets from a whole onset envelope.
+enum Rhythm {
+    struct Result { var tempo: Double; var beats: [Double]; var onsets: [Double] }
+
+    static func analyze(odf: [Float], onsets detector: OnsetDetector, configuration: AnalysisConfiguration,
+                        duration: Double) -> Result {
+        func time(_ j: Double) -> Double {
+            max(0, min(duration, detector.time(ofHop: j)))
+        }
+        let onsetTimes = OnsetPicker().pick(odf).map(time)
+        guard let top = odf.max(), top > 0.1 else { return Result(tempo: 0, beats: [], onsets: onsetTimes) }
+        let estimator = TempoEstimator(rate: detector.rate, minBPM: configuration.minTempo, maxBPM: configuration.maxTempo)
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: odf.count + estimator.lagsNeeded + 1)
+        defer { scratch.deallocate() }
+        let estimate = odf.withUnsafeBufferPointer { estimator.estimate($0.baseAddress!, count: odf.count, scratch: scratch) }
+        guard let estimate, estimate.confidence > 0.02 else { return Result(tempo: 0, beats: [], onsets: onsetTimes) }
+        let beats = BeatTracker().track(odf, period: estimate.period).map(time)
+        // Refine the tempo by a least-squares line through the beats when they are regular.
+        var tempo = estimate.bpm
+        if beats.count >= 8 {
+            let intervals = zip(beats.dropFirst(), beats).map { $0 - $1 }.sorted()
+            let median = intervals[intervals.count / 2]
+            if abs(median * estimate.bpm / 60 - 1) < 0.05 {
+                let n = Double(beats.count)
+                let mx = (n - 1) / 2, my = beats.reduce(0, +) / n
+                var sxy = 0.0, sxx = 0.0
+                for (i, b) in beats.enumerated() { sxy += (Double(i) - mx) * (b - my); sxx += (Double(i) - mx) * (Double(i) - mx) }
+                let slope = sxy / sxx
+                if slope > 0, abs(slope / median - 1) < 0.03 { tempo = 60 / slope }
+            }
+        }
+        return Result(tempo: tempo, beats: beats, onsets: onsetTimes)
+    }
+}
