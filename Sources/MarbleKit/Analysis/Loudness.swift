@@ -76,6 +76,8 @@ struct LoudnessMeter {
     private(set) var range: Float = 0
     /// Largest momentary loudness seen so far, LUFS.
     private(set) var maxMomentary: Float = silence
+    /// Largest short-term loudness seen so far (over what there is during the first 3 s), LUFS.
+    private(set) var maxShortTerm: Float = silence
 
     init(sampleRate: Int) {
         subBlock = max(1, Int((Double(sampleRate) / 100).rounded()))
@@ -136,8 +138,10 @@ struct LoudnessMeter {
                 maxMomentary = max(maxMomentary, l)
                 if l > -70 { blockHist.add(l, energy: z); integrated = blockHist.integrated() }
             }
+            let st = mean(last: 300)
+            maxShortTerm = max(maxShortTerm, Self.lufs(st))
             if completed >= 300 {
-                let z = mean(last: 300)
+                let z = st
                 let l = Self.lufs(z)
                 if l > -70 { shortHist.add(l, energy: z); range = shortHist.loudnessRange() }
             }

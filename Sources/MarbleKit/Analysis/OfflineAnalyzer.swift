@@ -30,7 +30,6 @@ public final class OfflineAnalyzer {
     private var total = 0
     private var peak: Float = 0
     private var stereo = false
-    private var maxShortTerm: Float = LoudnessMeter.silence
     private var finished = false
     private let extractor: FeatureExtractor?
     private var features: AudioFeatures
@@ -105,7 +104,6 @@ public final class OfflineAnalyzer {
             if let r { for i in 0..<n { p = max(p, abs(r[i])) } }
             peak = p
             loudness.process(l.baseAddress, r?.baseAddress, stereo: stereo, count: n)
-            maxShortTerm = max(maxShortTerm, loudness.shortTerm)
             total += n
             processHops(upTo: total)
             if let fx = extractor {
@@ -172,7 +170,7 @@ public final class OfflineAnalyzer {
         var report = AnalysisReport(
             duration: duration, sampleRate: sampleRate, tempo: rhythm.tempo, beats: rhythm.beats, onsets: rhythm.onsets,
             loudness: .init(integrated: Double(loudness.integrated), range: Double(loudness.range),
-                            momentaryMax: Double(loudness.maxMomentary), shortTermMax: Double(maxShortTerm)),
+                            momentaryMax: Double(loudness.maxMomentary), shortTermMax: Double(loudness.maxShortTerm)),
             peak: Double(FastMath.amplitudeToDecibels(peak, floor: -120)),
             dominantPitchClasses: dominant, chroma: chroma, frames: nil, frameRate: frameRate?.description)
         if let rate = frameRate {
@@ -208,20 +206,33 @@ enum Rhythm {
         let estimate = odf.withUnsafeBufferPointer { estimator.estimate($0.baseAddress!, count: odf.count, scratch: scratch) }
         guard let estimate, estimate.confidence > 0.02 else { return Result(tempo: 0, beats: [], onsets: onsetTimes) }
         let beats = BeatTracker().track(odf, period: estimate.period).map(time)
-        // Refine the tempo by a least-squares line through the beats when they are regular.
-        var tempo = estimate.bpm
-        if beats.count >= 8 {
-            let intervals = zip(beats.dropFirst(), beats).map { $0 - $1 }.sorted()
-            let median = intervals[intervals.count / 2]
-            if abs(median * estimate.bpm / 60 - 1) < 0.05 {
-                let n = Double(beats.count)
-                let mx = (n - 1) / 2, my = beats.reduce(0, +) / n
-                var sxy = 0.0, sxx = 0.0
-                for (i, b) in beats.enumerated() { sxy += (Double(i) - mx) * (b - my); sxx += (Double(i) - mx) * (Double(i) - mx) }
-                let slope = sxy / sxx
-                if slope > 0, abs(slope / median - 1) < 0.03 { tempo = 60 / slope }
-            }
-        }
+        // Refine the tempo by a least-squares line through the regular beats (outliers dropped).
+        let tempo = refinedTempo(beats, estimate: estimate.bpm)
         return Result(tempo: tempo, beats: beats, onsets: onsetTimes)
+    }
+
+    /// Fits `time = a + k · period` to the beats, numbering them by rounding their distance from the
+    /// first in estimated periods; beats more than 10 % of a period off the line are dropped and the
+    /// line refitted. Falls back to `estimate` when too few beats agree with it.
+    static func refinedTempo(_ beats: [Double], estimate bpm: Double) -> Double {
+        guard beats.count >= 6 else { return bpm }
+        var period = 60 / bpm
+        var use = [Bool](repeating: true, count: beats.count)
+        var k = [Double](repeating: 0, count: beats.count)
+        for (i, b) in beats.enumerated() { k[i] = ((b - beats[0]) / period).rounded() }
+        for _ in 0..<3 {
+            var n = 0.0, sk = 0.0, st = 0.0
+            for i in beats.indices where use[i] { n += 1; sk += k[i]; st += beats[i] }
+            guard n >= 6 else { return bpm }
+            let mk = sk / n, mt = st / n
+            var sxy = 0.0, sxx = 0.0
+            for i in beats.indices where use[i] { sxy += (k[i] - mk) * (beats[i] - mt); sxx += (k[i] - mk) * (k[i] - mk) }
+            guard sxx > 0 else { return bpm }
+            let slope = sxy / sxx, intercept = mt - slope * mk
+            guard abs(slope / period - 1) < 0.05 else { return bpm }
+            period = slope
+            for i in beats.indices { use[i] = abs(beats[i] - (intercept + slope * k[i])) < 0.1 * period }
+        }
+        return 60 / period
     }
 }

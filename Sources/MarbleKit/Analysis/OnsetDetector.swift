@@ -61,9 +61,13 @@ final class OnsetDetector {
     }
 
     /// Computes the next ODF value from the window ending at `end` in `ring`.
+    ///
+    /// Windows that start before the stream does read 0: the stream start itself (audio switching on
+    /// from nothing, as the window fills) is not an onset, so it cannot pull the beat tracker.
     func next(ring: SampleRing, end: Int) -> Float {
         ring.copyMonoWindowed(from: end - windowSize, count: windowSize, window: window, to: fft.input)
-        return nextFromInput()
+        let v = nextFromInput()
+        return end < windowSize ? 0 : v
     }
 
     /// Computes the next ODF value from mono samples `x[0 ..< windowSize]` (the window is applied here).
