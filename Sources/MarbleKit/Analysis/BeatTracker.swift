@@ -43,8 +43,15 @@ struct BeatTracker {
                     if s > best { best = s; arg = t - d }
                 }
             }
-            cum[t] = local[t] + (arg >= 0 ? best : 0)
-            back[t] = arg
+            // A chain may also start here (no predecessor, no penalty): otherwise the first beat, whose
+            // only candidates are the empty frames before it, is pushed onto a wrong frame.
+            if arg >= 0, best > 0 {
+                cum[t] = local[t] + best
+                back[t] = arg
+            } else {
+                cum[t] = local[t]
+                back[t] = -1
+            }
         }
         // The last beat: the last local maximum of the cumulative score above half their median.
         var maxima = [Int]()

@@ -202,8 +202,7 @@ public final class FeatureExtractor {
         }
         // Live beats are predicted: emit every one due before this frame ends.
         while let b = beats.upcomingBeat, onsets.time(ofHop: b) < start + frameDuration {
-            beats.emitUpcoming()
-            if !clock.hasGrid { clock.liveBeat(at: onsets.time(ofHop: b)) }
+            if beats.emitUpcoming(), !clock.hasGrid { clock.liveBeat(at: onsets.time(ofHop: b)) }
         }
         onsetScale = max(onsetMax, onsetScale * Float(exp(-frameDuration / 5)), 0.5)
         features.onset = min(1, onsetMax / onsetScale)

@@ -29,6 +29,7 @@ final class LiveBeatTracker {
     /// Position (ODF frames) of the last emitted beat, or nil.
     private(set) var lastBeat: Double?
     private var nextBeat: Double = 0
+    private var lastEmitted: Double?
     private var disagreement = 0
     /// Number of beats emitted so far.
     private(set) var beatCount = 0
@@ -95,11 +96,16 @@ final class LiveBeatTracker {
     /// The next predicted beat (fractional ODF position), when tracking.
     var upcomingBeat: Double? { period > 0 && activity > 0.05 && lastBeat != nil ? nextBeat : nil }
 
-    /// Marks the upcoming beat as emitted and schedules the one after it.
-    func emitUpcoming() {
-        lastBeat = nextBeat
+    /// Marks the upcoming beat as due and schedules the one after it. Returns false when it comes
+    /// less than half a period after the previously emitted beat (a phase jump), which is then skipped.
+    func emitUpcoming() -> Bool {
+        let beat = nextBeat
+        lastBeat = beat
         nextBeat += period
+        if let e = lastEmitted, beat - e < 0.5 * period { return false }
+        lastEmitted = beat
         beatCount += 1
+        return true
     }
 
     private func lock(recent: Double, now: Double) {

@@ -74,6 +74,28 @@ struct TempoEstimator {
             t += 0.02
         }
         guard bestT > 0, bestRaw > 0 else { return nil }
+        // Refine: locate each multiple's autocorrelation peak to a fraction of a lag (parabola through
+        // the three lags around it) and fit `peak_k = k · T` by least squares, weighted by peak height.
+        // The comb alone snaps towards periods whose multiples sit on whole lags.
+        var num = 0.0, den = 0.0
+        for k in 1...4 {
+            let centre = Double(k) * bestT
+            let lo = max(1, Int((centre - 1.5).rounded(.down))), hi = min(lags - 1, Int((centre + 1.5).rounded(.up)))
+            guard lo < hi else { break }
+            var arg = lo
+            for l in lo...hi where ac[l] > ac[arg] { arg = l }
+            guard arg > lo, arg < hi, ac[arg] > 0 else { continue }
+            let a = Double(ac[arg - 1]), b = Double(ac[arg]), c = Double(ac[arg + 1])
+            let d = a - 2 * b + c
+            let peak = Double(arg) + (d < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / d)) : 0)
+            let w = b * Double(k)
+            num += w * peak
+            den += w * Double(k)
+        }
+        if den > 0 {
+            let refined = num / den
+            if abs(refined / bestT - 1) < 0.03 { bestT = refined }
+        }
         return Estimate(period: bestT, bpm: 60 * rate / bestT, confidence: bestRaw / Double(zero))
     }
 }
