@@ -36,4 +36,20 @@ enum FastMath {
     /// Replaces NaN and ±infinity by 0 (the features' contract: never NaN, never infinite).
     @inline(__always)
     static func finite(_ x: Float) -> Float { x.isFinite ? x : 0 }
+
+    /// Largest |x| in `x` (NaN counts as 0): compares magnitudes as integers, which vectorises,
+    /// where a `max(abs(…))` loop over floats does not.
+    static func absolutePeak(_ x: UnsafeBufferPointer<Float>) -> Float {
+        guard let base = x.baseAddress else { return 0 }
+        var m: UInt32 = 0
+        for i in 0..<x.count {
+            let b = base[i].bitPattern & 0x7fff_ffff
+            m = b > m ? b : m
+        }
+        guard m > 0x7f80_0000 else { return Float(bitPattern: m) }
+        // A NaN is present (rare): take the slow path that skips it.
+        var p: Float = 0
+        for i in 0..<x.count where base[i].magnitude > p { p = base[i].magnitude }
+        return p
+    }
 }

@@ -188,7 +188,7 @@ public final class FeatureExtractor {
         advanceLoudness(to: end)
         features.loudnessMomentary = loudness.momentary
         features.loudnessShortTerm = loudness.shortTerm
-        features.loudnessIntegrated = loudness.integrated
+        features.loudnessIntegrated = loudness.integrated()
 
         // Onsets and live beats, hop by hop up to the frame end.
         var onsetMax: Float = 0

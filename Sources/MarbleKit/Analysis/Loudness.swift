@@ -72,8 +72,8 @@ struct LoudnessMeter {
     private var partialCount = 0
     private var blockHist: GatingHistogram
     private var shortHist: GatingHistogram
-    private(set) var integrated: Float = silence
-    private(set) var range: Float = 0
+    private var cachedIntegrated: Float = silence, cachedRange: Float = 0
+    private var integratedStale = false, rangeStale = false
     /// Largest momentary loudness seen so far, LUFS.
     private(set) var maxMomentary: Float = silence
     /// Largest short-term loudness seen so far (over what there is during the first 3 s), LUFS.
@@ -136,14 +136,14 @@ struct LoudnessMeter {
                 let z = mean(last: 40)
                 let l = Self.lufs(z)
                 maxMomentary = max(maxMomentary, l)
-                if l > -70 { blockHist.add(l, energy: z); integrated = blockHist.integrated() }
+                if l > -70 { blockHist.add(l, energy: z); integratedStale = true }
             }
             let st = mean(last: 300)
             maxShortTerm = max(maxShortTerm, Self.lufs(st))
             if completed >= 300 {
                 let z = st
                 let l = Self.lufs(z)
-                if l > -70 { shortHist.add(l, energy: z); range = shortHist.loudnessRange() }
+                if l > -70 { shortHist.add(l, energy: z); rangeStale = true }
             }
         }
     }
@@ -154,6 +154,18 @@ struct LoudnessMeter {
         var s = 0.0
         for i in (completed - n)..<completed { s += ring[i & 511] }
         return s / Double(n * subBlock)
+    }
+
+    /// Gated integrated loudness so far, LUFS (recomputed only after a new gating block).
+    mutating func integrated() -> Float {
+        if integratedStale { cachedIntegrated = blockHist.integrated(); integratedStale = false }
+        return cachedIntegrated
+    }
+
+    /// Loudness range so far, LU (recomputed only after a new short-term block).
+    mutating func range() -> Float {
+        if rangeStale { cachedRange = shortHist.loudnessRange(); rangeStale = false }
+        return cachedRange
     }
 
     /// Loudness of the last 400 ms of complete sub-blocks, LUFS.

@@ -99,10 +99,7 @@ public final class OfflineAnalyzer {
             let l = UnsafeBufferPointer(start: lb + done, count: n)
             let r = rb.map { UnsafeBufferPointer(start: $0 + done, count: n) }
             ring.append(l, r, keepFrom: onsets.windowEnd(ofHop: nextHop) - max(onsets.windowSize, chromaFFT.size))
-            var p = peak
-            for i in 0..<n { p = max(p, abs(l[i])) }
-            if let r { for i in 0..<n { p = max(p, abs(r[i])) } }
-            peak = p
+            peak = max(peak, FastMath.absolutePeak(l), r.map(FastMath.absolutePeak) ?? 0)
             loudness.process(l.baseAddress, r?.baseAddress, stereo: stereo, count: n)
             total += n
             processHops(upTo: total)
@@ -169,7 +166,7 @@ public final class OfflineAnalyzer {
 
         var report = AnalysisReport(
             duration: duration, sampleRate: sampleRate, tempo: rhythm.tempo, beats: rhythm.beats, onsets: rhythm.onsets,
-            loudness: .init(integrated: Double(loudness.integrated), range: Double(loudness.range),
+            loudness: .init(integrated: Double(loudness.integrated()), range: Double(loudness.range()),
                             momentaryMax: Double(loudness.maxMomentary), shortTermMax: Double(loudness.maxShortTerm)),
             peak: Double(FastMath.amplitudeToDecibels(peak, floor: -120)),
             dominantPitchClasses: dominant, chroma: chroma, frames: nil, frameRate: frameRate?.description)

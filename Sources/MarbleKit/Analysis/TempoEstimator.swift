@@ -1,8 +1,9 @@
 import Foundation
 
 /// Global tempo from an onset envelope: autocorrelation scored by a comb of the beat period's
-/// multiples, minus the half-period positions (so a click track at 180 BPM is not heard at 90 or
-/// 360), under a broad log-normal prior centred on 120 BPM.
+/// multiples, minus the pulses found between them (at half or third periods; so a click track at
+/// 180 BPM is not heard at 90, nor eighth notes at 120 BPM as 80), under a broad log-normal prior
+/// centred on 120 BPM, then refined to a fraction of a lag.
 ///
 /// Works in caller-provided scratch (no allocation), so the live tracker can re-run it every half second.
 struct TempoEstimator {
@@ -52,16 +53,21 @@ struct TempoEstimator {
             return Double(s0) * (1 - f) + Double(s1) * f
         }
         func score(_ t: Double) -> (Double, Double) {
-            var hit = 0.0, miss = 0.0, terms = 0.0
+            var hit = 0.0, half = 0.0, third = 0.0, terms = 0.0
             for k in 1...4 {
                 let p = Double(k) * t
                 if p + 2 > Double(lags) { break }
                 hit += at(p)
-                miss += at(p - 0.5 * t)
+                half += at(p - 0.5 * t)
+                third += 0.5 * (at(p - t / 3) + at(p - 2 * t / 3))
                 terms += 1
             }
             guard terms > 0 else { return (-.infinity, 0) }
-            let raw = (hit - 0.5 * miss) / terms
+            // Pulses between the candidate beats (at halves or thirds) count against it: the beat is the
+            // level whose pulses outweigh what lies between them. Checking both subdivisions keeps a
+            // 120 BPM song with eighth notes from reading as 80 BPM (3 eighths), and a 180 BPM click
+            // track from reading as 90.
+            let raw = (hit - 0.5 * max(half, third)) / terms
             let bpm = 60 * rate / t
             let z = log2(bpm / 120) / 1.5
             return (raw * exp(-0.5 * z * z), raw)
