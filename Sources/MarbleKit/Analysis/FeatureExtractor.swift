@@ -197,7 +197,7 @@ public final class FeatureExtractor {
             let v = onsets.next(ring: ring, end: onsets.windowEnd(ofHop: nextHop))
             onsetMax = max(onsetMax, v)
             if onsetPicker.push(v) { isOnset = true }
-            beats.push(v)
+            beats.push(v, groups: onsets.groupFlux)
             nextHop += 1
         }
         // Live beats are predicted: emit every one due before this frame ends.

@@ -17,6 +17,8 @@ final class LiveBeatTracker {
     private let estimator: TempoEstimator
     private static let size = 1024
     private let history: UnsafeMutablePointer<Float>
+    /// Band-group envelopes, `groupCount` per value, same ring indexing.
+    private let groupHistory: UnsafeMutablePointer<Float>
     private let linear: UnsafeMutablePointer<Float>
     private let scratch: UnsafeMutablePointer<Float>
     private let window: Int
@@ -40,11 +42,14 @@ final class LiveBeatTracker {
         window = min(Self.size, max(Int(6 * rate), Int(2 * estimator.maxLag) + 8))
         history = .allocate(capacity: Self.size)
         history.initialize(repeating: 0, count: Self.size)
-        linear = .allocate(capacity: Self.size)
-        scratch = .allocate(capacity: Self.size + estimator.lagsNeeded + 1)
+        let gc = OnsetDetector.groupCount
+        groupHistory = .allocate(capacity: Self.size * gc)
+        groupHistory.initialize(repeating: 0, count: Self.size * gc)
+        linear = .allocate(capacity: Self.size * gc)
+        scratch = .allocate(capacity: Self.size * gc + estimator.lagsNeeded + 1)
     }
 
-    deinit { history.deallocate(); linear.deallocate(); scratch.deallocate() }
+    deinit { history.deallocate(); groupHistory.deallocate(); linear.deallocate(); scratch.deallocate() }
 
     var bpm: Double { period > 0 ? 60 * rate / period : 0 }
 
@@ -56,8 +61,10 @@ final class LiveBeatTracker {
     /// ``upcomingBeat`` / ``emitUpcoming()`` when the caller's clock reaches them (they are predicted,
     /// so the caller can emit one before its ODF peak has even arrived).
     @discardableResult
-    func push(_ v: Float) -> Double? {
+    func push(_ v: Float, groups: UnsafePointer<Float>) -> Double? {
         history[count & (Self.size - 1)] = v
+        let gc = OnsetDetector.groupCount
+        for g in 0..<gc { groupHistory[(count & (Self.size - 1)) * gc + g] = groups[g] }
         count += 1
         activity = max(v, activity * 0.99)   // fades within ~3 s of silence
         let t = Double(count - 1)
@@ -117,8 +124,13 @@ final class LiveBeatTracker {
 
     private func reestimate() {
         let n = min(count, window)
-        for i in 0..<n { linear[i] = history[(count - n + i) & (Self.size - 1)] }
-        guard let e = estimator.estimate(linear, count: n, scratch: scratch), e.confidence > 0.05 else {
+        let gc = OnsetDetector.groupCount
+        for i in 0..<n {
+            let r = ((count - n + i) & (Self.size - 1)) * gc
+            for g in 0..<gc { linear[g * n + i] = groupHistory[r + g] }
+        }
+        guard let e = estimator.estimate(linear, count: n, channels: gc, stride: n, scratch: scratch),
+              e.confidence > 0.05 else {
             if activity <= 0.05 { period = 0; lastBeat = nil; pending = 0 }
             return
         }

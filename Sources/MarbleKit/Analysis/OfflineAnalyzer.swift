@@ -26,6 +26,8 @@ public final class OfflineAnalyzer {
     private let chromaMap: ChromaMap
     private var chromaSum = [Double](repeating: 0, count: 12)
     private var odf: [Float] = []
+    /// Band-group envelopes (``OnsetDetector/groupCount`` per hop, interleaved).
+    private var groups: [Float] = []
     private var nextHop = 0
     private var total = 0
     private var peak: Float = 0
@@ -66,6 +68,7 @@ public final class OfflineAnalyzer {
             features = AudioFeatures(bandCount: 1, waveformLength: 1)
         }
         odf.reserveCapacity(1 << 14)
+        groups.reserveCapacity(OnsetDetector.groupCount << 14)
     }
 
     deinit {
@@ -115,6 +118,7 @@ public final class OfflineAnalyzer {
         while onsets.windowEnd(ofHop: nextHop) <= end {
             let e = onsets.windowEnd(ofHop: nextHop)
             odf.append(onsets.next(ring: ring, end: e))
+            for g in 0..<OnsetDetector.groupCount { groups.append(onsets.groupFlux[g]) }
             if nextHop % 10 == 0 { accumulateChroma(end: e) }
             nextHop += 1
         }
@@ -156,7 +160,7 @@ public final class OfflineAnalyzer {
             while nextFrame < count { computeFrames(upTo: fx.samplesNeeded(forFrame: nextFrame), fx) }
         }
 
-        let rhythm = Rhythm.analyze(odf: odf, onsets: onsets, configuration: configuration, duration: duration)
+        let rhythm = Rhythm.analyze(odf: odf, groups: groups, onsets: onsets, configuration: configuration, duration: duration)
         var chroma = chromaSum
         let top = chroma.max() ?? 0
         chroma = top > 0 ? chroma.map { $0 / top } : chroma
@@ -190,7 +194,7 @@ public final class OfflineAnalyzer {
 enum Rhythm {
     struct Result { var tempo: Double; var beats: [Double]; var onsets: [Double] }
 
-    static func analyze(odf: [Float], onsets detector: OnsetDetector, configuration: AnalysisConfiguration,
+    static func analyze(odf: [Float], groups: [Float], onsets detector: OnsetDetector, configuration: AnalysisConfiguration,
                         duration: Double) -> Result {
         func time(_ j: Double) -> Double {
             max(0, min(duration, detector.time(ofHop: j)))
@@ -198,9 +202,13 @@ enum Rhythm {
         let onsetTimes = OnsetPicker().pick(odf).map(time)
         guard let top = odf.max(), top > 0.1 else { return Result(tempo: 0, beats: [], onsets: onsetTimes) }
         let estimator = TempoEstimator(rate: detector.rate, minBPM: configuration.minTempo, maxBPM: configuration.maxTempo)
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: odf.count + estimator.lagsNeeded + 1)
+        let n = odf.count, gc = OnsetDetector.groupCount
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: 2 * gc * n + estimator.lagsNeeded + 1)
         defer { scratch.deallocate() }
-        let estimate = odf.withUnsafeBufferPointer { estimator.estimate($0.baseAddress!, count: odf.count, scratch: scratch) }
+        // Planar copy of the band-group envelopes, then the estimator's own scratch after it.
+        let planar = scratch
+        for i in 0..<n { for g in 0..<gc { planar[g * n + i] = groups[i * gc + g] } }
+        let estimate = estimator.estimate(planar, count: n, channels: gc, stride: n, scratch: scratch + gc * n)
         guard let estimate, estimate.confidence > 0.02 else { return Result(tempo: 0, beats: [], onsets: onsetTimes) }
         let beats = BeatTracker().track(odf, period: estimate.period).map(time)
         // Refine the tempo by a least-squares line through the regular beats (outliers dropped).

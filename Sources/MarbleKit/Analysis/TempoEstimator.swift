@@ -25,32 +25,37 @@ struct TempoEstimator {
     }
 
     /// - Parameters:
-    ///   - odf: `n` envelope values, oldest first.
-    ///   - scratch: at least `n + lagsNeeded + 1` floats.
-    func estimate(_ odf: UnsafePointer<Float>, count n: Int, scratch: UnsafeMutablePointer<Float>) -> Estimate? {
-        guard n >= Int(2 * maxLag) + 4 else { return nil }
-        let x = scratch, ac = scratch + n
-        var mean: Float = 0
-        for i in 0..<n { mean += odf[i] }
-        mean /= Float(n)
-        for i in 0..<n { x[i] = odf[i] - mean }
+    ///   - data: `channels` envelopes of `n` values each (oldest first), channel `c` at `data + c · stride`.
+    ///     The autocorrelation is summed over channels.
+    ///   - scratch: at least `channels · n + lagsNeeded + 1` floats.
+    func estimate(_ data: UnsafePointer<Float>, count n: Int, channels: Int = 1, stride: Int = 0,
+                  scratch: UnsafeMutablePointer<Float>) -> Estimate? {
+        guard n >= Int(2 * maxLag) + 4, channels >= 1 else { return nil }
+        let x = scratch, ac = scratch + channels * n
         let lags = min(lagsNeeded, n - 1)
-        for l in 0...lags {
-            var s: Float = 0
-            let a = x + l
-            for i in 0..<(n - l) { s += a[i] * x[i] }
-            ac[l] = s / Float(n - l)
+        for l in 0...lags { ac[l] = 0 }
+        for c in 0..<channels {
+            let src = data + c * stride, dst = x + c * n
+            var mean: Float = 0
+            for i in 0..<n { mean += src[i] }
+            mean /= Float(n)
+            for i in 0..<n { dst[i] = src[i] - mean }
+            for l in 0...lags {
+                var s: Float = 0
+                let a = dst + l
+                for i in 0..<(n - l) { s += a[i] * dst[i] }
+                ac[l] += s / Float(n - l)
+            }
         }
         let zero = ac[0]
         guard zero > 1e-9 else { return nil }
         @inline(__always) func at(_ t: Double) -> Double {
-            let i = Int(t)
-            guard i >= 1, i + 2 <= lags else { return 0 }
-            let f = t - Double(i)
-            // Lightly smoothed (1-2-1) and linearly interpolated.
-            let s0 = 0.25 * ac[i - 1] + 0.5 * ac[i] + 0.25 * ac[i + 1]
-            let s1 = 0.25 * ac[i] + 0.5 * ac[i + 1] + 0.25 * ac[i + 2]
-            return Double(s0) * (1 - f) + Double(s1) * f
+            // The largest value within one lag of t: onset peaks are one or two frames wide and a
+            // beat period is rarely a whole number of frames, so a multiple's peak may sit on either
+            // neighbour of the nearest lag (the refinement below recovers the fraction).
+            let i = Int(t.rounded())
+            guard i >= 2, i + 1 <= lags else { return 0 }
+            return Double(max(ac[i - 1], ac[i], ac[i + 1]))
         }
         func score(_ t: Double) -> (Double, Double) {
             var hit = 0.0, half = 0.0, third = 0.0, terms = 0.0
@@ -67,9 +72,9 @@ struct TempoEstimator {
             // level whose pulses outweigh what lies between them. Checking both subdivisions keeps a
             // 120 BPM song with eighth notes from reading as 80 BPM (3 eighths), and a 180 BPM click
             // track from reading as 90.
-            let raw = (hit - 0.5 * max(half, third)) / terms
+            let raw = (hit - 0.2 * max(half, third)) / terms
             let bpm = 60 * rate / t
-            let z = log2(bpm / 120) / 1.5
+            let z = log2(bpm / 120) / 1.0
             return (raw * exp(-0.5 * z * z), raw)
         }
         var best = -Double.infinity, bestT = 0.0, bestRaw = 0.0

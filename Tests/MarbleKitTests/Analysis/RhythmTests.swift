@@ -25,6 +25,15 @@ struct AnalysisRhythmTests {
         #expect(f >= 0.95, "beat F-measure \(f) at \(bpm) BPM: \(report.beats) ref \(ref)")
     }
 
+    @Test("a drum groove with eighth-note hats: tempo within 1 %, beats on the kicks", arguments: [96.0, 120, 138])
+    func groove(bpm: Double) throws {
+        let (x, kicks) = AnalysisSignals.groove(bpm: bpm, seconds: 12, sampleRate: 22050)
+        let report = try OfflineAnalyzer.analyze(left: x, sampleRate: 22050)
+        #expect(abs(report.tempo / bpm - 1) < 0.01, "tempo \(report.tempo) for \(bpm)")
+        let f = AnalysisSignals.fMeasure(report.beats, kicks, tolerance: 0.03)
+        #expect(f >= 0.95, "beat F \(f) at \(bpm) BPM: \(report.beats)")
+    }
+
     @Test("irregular percussive hits: onsets within 30 ms (F ≥ 0.9)")
     func onsets() throws {
         var seed: UInt64 = 7
