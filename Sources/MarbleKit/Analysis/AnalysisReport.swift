@@ -1,7 +1,8 @@
 import Foundation
 
 /// What ``OfflineAnalyzer`` finds in a whole song. Encodes to JSON with these exact keys:
-/// `duration` (s), `sampleRate`, `tempo` (BPM, 0 = none), `beats` ([s]), `onsets` ([s]),
+/// `duration` (s), `sampleRate`, `tempo` (BPM, 0 = none), `beats` ([s]), `downbeats` ([s], the first
+/// beat of each bar; empty when no bar accent stands out), `beatsPerBar` (0 = unknown), `onsets` ([s]),
 /// `loudness.integrated` (LUFS), `loudness.range` (LU), `loudness.momentaryMax`, `loudness.shortTermMax`,
 /// `peak` (dBFS), `dominantPitchClasses` (names, strongest first), `chroma` (12 values, C…B, max 1),
 /// and `frames` (per-frame features, only when requested).
@@ -34,13 +35,15 @@ public struct AnalysisReport: Codable, Sendable, Equatable {
         public var treble: Float
         public var onset: Float
         public var isBeat: Bool
+        public var isDownbeat: Bool
         public var beatPhase: Float
         public var loudness: Float
         public var centroid: Float
         public var bands: [Float]
 
         enum CodingKeys: String, CodingKey {
-            case time, rms, peak, level, bass, mid, treble, onset, isBeat = "beat", beatPhase, loudness, centroid, bands
+            case time, rms, peak, level, bass, mid, treble, onset, isBeat = "beat", isDownbeat = "downbeat", beatPhase, loudness,
+                 centroid, bands
         }
     }
 
@@ -48,6 +51,8 @@ public struct AnalysisReport: Codable, Sendable, Equatable {
     public var sampleRate: Int
     public var tempo: Double
     public var beats: [Double]
+    public var downbeats: [Double]
+    public var beatsPerBar: Int
     public var onsets: [Double]
     public var loudness: Loudness
     /// Sample peak, dBFS (-120 for silence).
@@ -62,7 +67,7 @@ public struct AnalysisReport: Codable, Sendable, Equatable {
     public var frameRate: String?
 
     enum CodingKeys: String, CodingKey {
-        case duration, sampleRate, tempo, beats, onsets, loudness, peak, dominantPitchClasses, chroma, frames, frameRate
+        case duration, sampleRate, tempo, beats, downbeats, beatsPerBar, onsets, loudness, peak, dominantPitchClasses, chroma, frames, frameRate
     }
 
     public static let pitchClassNames = ["C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B"]
@@ -75,6 +80,7 @@ public struct AnalysisReport: Codable, Sendable, Equatable {
         func ms(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
         copy.duration = ms(duration)
         copy.beats = beats.map(ms)
+        copy.downbeats = downbeats.map(ms)
         copy.onsets = onsets.map(ms)
         copy.tempo = (tempo * 100).rounded() / 100
         return try encoder.encode(copy)
@@ -93,7 +99,8 @@ public struct AnalysisReport: Codable, Sendable, Equatable {
         let seconds = duration - Double(minutes * 60)
         let clock = "\(minutes):" + (seconds < 10 ? "0" : "") + f(seconds, 1)
         var lines = ["Duration   \(clock) (\(f(duration, 2)) s, \(sampleRate) Hz)"]
-        lines.append(tempo > 0 ? "Tempo      \(f(tempo, 1)) BPM (\(beats.count) beats, \(onsets.count) onsets)"
+        let meter = beatsPerBar > 0 ? ", \(beatsPerBar)/4" : ""
+        lines.append(tempo > 0 ? "Tempo      \(f(tempo, 1)) BPM\(meter) (\(beats.count) beats, \(onsets.count) onsets)"
                                : "Tempo      none detected (\(onsets.count) onsets)")
         let lufs = loudness.integrated <= -119 ? "silence" : "\(f(loudness.integrated, 1)) LUFS integrated"
         let pk = peak <= -119 ? "-inf" : f(peak, 1)

@@ -170,9 +170,16 @@ public final class FeatureExtractor {
     public func finish() { finished = true }
 
     /// Installs an offline beat grid (seconds, from ``OfflineAnalyzer``): from now on `beatPhase`,
-    /// `beatPulse`, `isBeat`, `beatIndex` and `tempo` come from it instead of the live tracker.
-    public func setBeatGrid(times: [Double], tempo: Double) {
-        clock.setGrid(times, tempo: tempo)
+    /// `beatPulse`, `isBeat`, `beatIndex`, `tempo` and, when `downbeats` are given (a subset of
+    /// `times`), `isDownbeat` and `barPhase` come from it instead of the live tracker.
+    /// Call it before the first frame; it allocates (once).
+    public func setBeatGrid(times: [Double], tempo: Double, downbeats: [Double] = []) {
+        clock.setGrid(times, tempo: tempo, downbeats: downbeats)
+    }
+
+    /// Installs the beat grid of a report (its beats, tempo and downbeats).
+    public func setBeatGrid(from report: AnalysisReport) {
+        setBeatGrid(times: report.beats, tempo: report.tempo, downbeats: report.downbeats)
     }
 
     /// Fills `features` for frame `index`. Frames must be requested in increasing order (gaps are
@@ -208,11 +215,13 @@ public final class FeatureExtractor {
         features.onset = min(1, onsetMax / onsetScale)
         features.isOnset = isOnset
         let livePeriod = beats.period > 0 ? beats.period / onsets.rate : 0
-        let (isBeat, phase, pulse, tempo) = clock.frame(start: start, end: start + frameDuration, livePeriod: livePeriod)
-        features.isBeat = isBeat
-        features.beatPhase = phase
-        features.beatPulse = pulse
-        features.tempo = tempo
+        let rhythm = clock.frame(start: start, end: start + frameDuration, livePeriod: livePeriod)
+        features.isBeat = rhythm.isBeat
+        features.isDownbeat = rhythm.isDownbeat
+        features.beatPhase = rhythm.phase
+        features.beatPulse = rhythm.pulse
+        features.barPhase = rhythm.barPhase
+        features.tempo = rhythm.tempo
         features.beatIndex = clock.lastBeat >= 0 ? clock.beatIndex : -1
 
         // Spectra over windows ending at the frame end.

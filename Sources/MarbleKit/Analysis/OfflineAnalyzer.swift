@@ -140,7 +140,7 @@ public final class OfflineAnalyzer {
             fx.computeFeatures(forFrame: nextFrame, into: &features)
             let f = features
             frames.append(AnalysisReport.Frame(time: f.time, rms: f.rms, peak: f.peak, level: f.level, bass: f.bass,
-                                               mid: f.mid, treble: f.treble, onset: f.onset, isBeat: false, beatPhase: 0,
+                                               mid: f.mid, treble: f.treble, onset: f.onset, isBeat: false, isDownbeat: false, beatPhase: 0,
                                                loudness: f.loudnessMomentary, centroid: f.centroid, bands: f.bands))
             nextFrame += 1
         }
@@ -169,7 +169,8 @@ public final class OfflineAnalyzer {
             .sorted { chroma[$0] > chroma[$1] }.prefix(3).map { AnalysisReport.pitchClassNames[$0] } : []
 
         var report = AnalysisReport(
-            duration: duration, sampleRate: sampleRate, tempo: rhythm.tempo, beats: rhythm.beats, onsets: rhythm.onsets,
+            duration: duration, sampleRate: sampleRate, tempo: rhythm.tempo, beats: rhythm.beats,
+            downbeats: rhythm.downbeats, beatsPerBar: rhythm.beatsPerBar, onsets: rhythm.onsets,
             loudness: .init(integrated: Double(loudness.integrated()), range: Double(loudness.range()),
                             momentaryMax: Double(loudness.maxMomentary), shortTermMax: Double(loudness.maxShortTerm)),
             peak: Double(FastMath.amplitudeToDecibels(peak, floor: -120)),
@@ -177,67 +178,16 @@ public final class OfflineAnalyzer {
         if let rate = frameRate {
             var clock = BeatClock()
             clock.pulseDecay = configuration.beatPulseDecay
-            clock.setGrid(rhythm.beats, tempo: rhythm.tempo)
+            clock.setGrid(rhythm.beats, tempo: rhythm.tempo, downbeats: rhythm.downbeats)
             let step = 1 / rate.doubleValue
             for i in frames.indices {
-                let (isBeat, phase, _, _) = clock.frame(start: frames[i].time, end: frames[i].time + step, livePeriod: 0)
-                frames[i].isBeat = isBeat
-                frames[i].beatPhase = phase
+                let r = clock.frame(start: frames[i].time, end: frames[i].time + step, livePeriod: 0)
+                frames[i].isBeat = r.isBeat
+                frames[i].isDownbeat = r.isDownbeat
+                frames[i].beatPhase = r.phase
             }
             report.frames = frames
         }
         return report
-    }
-}
-
-/// Tempo, beats and onsets from a whole onset envelope.
-enum Rhythm {
-    struct Result { var tempo: Double; var beats: [Double]; var onsets: [Double] }
-
-    static func analyze(odf: [Float], groups: [Float], onsets detector: OnsetDetector, configuration: AnalysisConfiguration,
-                        duration: Double) -> Result {
-        func time(_ j: Double) -> Double {
-            max(0, min(duration, detector.time(ofHop: j)))
-        }
-        let onsetTimes = OnsetPicker().pick(odf).map(time)
-        guard let top = odf.max(), top > 0.1 else { return Result(tempo: 0, beats: [], onsets: onsetTimes) }
-        let estimator = TempoEstimator(rate: detector.rate, minBPM: configuration.minTempo, maxBPM: configuration.maxTempo)
-        let n = odf.count, gc = OnsetDetector.groupCount
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: 2 * gc * n + estimator.lagsNeeded + 1)
-        defer { scratch.deallocate() }
-        // Planar copy of the band-group envelopes, then the estimator's own scratch after it.
-        let planar = scratch
-        for i in 0..<n { for g in 0..<gc { planar[g * n + i] = groups[i * gc + g] } }
-        let estimate = estimator.estimate(planar, count: n, channels: gc, stride: n, scratch: scratch + gc * n)
-        guard let estimate, estimate.confidence > 0.02 else { return Result(tempo: 0, beats: [], onsets: onsetTimes) }
-        let beats = BeatTracker().track(odf, period: estimate.period).map(time)
-        // Refine the tempo by a least-squares line through the regular beats (outliers dropped).
-        let tempo = refinedTempo(beats, estimate: estimate.bpm)
-        return Result(tempo: tempo, beats: beats, onsets: onsetTimes)
-    }
-
-    /// Fits `time = a + k · period` to the beats, numbering them by rounding their distance from the
-    /// first in estimated periods; beats more than 10 % of a period off the line are dropped and the
-    /// line refitted. Falls back to `estimate` when too few beats agree with it.
-    static func refinedTempo(_ beats: [Double], estimate bpm: Double) -> Double {
-        guard beats.count >= 6 else { return bpm }
-        var period = 60 / bpm
-        var use = [Bool](repeating: true, count: beats.count)
-        var k = [Double](repeating: 0, count: beats.count)
-        for (i, b) in beats.enumerated() { k[i] = ((b - beats[0]) / period).rounded() }
-        for _ in 0..<3 {
-            var n = 0.0, sk = 0.0, st = 0.0
-            for i in beats.indices where use[i] { n += 1; sk += k[i]; st += beats[i] }
-            guard n >= 6 else { return bpm }
-            let mk = sk / n, mt = st / n
-            var sxy = 0.0, sxx = 0.0
-            for i in beats.indices where use[i] { sxy += (k[i] - mk) * (beats[i] - mt); sxx += (k[i] - mk) * (k[i] - mk) }
-            guard sxx > 0 else { return bpm }
-            let slope = sxy / sxx, intercept = mt - slope * mk
-            guard abs(slope / period - 1) < 0.05 else { return bpm }
-            period = slope
-            for i in beats.indices { use[i] = abs(beats[i] - (intercept + slope * k[i])) < 0.1 * period }
-        }
-        return 60 / period
     }
 }

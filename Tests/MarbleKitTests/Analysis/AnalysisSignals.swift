@@ -21,11 +21,13 @@ enum AnalysisSignals {
     }
 
     /// A short percussive click (decaying noise burst, 15 ms) at each time.
-    static func clicks(at times: [Double], seconds: Double, sampleRate: Int, amplitude: Float = 0.8) -> [Float] {
+    static func clicks(at times: [Double], seconds: Double, sampleRate: Int, amplitude: Float = 0.8,
+                       accentEvery: Int = 0, accent: Float = 1) -> [Float] {
         var x = [Float](repeating: 0, count: Int(seconds * Double(sampleRate)))
         var seed: UInt32 = 12345
         let len = Int(0.015 * Double(sampleRate))
-        for t in times {
+        for (k, t) in times.enumerated() {
+            let amplitude = accentEvery > 0 && k % accentEvery == 0 ? amplitude * accent : amplitude
             let s = Int((t * Double(sampleRate)).rounded())
             for i in 0..<len where s + i < x.count && s + i >= 0 {
                 seed = seed &* 1664525 &+ 1013904223

@@ -4,15 +4,15 @@ import Testing
 
 @Suite("Analysis: tempo, beats and onsets")
 struct AnalysisRhythmTests {
-    /// A click track with accents on every fourth beat, over quiet noise and a low tone.
+    /// A click track with 6 dB accents on every fourth beat, over quiet noise and a low tone.
     static func clickTrack(bpm: Double, seconds: Double, sampleRate: Int) -> (signal: [Float], beats: [Double]) {
         let beats = AnalysisSignals.beatTimes(bpm: bpm, start: 0.37, seconds: seconds)
-        let accents = beats.enumerated().filter { $0.offset % 4 == 0 }.map(\.element)
-        let a = AnalysisSignals.clicks(at: beats, seconds: seconds, sampleRate: sampleRate, amplitude: 0.5)
-        let b = AnalysisSignals.clicks(at: accents, seconds: seconds, sampleRate: sampleRate, amplitude: 0.3)
+        // Accents 6 dB up on every fourth beat.
+        let a = AnalysisSignals.clicks(at: beats, seconds: seconds, sampleRate: sampleRate, amplitude: 0.45,
+                                       accentEvery: 4, accent: 2)
         let n = AnalysisSignals.noise(seconds: seconds, sampleRate: sampleRate, amplitude: 0.01)
         let s = AnalysisSignals.sine(frequency: 110, amplitude: 0.05, seconds: seconds, sampleRate: sampleRate)
-        return (zip(zip(a, b), zip(n, s)).map { $0.0 + $0.1 + $1.0 + $1.1 }, beats)
+        return (zip(a, zip(n, s)).map { $0 + $1.0 + $1.1 }, beats)
     }
 
     @Test("click tracks 72–180 BPM: tempo within 1 %, beats within 30 ms (F ≥ 0.95)",
@@ -23,6 +23,19 @@ struct AnalysisRhythmTests {
         #expect(abs(report.tempo / bpm - 1) < 0.01, "tempo \(report.tempo) for \(bpm)")
         let f = AnalysisSignals.fMeasure(report.beats, ref, tolerance: 0.03)
         #expect(f >= 0.95, "beat F-measure \(f) at \(bpm) BPM: \(report.beats) ref \(ref)")
+    }
+
+    @Test("downbeats: the accented first beat of each 4/4 bar", arguments: [90.0, 140])
+    func downbeats(bpm: Double) throws {
+        let (x, ref) = Self.clickTrack(bpm: bpm, seconds: 14, sampleRate: 22050)
+        let accents = ref.enumerated().filter { $0.offset % 4 == 0 }.map(\.element)
+        let report = try OfflineAnalyzer.analyze(left: x, sampleRate: 22050)
+        #expect(report.beatsPerBar == 4)
+        let f = AnalysisSignals.fMeasure(report.downbeats, accents, tolerance: 0.03)
+        #expect(f >= 0.9, "downbeat F \(f): \(report.downbeats)")
+        // An unaccented click track has no bar accent to find.
+        let plain = AnalysisSignals.clicks(at: ref, seconds: 14, sampleRate: 22050)
+        #expect(try OfflineAnalyzer.analyze(left: plain, sampleRate: 22050).downbeats.isEmpty)
     }
 
     @Test("a drum groove with eighth-note hats: tempo within 1 %, beats on the kicks", arguments: [96.0, 120, 138])
@@ -87,13 +100,16 @@ struct AnalysisRhythmTests {
         let grid = [0.5, 1.0123, 1.5, 2.02, 2.5]
         let x = [Float](repeating: 0, count: 3 * 44100)
         let fx = try FeatureExtractor(sampleRate: 44100, fps: Rational(60))
-        fx.setBeatGrid(times: grid, tempo: 120)
+        fx.setBeatGrid(times: grid, tempo: 120, downbeats: [1.0123, 2.02])
         fx.append(left: x)
         fx.finish()
         var f = fx.makeFeatures()
-        var beatFrames = [Int](), lastPhase: Float = -1
+        var beatFrames = [Int](), downbeatFrames = [Int](), lastPhase: Float = -1, lastBar: Float = -1
         for i in 0..<180 {
             fx.computeFeatures(forFrame: i, into: &f)
+            if f.isDownbeat { downbeatFrames.append(i) }
+            if i > 61 && i < 150 && !f.isDownbeat { #expect(f.barPhase > lastBar) }
+            lastBar = f.barPhase
             if f.isBeat {
                 beatFrames.append(i)
                 #expect(f.beatPulse == 1 && f.beatPhase == 0)
@@ -104,5 +120,6 @@ struct AnalysisRhythmTests {
             #expect(f.tempo == 120 || i < 30)
         }
         #expect(beatFrames == grid.map { Rational(60).frame(at: $0) })
+        #expect(downbeatFrames == [60, 121])
     }
 }
