@@ -15,6 +15,25 @@ import MarbleCore
 /// features' arrays are resized only if they were created with other sizes).
 ///
 /// Not thread-safe: use one instance from one thread (or one task at a time).
+///
+/// ```swift
+/// let fx = try FeatureExtractor(sampleRate: 48000, fps: Rational(60), configuration: AnalysisConfiguration())
+/// var features = fx.makeFeatures()                   // sized once; reuse it every frame
+/// // Offline render: optionally take beats from the whole-song tracker.
+/// fx.setBeatGrid(from: try OfflineAnalyzer.analyze(left: song, sampleRate: 48000))
+/// for frame in 0..<frameCount {
+///     while decodedSamples < fx.samplesNeeded(forFrame: frame), let chunk = decoder.next() {
+///         chunk.left.withUnsafeBufferPointer { l in fx.append(left: l, right: nil) }
+///     }
+///     if decoderFinished { fx.finish() }
+///     fx.computeFeatures(forFrame: frame, into: &features)
+///     render(frame, features)
+/// }
+/// ```
+///
+/// Live mode (no beat grid) is causal: tempo locks after about 2.5–3 s of music, then beats are
+/// predicted and land in their own frame; onsets are confirmed one 10 ms hop after their peak.
+/// Per frame it costs well under a millisecond (about 0.05 ms at 60 fps, 44.1 kHz on this machine class).
 public final class FeatureExtractor {
     public let sampleRate: Int
     public let fps: Rational
