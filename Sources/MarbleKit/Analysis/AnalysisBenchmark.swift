@@ -6,6 +6,8 @@ public enum AnalysisBenchmark {
     public struct Result: Sendable, Equatable {
         /// Audio analysed, seconds.
         public var audioSeconds: Double
+        /// Its sample rate (stereo).
+        public var sampleRate: Int
         /// Wall time taken, seconds (decoding excluded: the signal is generated beforehand).
         public var seconds: Double
         /// audioSeconds / seconds.
@@ -14,6 +16,13 @@ public enum AnalysisBenchmark {
         public var liveMillisecondsPerFrame: Double
         /// Tempo found (the signal is 124 BPM), as a sanity check.
         public var tempo: Double
+
+        /// One line for `marble bench`.
+        public var summary: String {
+            func f(_ x: Double, _ d: Int) -> String { String(format: "%.\(d)f", x) }
+            return "analysis: \(f(audioSeconds, 0)) s of \(sampleRate) Hz stereo in \(f(seconds * 1000, 1)) ms "
+                + "(\(f(realTimeFactor, 0))x real time, one core); live: \(f(liveMillisecondsPerFrame, 3)) ms/frame at 60 fps"
+        }
     }
 
     /// Generates `seconds` of 44.1 kHz stereo "music" (124 BPM kick and hat pattern, a bass line and
@@ -47,7 +56,7 @@ public enum AnalysisBenchmark {
                 }
             }
         }
-        return Result(audioSeconds: seconds, seconds: offline, realTimeFactor: seconds / max(offline, 1e-9),
+        return Result(audioSeconds: seconds, sampleRate: sampleRate, seconds: offline, realTimeFactor: seconds / max(offline, 1e-9),
                       liveMillisecondsPerFrame: live / 1e6 / Double(max(1, frames)), tempo: report.tempo)
     }
 

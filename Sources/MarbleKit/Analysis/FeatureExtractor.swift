@@ -14,7 +14,9 @@ import MarbleCore
 /// samples. `computeFeatures` never allocates in steady state (buffers are made at init; the
 /// features' arrays are resized only if they were created with other sizes).
 ///
-/// Not thread-safe: use one instance from one thread (or one task at a time).
+/// Not thread-safe: use one instance from one thread at a time. It is `@unchecked Sendable` only so
+/// that ownership can move to the thread or task that runs the analysis stage; never call it from two
+/// threads concurrently.
 ///
 /// ```swift
 /// let fx = try FeatureExtractor(sampleRate: 48000, fps: Rational(60), configuration: AnalysisConfiguration())
@@ -34,7 +36,7 @@ import MarbleCore
 /// Live mode (no beat grid) is causal: tempo locks after about 2.5–3 s of music, then beats are
 /// predicted and land in their own frame; onsets are confirmed one 10 ms hop after their peak.
 /// Per frame it costs well under a millisecond (about 0.05 ms at 60 fps, 44.1 kHz on this machine class).
-public final class FeatureExtractor {
+public final class FeatureExtractor: @unchecked Sendable {
     public let sampleRate: Int
     public let fps: Rational
     public let configuration: AnalysisConfiguration

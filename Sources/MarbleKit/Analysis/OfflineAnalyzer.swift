@@ -10,8 +10,11 @@ import MarbleCore
 /// 100-values-per-second onset envelope is kept, plus per-frame records when `frameRate` is set), then
 /// call ``finish()``. Or call ``analyze(left:right:sampleRate:configuration:frameRate:)`` with the
 /// whole signal. To render with the global beat grid, pass the report's `beats` and `tempo` to
-/// ``FeatureExtractor/setBeatGrid(times:tempo:)``.
-public final class OfflineAnalyzer {
+/// ``FeatureExtractor/setBeatGrid(from:)``.
+///
+/// Not thread-safe; `@unchecked Sendable` only so ownership can move to a worker thread (use it from
+/// one thread at a time).
+public final class OfflineAnalyzer: @unchecked Sendable {
     public let sampleRate: Int
     public let configuration: AnalysisConfiguration
     public let frameRate: Rational?
