@@ -41,6 +41,8 @@ public final class OfflineAnalyzer: @unchecked Sendable {
     private var frames: [AnalysisReport.Frame] = []
     private var nextFrame = 0
     private static let chunk = 8192
+    private let cleanLeft = UnsafeMutablePointer<Float>.allocate(capacity: chunk)
+    private let cleanRight = UnsafeMutablePointer<Float>.allocate(capacity: chunk)
 
     /// - Parameter frameRate: when set, per-frame features at this rate go into the report's `frames`.
     public init(sampleRate: Int, configuration: AnalysisConfiguration = AnalysisConfiguration(), frameRate: Rational? = nil) throws {
@@ -76,6 +78,7 @@ public final class OfflineAnalyzer: @unchecked Sendable {
 
     deinit {
         chromaWindow.deallocate(); chromaPower.deallocate(); chromaFrame.deallocate()
+        cleanLeft.deallocate(); cleanRight.deallocate()
     }
 
     /// Whole-signal convenience: planar float, `right == nil` for mono.
@@ -102,8 +105,11 @@ public final class OfflineAnalyzer: @unchecked Sendable {
         var done = 0
         while done < left.count {
             let n = min(Self.chunk, left.count - done)
-            let l = UnsafeBufferPointer(start: lb + done, count: n)
-            let r = rb.map { UnsafeBufferPointer(start: $0 + done, count: n) }
+            // Sanitised copies (NaN and infinity → 0), so the report is always finite.
+            SampleRing.copyFinite(lb + done, cleanLeft, n)
+            if let rb { SampleRing.copyFinite(rb + done, cleanRight, n) }
+            let l = UnsafeBufferPointer(start: UnsafePointer(cleanLeft), count: n)
+            let r = rb.map { _ in UnsafeBufferPointer(start: UnsafePointer(cleanRight), count: n) }
             ring.append(l, r, keepFrom: onsets.windowEnd(ofHop: nextHop) - max(onsets.windowSize, chromaFFT.size))
             peak = max(peak, FastMath.absolutePeak(l), r.map(FastMath.absolutePeak) ?? 0)
             loudness.process(l.baseAddress, r?.baseAddress, stereo: stereo, count: n)

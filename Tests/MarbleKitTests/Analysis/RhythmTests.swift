@@ -123,3 +123,22 @@ struct AnalysisRhythmTests {
         #expect(downbeatFrames == [60, 121])
     }
 }
+
+@Suite("Analysis: broken input")
+struct AnalysisBrokenInputTests {
+    @Test("NaN and infinity in the input never reach the features or the report")
+    func nonFinite() throws {
+        var x = AnalysisSignals.sine(frequency: 300, seconds: 2, sampleRate: 22050)
+        for i in stride(from: 100, to: x.count, by: 997) { x[i] = i % 2 == 0 ? .nan : .infinity }
+        var ok = true
+        try AnalysisSignals.run(x, sampleRate: 22050, fps: Rational(30)) { _, f in
+            ok = ok && [f.rms, f.peak, f.level, f.bass, f.centroid, f.flux, f.loudnessMomentary, f.onset].allSatisfy { $0.isFinite }
+                && (f.bands + f.bandsDecibels + f.chroma + f.waveformLeft).allSatisfy { $0.isFinite }
+        }
+        #expect(ok)
+        let r = try OfflineAnalyzer.analyze(left: x, right: x, sampleRate: 22050)
+        #expect(r.loudness.integrated.isFinite && r.peak.isFinite && r.tempo.isFinite)
+        #expect(abs(r.peak - 20 * log10(0.5)) < 0.1)
+        _ = try r.jsonData()
+    }
+}
