@@ -128,7 +128,7 @@ public final class OfflineAnalyzer: @unchecked Sendable {
             let e = onsets.windowEnd(ofHop: nextHop)
             odf.append(onsets.next(ring: ring, end: e))
             for g in 0..<OnsetDetector.groupCount { groups.append(onsets.groupFlux[g]) }
-            if nextHop % 10 == 0 { accumulateChroma(end: e) }
+            if nextHop % 25 == 0 { accumulateChroma(end: e) }
             nextHop += 1
         }
     }

@@ -41,10 +41,7 @@ struct TempoEstimator {
             mean /= Float(n)
             for i in 0..<n { dst[i] = src[i] - mean }
             for l in 0...lags {
-                var s: Float = 0
-                let a = dst + l
-                for i in 0..<(n - l) { s += a[i] * dst[i] }
-                ac[l] += s / Float(n - l)
+                ac[l] += FastMath.dot(dst + l, dst, count: n - l) / Float(n - l)
             }
         }
         let zero = ac[0]
