@@ -211,14 +211,30 @@ public final class FeatureExtractor: @unchecked Sendable {
         if finished, ring.count < end { ring.appendSilence(end - ring.count, keepFrom: keepFrom) }
         let start = fps.seconds(ofFrame: index)
         features.time = start
+        fillLoudness(end: end, &features)
+        fillRhythm(end: end, start: start, &features)
+        transformSpectra(end: end)
+        fillSpectralShape(&features)
+        fillBands(&features)
+        fillRelativeLevels(&features)
+        fillChroma(&features)
+        fillLevels(end: end, &features)
+        fillWaveform(end: end, &features)
+        lastFrame = index
+    }
 
-        // Loudness: K-weighted energy of every sample up to the frame end.
+    // MARK: - The steps of a frame, in order
+
+    /// Loudness: K-weighted energy of every sample up to the frame end.
+    private func fillLoudness(end: Int, _ features: inout AudioFeatures) {
         advanceLoudness(to: end)
         features.loudnessMomentary = loudness.momentary
         features.loudnessShortTerm = loudness.shortTerm
         features.loudnessIntegrated = loudness.integrated()
+    }
 
-        // Onsets and live beats, hop by hop up to the frame end.
+    /// Onsets and live beats, hop by hop up to the frame end; then the beat clock (grid or live).
+    private func fillRhythm(end: Int, start: Double, _ features: inout AudioFeatures) {
         var onsetMax: Float = 0
         var isOnset = false
         while onsets.windowEnd(ofHop: nextHop) <= end {
@@ -244,14 +260,15 @@ public final class FeatureExtractor: @unchecked Sendable {
         features.barPhase = rhythm.barPhase
         features.tempo = rhythm.tempo
         features.beatIndex = clock.lastBeat >= 0 ? clock.beatIndex : -1
+    }
 
-        // Spectra over windows ending at the frame end.
+    /// Main and long spectra over windows ending at the frame end, and band amplitudes from them.
+    private func transformSpectra(end: Int) {
         ring.copyMonoWindowed(from: end - main.size, count: main.size, window: mainWindow, to: main.input)
         main.transform()
         main.powerSpectrum(into: mainPower)
-        let bins = main.binCount
         let ms = mainScale
-        for k in 0..<bins { mainPower[k] *= ms }
+        for k in 0..<main.binCount { mainPower[k] *= ms }
         // The long spectrum serves the bass bands and chroma.
         ring.copyMonoWindowed(from: end - long.size, count: long.size, window: longWindow, to: long.input)
         long.transform()
@@ -260,8 +277,11 @@ public final class FeatureExtractor: @unchecked Sendable {
         for k in 0..<long.binCount { longPower[k] *= ls }
         bank.amplitudes(main: mainPower, long: longPower, into: bandAmplitude)
         ranges.amplitudes(main: mainPower, long: nil, into: rangeAmplitude)
+    }
 
-        // Magnitudes, centroid, flux.
+    /// Magnitudes, spectral centroid and flux.
+    private func fillSpectralShape(_ features: inout AudioFeatures) {
+        let bins = main.binCount
         var weighted: Float = 0, total: Float = 0, flux: Float = 0
         let df = Float(sampleRate) / Float(main.size)
         for k in 0..<bins {
@@ -275,8 +295,11 @@ public final class FeatureExtractor: @unchecked Sendable {
         }
         features.centroid = total > 1e-9 ? FastMath.finite(weighted / total * df) : 0
         features.flux = FastMath.finite(flux)
+    }
 
-        // Bands.
+    /// Smoothed bands and caps, raw band levels in dB, and the spectrum when the features ask for it.
+    private func fillBands(_ features: inout AudioFeatures) {
+        let bins = main.binCount
         let bandCount = bank.count
         if features.bands.count != bandCount { features.bands = [Float](repeating: 0, count: bandCount) }
         if features.bandPeaks.count != bandCount { features.bandPeaks = [Float](repeating: 0, count: bandCount) }
@@ -300,17 +323,23 @@ public final class FeatureExtractor: @unchecked Sendable {
                 }
             }
         }
+    }
 
-        // MilkDrop levels.
+    /// MilkDrop-style bass/mid/treble and their attenuated versions.
+    private func fillRelativeLevels(_ features: inout AudioFeatures) {
         let (rel, att) = levels.update((rangeAmplitude[0], rangeAmplitude[1], rangeAmplitude[2]))
         features.bass = rel.0; features.mid = rel.1; features.treble = rel.2
         features.bassAttenuated = att.0; features.midAttenuated = att.1; features.trebleAttenuated = att.2
+    }
 
-        // Chroma from the long spectrum.
+    /// Chroma from the long spectrum.
+    private func fillChroma(_ features: inout AudioFeatures) {
         if features.chroma.count != 12 { features.chroma = [Float](repeating: 0, count: 12) }
         _ = features.chroma.withUnsafeMutableBufferPointer { c in chroma.fill(power: longPower, into: c.baseAddress!) }
+    }
 
-        // RMS and peak over the last frame period.
+    /// RMS and peak over the last frame period, and the smoothed level.
+    private func fillLevels(end: Int, _ features: inout AudioFeatures) {
         var sum: Float = 0, peak: Float = 0
         ring.forEachRun(from: end - frameSamples, to: end) { l, r, n in
             for i in 0..<n {
@@ -327,14 +356,15 @@ public final class FeatureExtractor: @unchecked Sendable {
         let floorDB = Float(configuration.noiseFloor)
         let target = min(1, max(0, (FastMath.amplitudeToDecibels(rms, floor: floorDB - 1) - floorDB) / -floorDB))
         features.level = level.update(target)
+    }
 
-        // Waveform ending at the frame end.
+    /// Waveform snapshot ending at the frame end.
+    private func fillWaveform(end: Int, _ features: inout AudioFeatures) {
         let wl = configuration.waveformLength
         if features.waveformLeft.count != wl { features.waveformLeft = [Float](repeating: 0, count: wl) }
         if features.waveformRight.count != wl { features.waveformRight = [Float](repeating: 0, count: wl) }
         features.waveformLeft.withUnsafeMutableBufferPointer { ring.copy(channel: 0, from: end - wl, count: wl, to: $0.baseAddress!) }
         features.waveformRight.withUnsafeMutableBufferPointer { ring.copy(channel: 1, from: end - wl, count: wl, to: $0.baseAddress!) }
-        lastFrame = index
     }
 
     private func advanceLoudness(to end: Int) {
