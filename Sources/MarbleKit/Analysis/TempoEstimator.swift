@@ -74,12 +74,21 @@ struct TempoEstimator {
             let z = log2(bpm / 120) / 1.0
             return (raw * exp(-0.5 * z * z), raw)
         }
+        // Coarse search in 0.1-lag steps (the comb reads ±1 lag around each multiple, so nothing falls
+        // between steps), then 0.01-lag steps around the winner.
         var best = -Double.infinity, bestT = 0.0, bestRaw = 0.0
         var t = minLag
         while t <= maxLag {
             let (s, raw) = score(t)
             if s > best { best = s; bestT = t; bestRaw = raw }
-            t += 0.02
+            t += 0.1
+        }
+        let centre = bestT
+        t = max(minLag, centre - 0.1)
+        while t <= min(maxLag, centre + 0.1) {
+            let (s, raw) = score(t)
+            if s > best { best = s; bestT = t; bestRaw = raw }
+            t += 0.01
         }
         guard bestT > 0, bestRaw > 0 else { return nil }
         // Refine: locate each multiple's autocorrelation peak to a fraction of a lag (parabola through
