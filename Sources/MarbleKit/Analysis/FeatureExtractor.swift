@@ -54,6 +54,8 @@ public final class FeatureExtractor: @unchecked Sendable {
     public var onsetLatency: Double { Double(onsets.hop) / Double(sampleRate) }
 
     private let ring: SampleRing
+    /// Samples per channel the ring holds (for tests: stays put when frames are computed as audio comes).
+    var ringCapacity: Int { ring.capacity }
     private let main: RealFFT
     private let long: RealFFT
     private let mainWindow: UnsafeMutablePointer<Float>
