@@ -22,7 +22,7 @@ struct LoudnessMeter {
     private var integratedStale = false, rangeStale = false
     /// Largest momentary loudness seen so far, LUFS.
     private(set) var maxMomentary: Float = silence
-    /// Largest short-term loudness seen so far (over what there is during the first 3 s), LUFS.
+    /// Largest short-term loudness seen so far (from 3 s on, as meters report it), LUFS.
     private(set) var maxShortTerm: Float = silence
 
     init(sampleRate: Int) {
@@ -86,10 +86,9 @@ struct LoudnessMeter {
                 maxMomentary = max(maxMomentary, l)
                 if l > -70 { blockHist.add(l, energy: z); integratedStale = true }
             }
-            let st = mean(last: 300)
-            maxShortTerm = max(maxShortTerm, Self.lufs(st))
             if completed >= 300 {
-                let z = st
+                let z = mean(last: 300)
+                maxShortTerm = max(maxShortTerm, Self.lufs(z))
                 let l = Self.lufs(z)
                 if l > -70 { shortHist.add(l, energy: z); rangeStale = true }
             }
@@ -117,7 +116,9 @@ struct LoudnessMeter {
     }
 
     /// Loudness of the last 400 ms of complete sub-blocks, LUFS.
-    var momentary: Float { Self.lufs(mean(last: 40)) }
+    /// -120 until 400 ms have passed.
+    var momentary: Float { completed >= 40 ? Self.lufs(mean(last: 40)) : Self.silence }
     /// Loudness of the last 3 s of complete sub-blocks, LUFS.
-    var shortTerm: Float { Self.lufs(mean(last: 300)) }
+    /// Over what there is (at least 400 ms, else -120) during the first 3 s.
+    var shortTerm: Float { completed >= 40 ? Self.lufs(mean(last: 300)) : Self.silence }
 }
