@@ -72,7 +72,8 @@ public struct AnalysisReport: Codable, Sendable, Equatable {
 
     public static let pitchClassNames = ["C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B"]
 
-    /// JSON (sorted keys, pretty-printed unless `compact`); times rounded to the millisecond.
+    /// JSON (sorted keys, pretty-printed unless `compact`); times rounded to the millisecond, tempo,
+    /// loudness and peak to 0.01.
     public func jsonData(compact: Bool = false) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = compact ? [.sortedKeys] : [.sortedKeys, .prettyPrinted]
@@ -82,7 +83,12 @@ public struct AnalysisReport: Codable, Sendable, Equatable {
         copy.beats = beats.map(ms)
         copy.downbeats = downbeats.map(ms)
         copy.onsets = onsets.map(ms)
-        copy.tempo = (tempo * 100).rounded() / 100
+        func cents(_ x: Double) -> Double { (x * 100).rounded() / 100 }
+        copy.tempo = cents(tempo)
+        copy.peak = cents(peak)
+        copy.loudness = Loudness(integrated: cents(loudness.integrated), range: cents(loudness.range),
+                                 momentaryMax: cents(loudness.momentaryMax), shortTermMax: cents(loudness.shortTermMax))
+        copy.chroma = chroma.map { ($0 * 1000).rounded() / 1000 }
         return try encoder.encode(copy)
     }
 
