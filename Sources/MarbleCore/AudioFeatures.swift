@@ -54,6 +54,10 @@ public struct AudioFeatures: Sendable, Equatable {
     public var isOnset: Bool = false
     /// Count of beats so far (the beat that `beatPhase` counts from), −1 before the first.
     public var beatIndex: Int = -1
+    /// True on the frame a bar's first beat falls in (needs a beat grid with downbeats).
+    public var isDownbeat: Bool = false
+    /// Position in the bar, 0 at the downbeat rising to 1 at the next (0 when bars are unknown).
+    public var barPhase: Float = 0
     /// RMS of the analysis window in dBFS (full-scale sine −3 dB), floored at −120.
     public var rmsDecibels: Float = -120
     /// Sample peak in dBFS, floored at −120.

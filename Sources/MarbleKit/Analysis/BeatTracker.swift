@@ -43,16 +43,21 @@ struct BeatTracker {
                     if s > best { best = s; arg = t - d }
                 }
             }
-            cum[t] = local[t] + (arg >= 0 ? best : 0)
-            back[t] = arg
+            // A chain may also start here (no predecessor, no penalty): otherwise the first beat, whose
+            // only candidates are the empty frames before it, is pushed onto a wrong frame.
+            if arg >= 0, best > 0 {
+                cum[t] = local[t] + best
+                back[t] = arg
+            } else {
+                cum[t] = local[t]
+                back[t] = -1
+            }
         }
-        // The last beat: the last local maximum of the cumulative score above half their median.
-        var maxima = [Int]()
-        for t in 1..<(n - 1) where cum[t] > cum[t - 1] && cum[t] >= cum[t + 1] { maxima.append(t) }
-        guard !maxima.isEmpty else { return [] }
-        let sorted = maxima.map { cum[$0] }.sorted()
-        let threshold = 0.5 * sorted[sorted.count / 2]
-        guard var t = maxima.last(where: { cum[$0] >= threshold }) else { return [] }
+        // The last beat: where the cumulative score peaks (Ellis: "the largest value of C*"); it
+        // accumulates along the chain, so this is the chain's strongest end, not a stray off-beat.
+        var t = 0
+        for i in 0..<n where cum[i] >= cum[t] { t = i }
+        guard cum[t] > 0 else { return [] }
         var beats = [Int]()
         while t >= 0 { beats.append(t); t = back[t] }
         beats.reverse()

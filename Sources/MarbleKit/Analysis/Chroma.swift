@@ -24,8 +24,10 @@ struct ChromaMap {
         classes = c
     }
 
-    /// Bins whose power lands in pitch class `pc`, as (first bin, classes table) for scanning.
-    func fill(power: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>) {
+    /// Writes the normalised 12-class chroma of `power` to `out`; returns the strongest class's
+    /// raw power (0 for silence).
+    @discardableResult
+    func fill(power: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>) -> Float {
         for i in 0..<12 { out[i] = 0 }
         classes.withUnsafeBufferPointer { cls in
             let p = power + firstBin
@@ -39,5 +41,6 @@ struct ChromaMap {
         } else {
             for i in 0..<12 { out[i] = 0 }
         }
+        return top
     }
 }

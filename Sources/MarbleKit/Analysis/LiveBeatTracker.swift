@@ -6,8 +6,8 @@ import Foundation
 /// envelope; a new tempo replaces the current one only when two estimates in a row agree (or it is
 /// within 4 %, then it is blended in). Every hop, a comb over the last four periods finds where the
 /// most recent beat was; a phase-locked loop pulls the running beat clock towards it. Beats are
-/// *predicted* one period ahead and emitted when the clock reaches them, so once locked a beat is
-/// reported at its own time (within one 10 ms hop), not after it.
+/// *predicted* one period ahead and emitted when the caller's frame clock reaches them, so once locked
+/// a beat lands in its own video frame, not after it.
 ///
 /// Latency, documented bounds: the first tempo needs ≥ 2.5 s of envelope (more for slow tempi:
 /// two periods plus 0.5 s), lock usually follows within two beats after that; a tempo change is
@@ -17,6 +17,8 @@ final class LiveBeatTracker {
     private let estimator: TempoEstimator
     private static let size = 1024
     private let history: UnsafeMutablePointer<Float>
+    /// Band-group envelopes, `groupCount` per value, same ring indexing.
+    private let groupHistory: UnsafeMutablePointer<Float>
     private let linear: UnsafeMutablePointer<Float>
     private let scratch: UnsafeMutablePointer<Float>
     private let window: Int
@@ -29,6 +31,7 @@ final class LiveBeatTracker {
     /// Position (ODF frames) of the last emitted beat, or nil.
     private(set) var lastBeat: Double?
     private var nextBeat: Double = 0
+    private var lastEmitted: Double?
     private var disagreement = 0
     /// Number of beats emitted so far.
     private(set) var beatCount = 0
@@ -39,11 +42,14 @@ final class LiveBeatTracker {
         window = min(Self.size, max(Int(6 * rate), Int(2 * estimator.maxLag) + 8))
         history = .allocate(capacity: Self.size)
         history.initialize(repeating: 0, count: Self.size)
-        linear = .allocate(capacity: Self.size)
-        scratch = .allocate(capacity: Self.size + estimator.lagsNeeded + 1)
+        let gc = OnsetDetector.groupCount
+        groupHistory = .allocate(capacity: Self.size * gc)
+        groupHistory.initialize(repeating: 0, count: Self.size * gc)
+        linear = .allocate(capacity: Self.size * gc)
+        scratch = .allocate(capacity: Self.size * gc + estimator.lagsNeeded + 1)
     }
 
-    deinit { history.deallocate(); linear.deallocate(); scratch.deallocate() }
+    deinit { history.deallocate(); groupHistory.deallocate(); linear.deallocate(); scratch.deallocate() }
 
     var bpm: Double { period > 0 ? 60 * rate / period : 0 }
 
@@ -51,9 +57,14 @@ final class LiveBeatTracker {
         (i < 0 || i < count - Self.size || i >= count) ? 0 : history[i & (Self.size - 1)]
     }
 
-    /// Feeds ODF value number `count`; returns the fractional ODF position of a beat emitted now.
-    func push(_ v: Float) -> Double? {
+    /// Feeds ODF value number `count` and updates tempo and phase. Beats are taken with
+    /// ``upcomingBeat`` / ``emitUpcoming()`` when the caller's clock reaches them (they are predicted,
+    /// so the caller can emit one before its ODF peak has even arrived).
+    @discardableResult
+    func push(_ v: Float, groups: UnsafePointer<Float>) -> Double? {
         history[count & (Self.size - 1)] = v
+        let gc = OnsetDetector.groupCount
+        for g in 0..<gc { groupHistory[(count & (Self.size - 1)) * gc + g] = groups[g] }
         count += 1
         activity = max(v, activity * 0.99)   // fades within ~3 s of silence
         let t = Double(count - 1)
@@ -86,14 +97,22 @@ final class LiveBeatTracker {
         } else {
             lock(recent: recent, now: t)
         }
-        if t >= nextBeat {
-            let beat = nextBeat
-            lastBeat = beat
-            nextBeat += period
-            beatCount += 1
-            return beat
-        }
         return nil
+    }
+
+    /// The next predicted beat (fractional ODF position), when tracking.
+    var upcomingBeat: Double? { period > 0 && activity > 0.05 && lastBeat != nil ? nextBeat : nil }
+
+    /// Marks the upcoming beat as due and schedules the one after it. Returns false when it comes
+    /// less than half a period after the previously emitted beat (a phase jump), which is then skipped.
+    func emitUpcoming() -> Bool {
+        let beat = nextBeat
+        lastBeat = beat
+        nextBeat += period
+        if let e = lastEmitted, beat - e < 0.5 * period { return false }
+        lastEmitted = beat
+        beatCount += 1
+        return true
     }
 
     private func lock(recent: Double, now: Double) {
@@ -105,8 +124,13 @@ final class LiveBeatTracker {
 
     private func reestimate() {
         let n = min(count, window)
-        for i in 0..<n { linear[i] = history[(count - n + i) & (Self.size - 1)] }
-        guard let e = estimator.estimate(linear, count: n, scratch: scratch), e.confidence > 0.05 else {
+        let gc = OnsetDetector.groupCount
+        for i in 0..<n {
+            let r = ((count - n + i) & (Self.size - 1)) * gc
+            for g in 0..<gc { linear[g * n + i] = groupHistory[r + g] }
+        }
+        guard let e = estimator.estimate(linear, count: n, channels: gc, stride: n, scratch: scratch),
+              e.confidence > 0.05 else {
             if activity <= 0.05 { period = 0; lastBeat = nil; pending = 0 }
             return
         }

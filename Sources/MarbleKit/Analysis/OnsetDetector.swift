@@ -4,8 +4,13 @@ import Foundation
 /// per hop of about 10 ms, from a short Hann-windowed FFT (about 23 ms) that ends at the hop.
 ///
 /// Shared by the live extractor and the offline analyzer, so both see the same envelope. Values are
-/// ≥ 0, exactly 0 for digital silence, and about 1–8 for a hit out of silence.
+/// ≥ 0, exactly 0 for digital silence, and about 1–8 for a hit out of silence. A second, uncompressed
+/// flux per band group (five groups of about 1.6 octaves) feeds tempo estimation, which correlates the
+/// groups separately: a loud kick alternating with a quiet off-beat hat or bass note then reads as the
+/// beat, not as one pulse at twice the tempo (the log-compressed ODF makes them look alike).
 final class OnsetDetector {
+    /// Band groups in ``groupFlux``.
+    static let groupCount = 5
     let sampleRate: Int
     /// Samples per ODF value.
     let hop: Int
@@ -21,7 +26,12 @@ final class OnsetDetector {
     private let bank: BandBank
     private let current: UnsafeMutablePointer<Float>
     private let previous: UnsafeMutablePointer<Float>
+    /// The last three linear band amplitudes, per band.
+    private let previousLinear: UnsafeMutablePointer<Float>
     private let powerScale: Float
+    /// Linear-amplitude flux of each band group for the last value computed. Not log-compressed, so a
+    /// loud kick outweighs a quiet off-beat note here: it decides the metrical level, not detection.
+    let groupFlux: UnsafeMutablePointer<Float>
 
     init(sampleRate: Int) throws {
         self.sampleRate = sampleRate
@@ -45,25 +55,37 @@ final class OnsetDetector {
         previous = .allocate(capacity: bank.count)
         current.initialize(repeating: 0, count: bank.count)
         previous.initialize(repeating: 0, count: bank.count)
-        latency = Double(n) * 0.3 / Double(sampleRate)
+        previousLinear = .allocate(capacity: 3 * bank.count)
+        previousLinear.initialize(repeating: 0, count: 3 * bank.count)
+        latency = Double(n) * 0.37 / Double(sampleRate)
+        groupFlux = .allocate(capacity: Self.groupCount)
+        groupFlux.initialize(repeating: 0, count: Self.groupCount)
     }
 
     deinit {
-        window.deallocate(); power.deallocate(); current.deallocate(); previous.deallocate()
+        window.deallocate(); power.deallocate(); current.deallocate(); previous.deallocate(); previousLinear.deallocate(); groupFlux.deallocate()
     }
 
     /// Absolute sample index at which the window for ODF value `j` ends.
     @inline(__always) func windowEnd(ofHop j: Int) -> Int { (j + 1) * hop }
 
     /// Media time (seconds) that ODF value `j` stands for.
-    @inline(__always) func time(ofHop j: Int) -> Double {
-        Double(windowEnd(ofHop: j)) / Double(sampleRate) - latency
+    @inline(__always) func time(ofHop j: Double) -> Double {
+        (j + 1) * Double(hop) / Double(sampleRate) - latency
     }
 
     /// Computes the next ODF value from the window ending at `end` in `ring`.
+    ///
+    /// Windows that start before the stream does read 0: the stream start itself (audio switching on
+    /// from nothing, as the window fills) is not an onset, so it cannot pull the beat tracker.
     func next(ring: SampleRing, end: Int) -> Float {
         ring.copyMonoWindowed(from: end - windowSize, count: windowSize, window: window, to: fft.input)
-        return nextFromInput()
+        let v = nextFromInput()
+        if end < windowSize {
+            for g in 0..<Self.groupCount { groupFlux[g] = 0 }
+            return 0
+        }
+        return v
     }
 
     /// Computes the next ODF value from mono samples `x[0 ..< windowSize]` (the window is applied here).
@@ -79,12 +101,24 @@ final class OnsetDetector {
         let s = powerScale
         for k in 0..<fft.binCount { power[k] *= s }
         bank.amplitudes(main: power, long: nil, into: current)
+        let perGroup = bank.count / Self.groupCount
         var flux: Float = 0
-        for b in 0..<bank.count {
-            let v = FastMath.fastLog2(1 + 1000 * current[b])
-            let d = v - previous[b]
-            flux += d > 0 ? d : 0
-            previous[b] = v
+        for g in 0..<Self.groupCount {
+            var f: Float = 0
+            for b in (g * perGroup)..<((g + 1) * perGroup) {
+                let a = current[b]
+                let v = FastMath.fastLog2(1 + 1000 * a)
+                let d = v - previous[b]
+                flux += d > 0 ? d : 0
+                previous[b] = v
+                // SuperFlux-style: against the largest of the last three frames, so steady tones whose
+                // partials beat inside a band (fast amplitude wobble) add nothing.
+                let h = previousLinear + 3 * b
+                let e = a - max(h[0], h[1], h[2])
+                f += e > 0 ? e : 0
+                h[2] = h[1]; h[1] = h[0]; h[0] = a
+            }
+            groupFlux[g] = f
         }
         return flux / Float(bank.count)
     }

@@ -46,11 +46,22 @@ final class SampleRing {
         while done < n {
             let pos = (count &+ done) & mask
             let chunk = min(n - done, capacity - pos)
-            (left + pos).update(from: lb + done, count: chunk)
-            (right + pos).update(from: rb + done, count: chunk)
+            Self.copyFinite(lb + done, left + pos, chunk)
+            Self.copyFinite(rb + done, right + pos, chunk)
             done += chunk
         }
         count += n
+    }
+
+    /// Copies samples, replacing NaN and ±infinity (a broken decoder) by 0 so nothing downstream
+    /// turns non-finite. Branch-free, so it vectorises like a plain copy.
+    @inline(__always)
+    static func copyFinite(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ n: Int) {
+        for i in 0..<n {
+            let bits = src[i].bitPattern
+            // Exponent all ones = NaN or infinity.
+            dst[i] = (bits & 0x7f80_0000) == 0x7f80_0000 ? 0 : src[i]
+        }
     }
 
     /// Appends `n` zeros (end-of-stream padding).

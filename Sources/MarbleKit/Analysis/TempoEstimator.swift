@@ -1,8 +1,9 @@
 import Foundation
 
 /// Global tempo from an onset envelope: autocorrelation scored by a comb of the beat period's
-/// multiples, minus the half-period positions (so a click track at 180 BPM is not heard at 90 or
-/// 360), under a broad log-normal prior centred on 120 BPM.
+/// multiples, minus the pulses found between them (at half or third periods; so a click track at
+/// 180 BPM is not heard at 90, nor eighth notes at 120 BPM as 80), under a broad log-normal prior
+/// centred on 120 BPM, then refined to a fraction of a lag.
 ///
 /// Works in caller-provided scratch (no allocation), so the live tracker can re-run it every half second.
 struct TempoEstimator {
@@ -24,56 +25,94 @@ struct TempoEstimator {
     }
 
     /// - Parameters:
-    ///   - odf: `n` envelope values, oldest first.
-    ///   - scratch: at least `n + lagsNeeded + 1` floats.
-    func estimate(_ odf: UnsafePointer<Float>, count n: Int, scratch: UnsafeMutablePointer<Float>) -> Estimate? {
-        guard n >= Int(2 * maxLag) + 4 else { return nil }
-        let x = scratch, ac = scratch + n
-        var mean: Float = 0
-        for i in 0..<n { mean += odf[i] }
-        mean /= Float(n)
-        for i in 0..<n { x[i] = odf[i] - mean }
+    ///   - data: `channels` envelopes of `n` values each (oldest first), channel `c` at `data + c · stride`.
+    ///     The autocorrelation is summed over channels.
+    ///   - scratch: at least `channels · n + lagsNeeded + 1` floats.
+    func estimate(_ data: UnsafePointer<Float>, count n: Int, channels: Int = 1, stride: Int = 0,
+                  scratch: UnsafeMutablePointer<Float>) -> Estimate? {
+        guard n >= Int(2 * maxLag) + 4, channels >= 1 else { return nil }
+        let x = scratch, ac = scratch + channels * n
         let lags = min(lagsNeeded, n - 1)
-        for l in 0...lags {
-            var s: Float = 0
-            let a = x + l
-            for i in 0..<(n - l) { s += a[i] * x[i] }
-            ac[l] = s / Float(n - l)
+        for l in 0...lags { ac[l] = 0 }
+        for c in 0..<channels {
+            let src = data + c * stride, dst = x + c * n
+            var mean: Float = 0
+            for i in 0..<n { mean += src[i] }
+            mean /= Float(n)
+            for i in 0..<n { dst[i] = src[i] - mean }
+            for l in 0...lags {
+                ac[l] += FastMath.dot(dst + l, dst, count: n - l) / Float(n - l)
+            }
         }
         let zero = ac[0]
         guard zero > 1e-9 else { return nil }
         @inline(__always) func at(_ t: Double) -> Double {
-            let i = Int(t)
-            guard i >= 1, i + 2 <= lags else { return 0 }
-            let f = t - Double(i)
-            // Lightly smoothed (1-2-1) and linearly interpolated.
-            let s0 = 0.25 * ac[i - 1] + 0.5 * ac[i] + 0.25 * ac[i + 1]
-            let s1 = 0.25 * ac[i] + 0.5 * ac[i + 1] + 0.25 * ac[i + 2]
-            return Double(s0) * (1 - f) + Double(s1) * f
+            // The largest value within one lag of t: onset peaks are one or two frames wide and a
+            // beat period is rarely a whole number of frames, so a multiple's peak may sit on either
+            // neighbour of the nearest lag (the refinement below recovers the fraction).
+            let i = Int(t.rounded())
+            guard i >= 2, i + 1 <= lags else { return 0 }
+            return Double(max(ac[i - 1], ac[i], ac[i + 1]))
         }
         func score(_ t: Double) -> (Double, Double) {
-            var hit = 0.0, miss = 0.0, terms = 0.0
+            var hit = 0.0, half = 0.0, third = 0.0, terms = 0.0
             for k in 1...4 {
                 let p = Double(k) * t
                 if p + 2 > Double(lags) { break }
                 hit += at(p)
-                miss += at(p - 0.5 * t)
+                half += at(p - 0.5 * t)
+                third += 0.5 * (at(p - t / 3) + at(p - 2 * t / 3))
                 terms += 1
             }
             guard terms > 0 else { return (-.infinity, 0) }
-            let raw = (hit - 0.5 * miss) / terms
+            // Pulses between the candidate beats (at halves or thirds) count against it: the beat is the
+            // level whose pulses outweigh what lies between them. Checking both subdivisions keeps a
+            // 120 BPM song with eighth notes from reading as 80 BPM (3 eighths), and a 180 BPM click
+            // track from reading as 90.
+            let raw = (hit - 0.2 * max(half, third)) / terms
             let bpm = 60 * rate / t
-            let z = log2(bpm / 120) / 1.5
+            let z = log2(bpm / 120) / 1.0
             return (raw * exp(-0.5 * z * z), raw)
         }
+        // Coarse search in 0.1-lag steps (the comb reads ±1 lag around each multiple, so nothing falls
+        // between steps), then 0.01-lag steps around the winner.
         var best = -Double.infinity, bestT = 0.0, bestRaw = 0.0
         var t = minLag
         while t <= maxLag {
             let (s, raw) = score(t)
             if s > best { best = s; bestT = t; bestRaw = raw }
-            t += 0.02
+            t += 0.1
+        }
+        let centre = bestT
+        t = max(minLag, centre - 0.1)
+        while t <= min(maxLag, centre + 0.1) {
+            let (s, raw) = score(t)
+            if s > best { best = s; bestT = t; bestRaw = raw }
+            t += 0.01
         }
         guard bestT > 0, bestRaw > 0 else { return nil }
+        // Refine: locate each multiple's autocorrelation peak to a fraction of a lag (parabola through
+        // the three lags around it) and fit `peak_k = k · T` by least squares, weighted by peak height.
+        // The comb alone snaps towards periods whose multiples sit on whole lags.
+        var num = 0.0, den = 0.0
+        for k in 1...4 {
+            let centre = Double(k) * bestT
+            let lo = max(1, Int((centre - 1.5).rounded(.down))), hi = min(lags - 1, Int((centre + 1.5).rounded(.up)))
+            guard lo < hi else { break }
+            var arg = lo
+            for l in lo...hi where ac[l] > ac[arg] { arg = l }
+            guard arg > lo, arg < hi, ac[arg] > 0 else { continue }
+            let a = Double(ac[arg - 1]), b = Double(ac[arg]), c = Double(ac[arg + 1])
+            let d = a - 2 * b + c
+            let peak = Double(arg) + (d < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / d)) : 0)
+            let w = b * Double(k)
+            num += w * peak
+            den += w * Double(k)
+        }
+        if den > 0 {
+            let refined = num / den
+            if abs(refined / bestT - 1) < 0.03 { bestT = refined }
+        }
         return Estimate(period: bestT, bpm: 60 * rate / bestT, confidence: bestRaw / Double(zero))
     }
 }

@@ -21,11 +21,13 @@ enum AnalysisSignals {
     }
 
     /// A short percussive click (decaying noise burst, 15 ms) at each time.
-    static func clicks(at times: [Double], seconds: Double, sampleRate: Int, amplitude: Float = 0.8) -> [Float] {
+    static func clicks(at times: [Double], seconds: Double, sampleRate: Int, amplitude: Float = 0.8,
+                       accentEvery: Int = 0, accent: Float = 1) -> [Float] {
         var x = [Float](repeating: 0, count: Int(seconds * Double(sampleRate)))
         var seed: UInt32 = 12345
         let len = Int(0.015 * Double(sampleRate))
-        for t in times {
+        for (k, t) in times.enumerated() {
+            let amplitude = accentEvery > 0 && k % accentEvery == 0 ? amplitude * accent : amplitude
             let s = Int((t * Double(sampleRate)).rounded())
             for i in 0..<len where s + i < x.count && s + i >= 0 {
                 seed = seed &* 1664525 &+ 1013904223
@@ -39,6 +41,37 @@ enum AnalysisSignals {
     /// Beat times of a click track.
     static func beatTimes(bpm: Double, start: Double = 0.5, seconds: Double) -> [Double] {
         stride(from: start, to: seconds - 0.05, by: 60 / bpm).map { $0 }
+    }
+
+    /// A 4/4 groove after Samples/make-sample.py: kick on every beat, snare on 2 and 4, hats on eighths,
+    /// a bass note on each off-beat, a held chord. Returns the signal and the kick (beat) times.
+    static func groove(bpm: Double, seconds: Double, sampleRate: Int, start: Double = 0.25) -> (signal: [Float], beats: [Double]) {
+        let sr = Double(sampleRate)
+        var x = [Float](repeating: 0, count: Int(seconds * sr))
+        var seed: UInt32 = 99
+        func noise() -> Double {
+            seed = seed &* 1664525 &+ 1013904223
+            return Double(Int32(bitPattern: seed)) / Double(Int32.max)
+        }
+        func place(_ at: Double, _ length: Double, _ sample: (Double) -> Double) {
+            let i0 = Int(at * sr)
+            for i in 0..<Int(length * sr) where i0 + i < x.count { x[i0 + i] += Float(sample(Double(i) / sr)) }
+        }
+        let beat = 60 / bpm
+        let beats = Array(stride(from: start, to: seconds - 0.3, by: beat))
+        for (k, t0) in beats.enumerated() {
+            place(t0, 0.35) { t in 0.7 * sin(2 * Double.pi * (50 * t + 120 * 0.03 * (1 - exp(-t / 0.03)))) * exp(-t / 0.12) }
+            if k % 2 == 1 { place(t0, 0.25) { t in 0.35 * (0.6 * noise() + sin(2 * Double.pi * 190 * t)) * exp(-t / 0.06) } }
+            place(t0, 0.06) { t in 0.1 * noise() * exp(-t / 0.015) }
+            place(t0 + beat / 2, 0.06) { t in 0.18 * noise() * exp(-t / 0.015) }
+            let f = [110.0, 110, 130.81, 98][(k / 4) % 4]
+            place(t0 + beat / 2, beat / 2) { t in 0.18 * sin(2 * Double.pi * f * t) * exp(-t / 0.25) }
+        }
+        for i in x.indices {
+            let t = Double(i) / sr
+            x[i] += Float(0.03 * (sin(2 * Double.pi * 440 * t) + sin(2 * Double.pi * 523.25 * t) + sin(2 * Double.pi * 659.26 * t)))
+        }
+        return (x, beats)
     }
 
     /// Low-level white noise.

@@ -53,13 +53,17 @@ struct AnalysisFeatureExtractorTests {
         #expect(args.last! > args.first! + 40)
     }
 
-    @Test("a click changes frame floor(t·fps) or the next one", arguments: [(44100, 60), (48000, 30), (22050, 25), (44100, 144)])
-    func clickAlignment(sampleRate: Int, fps: Int) throws {
+    @Test("a click changes frame floor(t·fps) or the next one",
+          arguments: [(44100, 60, AnalysisWindow.hann), (48000, 30, .hann), (22050, 25, .hann), (44100, 144, .lowLatency),
+                      (48000, 60, .lowLatency)])
+    func clickAlignment(sampleRate: Int, fps: Int, window: AnalysisWindow) throws {
+        var c = AnalysisConfiguration()
+        c.window = window
         for t in [0.5, 0.5123, 0.7777, 1.0001] {
             let x = AnalysisSignals.clicks(at: [t], seconds: 1.3, sampleRate: sampleRate)
             let expected = Rational(fps).frame(at: t)
             var firstPeak = -1, firstOnset = -1, firstBand = -1
-            try AnalysisSignals.run(x, sampleRate: sampleRate, fps: Rational(fps)) { frame, f in
+            try AnalysisSignals.run(x, sampleRate: sampleRate, fps: Rational(fps), configuration: c) { frame, f in
                 if firstPeak < 0, f.peak > 0.05 { firstPeak = frame }
                 if firstOnset < 0, f.onset > 0.2 { firstOnset = frame }
                 if firstBand < 0, (f.bandsDecibels.max() ?? -120) > -50 { firstBand = frame }
@@ -128,5 +132,23 @@ struct AnalysisFeatureExtractorTests {
         var c = AnalysisConfiguration()
         c.bandCount = 4
         #expect(throws: MarbleError.self) { try FeatureExtractor(sampleRate: 44100, fps: Rational(30), configuration: c) }
+    }
+
+    @Test("memory is flat in stream length: the ring never grows when frames keep up")
+    func boundedMemory() throws {
+        let fx = try FeatureExtractor(sampleRate: 8000, fps: Rational(30))
+        let capacity = fx.ringCapacity
+        var f = fx.makeFeatures()
+        let chunk = AnalysisSignals.noise(seconds: 0.5, sampleRate: 8000, amplitude: 0.3)
+        var appended = 0
+        for frame in 0..<(20 * 30) {   // 20 s, five times what the ring holds
+            while appended < fx.samplesNeeded(forFrame: frame) {
+                fx.append(left: chunk)
+                appended += chunk.count
+            }
+            fx.computeFeatures(forFrame: frame, into: &f)
+        }
+        #expect(fx.ringCapacity == capacity)
+        #expect(capacity <= 32768)
     }
 }
