@@ -12,7 +12,11 @@ struct ProgressBar {
         guard enabled else { return }
         let speed = p.wallSeconds > 0 ? p.mediaSeconds / p.wallSeconds : 0
         var line = ""
-        if let total = p.expectedFrames, total > 0 {
+        if p.phase == .analysing {
+            let fraction = p.expectedSeconds.map { min(1, p.mediaSeconds / max(0.001, $0)) }
+            line = fraction.map { String(format: "analysing the song (tempo, beats) %3d%%", Int($0 * 100)) }
+                ?? "analysing the song (tempo, beats) " + Format.clock(p.mediaSeconds)
+        } else if let total = p.expectedFrames, total > 0 {
             let fraction = min(1, Double(p.frames) / Double(total))
             let filled = Int(fraction * Double(width))
             let eta = speed > 0 ? (Double(total - p.frames) / Double(max(1, p.frames))) * p.wallSeconds : .nan

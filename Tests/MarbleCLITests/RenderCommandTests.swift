@@ -83,7 +83,14 @@ struct RenderCommandTests {
         try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=330:d=600:r=8000", long])
         let out = CLI.path("interrupted.mp4")
         let (p, _, err) = try CLI.start(["render", long, "-o", out, "--size", "64x36", "--fps", "30", "--encoder-preset", "ultrafast"])
-        Thread.sleep(forTimeInterval: 2.0)
+        // Wait until frames are being written (the partial file exists), then a little more.
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline && p.isRunning {
+            let partial = try FileManager.default.contentsOfDirectory(atPath: CLI.folder.path).contains { $0.hasPrefix(".interrupted.mp4.partial") }
+            if partial { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Thread.sleep(forTimeInterval: 0.5)
         let sent = Date()
         p.interrupt()
         p.waitUntilExit()

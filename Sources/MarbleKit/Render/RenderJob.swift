@@ -50,9 +50,18 @@ public final class RenderJob {
         let compositor = try Compositor(preset: scene, width: o.width, height: o.height, threads: o.threads)
         var analysis = AnalysisConfiguration()
         analysis.bandCount = o.bandCount
-        let extractor: FeatureExtractor
-        do { extractor = try FeatureExtractor(sampleRate: decoder.sampleRate, fps: o.fps, configuration: analysis) }
-        catch { throw error as? MarbleError ?? MarbleError(.media, "\(error)") }
+        // Offline, the whole song is known: a first pass finds its tempo and beat grid, so beats land
+        // on the music rather than where a causal tracker would guess them.
+        var lastAnalysisReport = started
+        let report = try MediaAnalysis.report(path: o.input, configuration: analysis, shouldContinue: { !cancel.isCancelled }) { seconds in
+            let now = MonotonicClock.now()
+            guard Double(now - lastAnalysisReport) >= progressInterval * 1e9 else { return }
+            lastAnalysisReport = now
+            progress(RenderProgress(phase: .analysing, frames: 0, expectedFrames: expectedFrames, mediaSeconds: seconds,
+                                    expectedSeconds: decoder.statedDuration, wallSeconds: Double(now - started) / 1e9))
+        }
+        let extractor = try MediaAnalysis.extractor(sampleRate: decoder.sampleRate, fps: o.fps,
+                                                    configuration: analysis, report: report)
 
         let poolSize = 4
         let free = BoundedQueue<FrameSlot>(capacity: poolSize)
@@ -108,6 +117,7 @@ public final class RenderJob {
                 let writer = try VideoFileWriter(path: o.output, format: format, settings: settings,
                                                  audioFrom: o.input, scheduler: StripScheduler(threads: o.threads))
                 var lastReport = started
+                let renderStarted = MonotonicClock.now()
                 var convertTotal = 0.0, encodeTotal = 0.0
                 do throws(MarbleError) {
                     while let slot = toEncode.pop() {
@@ -118,14 +128,18 @@ public final class RenderJob {
                         let now = MonotonicClock.now()
                         if Double(now - lastReport) >= progressInterval * 1e9 {
                             lastReport = now
-                            progress(RenderProgress(frames: writer.framesWritten, expectedFrames: expectedFrames,
+                            progress(RenderProgress(phase: .rendering, frames: writer.framesWritten, expectedFrames: expectedFrames,
                                                     mediaSeconds: o.fps.seconds(ofFrame: writer.framesWritten),
-                                                    wallSeconds: Double(now - started) / 1e9))
+                                                    expectedSeconds: decoder.statedDuration,
+                                                    wallSeconds: Double(now - renderStarted) / 1e9))
                         }
                     }
                     join()
                     if let e = failure.error { throw e }
-                    guard writer.framesWritten > 0 else { throw MarbleError(.input, "\(o.input): no audio could be decoded") }
+                    guard writer.framesWritten > 0 else {
+                        throw cancel.isCancelled ? MarbleError(.cancelled, "stopped before the first frame; no file written")
+                                                 : MarbleError(.input, "\(o.input): no audio could be decoded")
+                    }
                     try writer.finish(trimAudio: cancel.isCancelled)
                 } catch {
                     stopAll()

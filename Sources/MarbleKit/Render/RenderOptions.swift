@@ -66,9 +66,16 @@ public struct RenderSummary: Sendable {
 
 /// Progress reports, at most a few per second.
 public struct RenderProgress: Sendable {
+    public enum Phase: String, Sendable { case analysing, rendering }
+    /// The first pass over the song (tempo and beats), then the frames.
+    public var phase: Phase
     public var frames: Int
     public var expectedFrames: Int?
+    /// Seconds of the song done in this phase.
     public var mediaSeconds: Double
+    /// The song's length when the container states it.
+    public var expectedSeconds: Double?
+    /// Seconds since this phase started.
     public var wallSeconds: Double
 }
 
