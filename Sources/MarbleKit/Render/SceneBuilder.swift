@@ -3,7 +3,8 @@ import Shaders
 /// Turns a preset plus the job's inputs into the layers to draw.
 ///
 /// When the job has a picture (the input's own video, or `--background`), a `media` layer goes at the
-/// bottom, replacing the preset's first layer if that one is an opaque background; `--effect` kernels
+/// bottom, replacing the preset's background: its first layer when that is a full-frame generator
+/// (solid, gradient, a generative background; not sparse ones like bars or waveform); `--effect` kernels
 /// then process that picture (they go right above it). Without a picture, effects go on top.
 enum SceneBuilder {
     static func layers(preset: Preset, effects: [String], hasPicture: Bool) throws(MarbleError) -> Preset {
@@ -18,7 +19,7 @@ enum SceneBuilder {
         }
         if hasPicture {
             if let first = layers.first, let type = ShaderLibrary.shader(named: first.shader),
-               type.descriptor.kind == .generator, type.descriptor.isOpaque {
+               type.descriptor.kind == .generator, !type.descriptor.drawsOnCanvas {
                 layers.removeFirst()
             }
             layers = [LayerSpec(shader: "media")] + effectLayers + layers

@@ -74,3 +74,23 @@ struct PresetTests {
         }
     }
 }
+
+@Suite("SceneBuilder")
+struct SceneBuilderTests {
+    @Test("a picture replaces the preset's full-frame background; effects process the picture")
+    func picture() throws {
+        let preset = try PresetLibrary.load("bars")
+        let scene = try SceneBuilder.layers(preset: preset, effects: ["ink"], hasPicture: true)
+        #expect(scene.layers.map(\.shader) == ["media", "ink", "bars"])
+        let spectrum = try SceneBuilder.layers(preset: try PresetLibrary.load("spectrum"), effects: [], hasPicture: true)
+        #expect(spectrum.layers.map(\.shader) == ["media", "bars", "waveform"])
+    }
+
+    @Test("without a picture effects go on top, and unknown effects are refused")
+    func noPicture() throws {
+        let preset = try PresetLibrary.load("bars")
+        let scene = try SceneBuilder.layers(preset: preset, effects: ["ink"], hasPicture: false)
+        #expect(scene.layers.map(\.shader) == ["solid", "bars", "ink"])
+        #expect(throws: MarbleError.self) { try SceneBuilder.layers(preset: preset, effects: ["nope"], hasPicture: false) }
+    }
+}
