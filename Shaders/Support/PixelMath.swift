@@ -41,10 +41,11 @@ import MarbleCore
 
 /// Rec. 601 luma of a packed pixel, 0…255 (weights 77/150/29 of 256).
 @inline(__always) func luma(_ p: UInt32) -> Int32 {
-    let r = Int32(truncatingIfNeeded: p & 0xFF)
-    let g = Int32(truncatingIfNeeded: (p >> 8) & 0xFF)
-    let b = Int32(truncatingIfNeeded: (p >> 16) & 0xFF)
-    return (r &* 77 &+ g &* 150 &+ b &* 29) >> 8
+    // 16-bit products (255·256 fits) so SSE2 multiplies eight lanes at once.
+    let r = UInt16(truncatingIfNeeded: p & 0xFF)
+    let g = UInt16(truncatingIfNeeded: (p >> 8) & 0xFF)
+    let b = UInt16(truncatingIfNeeded: (p >> 16) & 0xFF)
+    return Int32(truncatingIfNeeded: (r &* 77 &+ g &* 150 &+ b &* 29) >> 8)
 }
 
 /// Straight colour → float channels of its premultiplied form.
