@@ -5,8 +5,9 @@ public enum ShaderLibrary {
     public static let all: [any Shader.Type] = [
         // Core generators
         Solid.self, Gradient.self, Media.self, SpectrumBars.self, Waveform.self,
-        // Filters
-        Ink.self,
+        // Marble's effects
+        Ink.self, Analog.self, Pixellate.self, Disco.self, Drive.self, Vibes.self, Polka.self, Blur.self,
+        GodRays.self, Bokeh.self, Stars.self,
     ]
 
     public static func shader(named name: String) -> (any Shader.Type)? {
