@@ -20,15 +20,23 @@ public final class Analog: Shader, @unchecked Sendable {
             ParameterDescriptor("react", "Extra grain with loudness (× level).", .number(default: 1, range: 0...4)),
         ])
 
-    private var brightness: Float = 0, contrast: Float = 1, saturation: Float = 1, grain: Float = 0
+    /// The whole colour grade as one affine map on premultiplied colour: c' = M·c + lift·alpha.
+    /// (Contrast k and brightness b: k·c + (0.5(1 − k) + b)·a; saturation s: s·c + (1 − s)·luma(c), whose
+    /// rows sum to 1, so it leaves the lift unchanged.)
+    private var m = (Float(1), Float(0), Float(0), Float(0), Float(1), Float(0), Float(0), Float(0), Float(1))
+    private var lift: Float = 0, grain: Float = 0
     private var offsetA = 0, offsetB = 0
 
     public init(parameters: ShaderParameters) throws {}
 
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
-        brightness = parameters.number("brightness")
-        contrast = parameters.number("contrast")
-        saturation = parameters.number("saturation")
+        let k = parameters.number("contrast"), sat = parameters.number("saturation")
+        let (wr, wg, wb): (Float, Float, Float) = (0.299, 0.587, 0.114)
+        let rest = 1 - sat
+        m = (k * (sat + rest * wr), k * rest * wg, k * rest * wb,
+             k * rest * wr, k * (sat + rest * wg), k * rest * wb,
+             k * rest * wr, k * rest * wg, k * (sat + rest * wb))
+        lift = 0.5 * (1 - k) + parameters.number("brightness")
         let drive = AudioDrive(uniforms.features)
         grain = parameters.number("grain") * (1 + parameters.number("react") * drive.level)
         let h = Noise.hash(UInt32(truncatingIfNeeded: uniforms.frameIndex) &+ 0x9E37_79B9)
@@ -37,31 +45,39 @@ public final class Analog: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let width = min(target.width, source.width)
-        let table = Noise.table
-        let b = brightness, c = contrast, s = saturation, g = grain
-        let inv: Float = 1.0 / 255
         for y in rows {
             let dst = target.row32(y)
             guard y < source.height else { fillPixels(dst, target.width, 0); continue }
             let src = source.row32(y)
-            let rowA = table + ((y &+ offsetA >> 8) & 255) << 8
-            let rowB = table + ((y &+ offsetB) & 255) << 8
-            for x in 0..<width {
-                let p = src[x]
-                let a = Float(p >> 24) * inv
-                var r = Float(p & 0xFF) * inv, gr = Float((p >> 8) & 0xFF) * inv, bl = Float((p >> 16) & 0xFF) * inv
-                let pivot = 0.5 * a
-                r = (r - pivot) * c + pivot + b * a
-                gr = (gr - pivot) * c + pivot + b * a
-                bl = (bl - pivot) * c + pivot + b * a
-                let l = 0.299 * r + 0.587 * gr + 0.114 * bl
-                let n = (rowA[(x &+ offsetA) & 255] + rowB[(x &* 3 &+ offsetB) & 255] - 1) * g * a
-                r = l + (r - l) * s + n
-                gr = l + (gr - l) * s + n
-                bl = l + (bl - l) * s + n
-                dst[x] = byte(min(r, a)) | byte(min(gr, a)) << 8 | byte(min(bl, a)) << 16 | (p & 0xFF00_0000)
+            let rowA = Noise.table + ((y &+ offsetA >> 8) & 255) << 8
+            let rowB = Noise.table + ((y &* 5 &+ offsetB >> 8) & 255) << 8
+            // Walk the row in runs where both noise rows read contiguously (no wrap at 256), so the
+            // inner loop has no gathers and vectorises.
+            var x = 0
+            while x < width {
+                let a = (x &+ offsetA) & 255, b = (x &+ offsetB) & 255
+                let run = min(width - x, 256 - max(a, b))
+                filmRun(src + x, dst + x, count: run, noiseA: rowA + a, noiseB: rowB + b)
+                x += run
             }
             if width < target.width { fillPixels(dst + width, target.width - width, 0) }
+        }
+    }
+
+    @inline(__always)
+    private func filmRun(_ src: UnsafeMutablePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt32>, count: Int,
+                         noiseA: UnsafeMutablePointer<Float>, noiseB: UnsafeMutablePointer<Float>) {
+        let m = self.m, lift = self.lift, g = grain
+        let inv: Float = 1.0 / 255
+        for x in 0..<count {
+            let p = src[x]
+            let a = channel(p, 24) * inv
+            let r = channel(p, 0) * inv, gr = channel(p, 8) * inv, bl = channel(p, 16) * inv
+            let offset = (lift + (noiseA[x] + noiseB[x] - 1) * g) * a
+            let r2 = m.0 * r + m.1 * gr + m.2 * bl + offset
+            let g2 = m.3 * r + m.4 * gr + m.5 * bl + offset
+            let b2 = m.6 * r + m.7 * gr + m.8 * bl + offset
+            dst[x] = byte(min(r2, a)) | byte(min(g2, a)) << 8 | byte(min(b2, a)) << 16 | (p & 0xFF00_0000)
         }
     }
 }

@@ -3,8 +3,9 @@
 ///
 /// Audio: radius × (1 + `react` · slow bass): the focus breathes with the low end. Tap k of n sits at
 /// radius R·√(k/n), angle k·2.39996 (the golden angle), which covers the disc evenly with no rings.
-/// Weight = 1 + `highlights` · (luma/255)⁴ from a 256-entry table. Evaluated at quarter resolution with
-/// nearest-pixel taps from the full picture, then stretched. Versus Marble's Metal original (a fixed
+/// Weight = 1 + `highlights` · (luma/255)⁴ from a 256-entry table. Taps read a quarter-resolution copy
+/// of the picture shared by all strips (``SharedRows``, cache-resident); evaluated at quarter
+/// resolution, tap-major (independent iterations overlap the loads), then stretched. Versus Marble's Metal original (a fixed
 /// 5×5 box labelled bokeh): a real disc kernel with highlight weighting.
 import MarbleCore
 
@@ -20,7 +21,9 @@ public final class Bokeh: Shader, @unchecked Sendable {
 
     static let taps = 28
     private var grid: LowResolution?
-    /// Tap offsets for the current radius, in pixels.
+    /// The picture at the grid's resolution.
+    private var small: SharedRows<UInt32>?
+    /// Tap offsets for the current radius, in grid pixels.
     private let offsetX = allocateFilled(Bokeh.taps, Float(0)), offsetY = allocateFilled(Bokeh.taps, Float(0))
     private let weights = allocateFilled(256, Float(1))
 
@@ -29,13 +32,16 @@ public final class Bokeh: Shader, @unchecked Sendable {
     deinit { offsetX.deallocate(); offsetY.deallocate(); weights.deallocate() }
 
     public func configure(width: Int, height: Int) {
-        if grid?.width != width || grid?.height != height { grid = LowResolution(width: width, height: height, scale: 4) }
+        guard grid?.width != width || grid?.height != height else { return }
+        let grid = LowResolution(width: width, height: height, scale: 4)
+        self.grid = grid
+        small = SharedRows(width: grid.lowWidth, height: grid.lowHeight, filler: 0)
     }
 
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let drive = AudioDrive(uniforms.features)
         let radius = parameters.number("radius") * Float(uniforms.height) / 1080
-            * (1 + parameters.number("react") * drive.bassSlow)
+            * (1 + parameters.number("react") * drive.bassSlow) / Float(grid?.scale ?? 1)
         for k in 0..<Self.taps {
             let r = radius * (Float(k) / Float(Self.taps - 1)).squareRoot()
             let angle = Float(k) * 2.399_963
@@ -46,30 +52,45 @@ public final class Bokeh: Shader, @unchecked Sendable {
             let x = Float(l) / 255
             weights[l] = 1 + highlights * x * x * x * x
         }
+        small?.beginFrame()
     }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        guard let grid, grid.width == target.width, grid.height == target.height,
+        guard let grid, let small, grid.width == target.width, grid.height == target.height,
               source.width >= target.width, source.height >= target.height else {
             for y in rows { fillPixels(target.row32(y), target.width, 0) }
             return
         }
+        let count = grid.lowWidth, lowScale = grid.scale
+        // Workspace: five accumulators per pixel (r, g, b, a, total weight).
+        let sumR = grid.workspace(forStripAt: rows.lowerBound).assumingMemoryBound(to: Float.self)
+        let sumG = sumR + count, sumB = sumG + count, sumA = sumB + count, total = sumA + count
+        let fillSmall: (Int, UnsafeMutablePointer<UInt32>) -> Void = { j, out in
+            forEachBlock(source, row: j, scale: lowScale, count: count) { i, p in out[i] = p }
+        }
+        let lastColumn = count - 1
         grid.render(target, rows: rows) { j, out in
-            let py = grid.center(j)
-            for i in 0..<grid.lowWidth {
-                let px = grid.center(i)
-                var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0, total: Float = 0
-                for k in 0..<Self.taps {
-                    let p = nearestPixel(source, px + offsetX[k], py + offsetY[k])
+            for i in 0..<count { sumR[i] = 0; sumG[i] = 0; sumB[i] = 0; sumA[i] = 0; total[i] = 0 }
+            for k in 0..<Self.taps {
+                let row = small.row(j + Int(roundToInt32(offsetY[k])), fill: fillSmall)
+                let du = Int(roundToInt32(offsetX[k]))
+                // Columns whose tap stays inside the row need no clamp.
+                let first = max(0, -du), last = min(count, count - du)
+                @inline(__always) func tap(_ i: Int, _ p: UInt32) {
                     let pr = p & 0xFF, pg = (p >> 8) & 0xFF, pb = (p >> 16) & 0xFF
                     // Cheap luma (r + 2g + b)/4 picks the weight.
                     let w = weights[Int((pr &+ 2 &* pg &+ pb) >> 2)]
-                    r += w * Float(pr); g += w * Float(pg); b += w * Float(pb); a += w * Float(p >> 24)
-                    total += w
+                    sumR[i] += w * channel(p, 0); sumG[i] += w * channel(p, 8); sumB[i] += w * channel(p, 16)
+                    sumA[i] += w * channel(p, 24); total[i] += w
                 }
-                let k = 1 / (255 * total)
-                let alpha = a * k
-                out[i] = packPremultiplied(min(r * k, alpha), min(g * k, alpha), min(b * k, alpha), alpha)
+                for i in 0..<min(first, count) { tap(i, row[min(lastColumn, max(0, i + du))]) }
+                if first < last { for i in first..<last { tap(i, row[i + du]) } }
+                for i in max(last, first)..<count { tap(i, row[min(lastColumn, max(0, i + du))]) }
+            }
+            for i in 0..<count {
+                let k = 1 / (255 * total[i])
+                let alpha = sumA[i] * k
+                out[i] = packPremultiplied(min(sumR[i] * k, alpha), min(sumG[i] * k, alpha), min(sumB[i] * k, alpha), alpha)
             }
         }
     }

@@ -4,7 +4,8 @@
 /// For each pixel, taps along the line towards the light sum the picture's bright-pass (luma above
 /// `threshold`) with exponential decay; the result, tinted, is screen-blended onto the picture, so it
 /// shows in dark pixels and leaves bright ones alone. Audio: exposure × (1 + `react` · beat pulse).
-/// Rays are smooth: evaluated at quarter resolution and stretched. Versus Marble's Metal original
+/// Rays are smooth: taps read a quarter-resolution bright-pass of the picture shared by all strips
+/// (``SharedRows``, cache-resident), the rays are evaluated at quarter resolution and stretched. Versus Marble's Metal original
 /// (ray length from sin(loudness), wrapping when loud; rays added over everything, clipping highlights):
 /// monotonic response and a screen blend.
 import MarbleCore
@@ -25,13 +26,18 @@ public final class GodRays: Shader, @unchecked Sendable {
 
     static let taps = 24
     private var grid: LowResolution?
+    /// The picture's bright-pass at the grid's resolution: max(0, luma − threshold).
+    private var bright: SharedRows<Float>?
     private var lightX: Float = 0, lightY: Float = 0, step: Float = 0, gain: Float = 0, cutoff: Float = 0
     private var tint = PremultipliedColor(.white)
 
     public init(parameters: ShaderParameters) throws {}
 
     public func configure(width: Int, height: Int) {
-        if grid?.width != width || grid?.height != height { grid = LowResolution(width: width, height: height, scale: 4) }
+        guard grid?.width != width || grid?.height != height else { return }
+        let grid = LowResolution(width: width, height: height, scale: 4)
+        self.grid = grid
+        bright = SharedRows(width: grid.lowWidth, height: grid.lowHeight, filler: 0)
     }
 
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
@@ -44,27 +50,45 @@ public final class GodRays: Shader, @unchecked Sendable {
         let exposure = parameters.number("exposure") * (1 + parameters.number("react") * drive.beat)
         gain = exposure * 0.06 / (255 - min(254, cutoff))
         tint = PremultipliedColor(parameters.color("color"))
+        bright?.beginFrame()
     }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        guard let grid, grid.width == target.width, grid.height == target.height,
+        guard let grid, let bright, grid.width == target.width, grid.height == target.height,
               source.width >= target.width, source.height >= target.height else {
             for y in rows { fillPixels(target.row32(y), target.width, 0) }
             return
         }
-        let lx = lightX, ly = lightY, s = step, c = cutoff, g = gain, tr = tint.r, tg = tint.g, tb = tint.b
+        let scale = Float(grid.scale), lowScale = grid.scale
+        // Light and taps in grid units (pixel i covers grid coordinates i…i+1).
+        let lu = lightX / scale, lv = lightY / scale, s = step, c = cutoff, g = gain
+        let tr = tint.r, tg = tint.g, tb = tint.b
+        let count = grid.lowWidth, lastColumn = Float(count) - 0.51, lastRow = Float(grid.lowHeight) - 0.51
+        // Tap-major loops: for each tap, all pixels of the row (independent iterations overlap the loads).
+        // Workspace: sums, x, x step.
+        let sums = grid.workspace(forStripAt: rows.lowerBound).assumingMemoryBound(to: Float.self)
+        let xs = sums + count, steps = xs + count
+        let fillBright: (Int, UnsafeMutablePointer<Float>) -> Void = { j, out in
+            forEachBlock(source, row: j, scale: lowScale, count: count) { i, p in out[i] = max(0, Float(luma(p)) - c) }
+        }
         grid.render(rows: rows, evaluate: { j, out in
-            let py = grid.center(j)
-            for i in 0..<grid.lowWidth {
-                let px = grid.center(i)
-                let dx = (lx - px) * s, dy = (ly - py) * s
-                var sum: Float = 0, decay: Float = 1
-                for k in 0..<Self.taps {
-                    let l = Float(luma(nearestPixel(source, px + dx * Float(k), py + dy * Float(k))))
-                    sum += max(0, l - c) * decay
-                    decay *= 0.94
+            let v = min(Float(j) + 0.5, lastRow)
+            let stepV = (lv - v) * s
+            for i in 0..<count {
+                let u = min(Float(i) + 0.5, lastColumn)
+                sums[i] = 0; xs[i] = u - 0.5; steps[i] = (lu - u) * s
+            }
+            var decay: Float = 1
+            for k in 0..<Self.taps {
+                let row = bright.row(Int(roundToInt32(v - 0.5 + stepV * Float(k))), fill: fillBright)
+                for i in 0..<count {
+                    sums[i] += row[Int(roundToInt32(xs[i]))] * decay
+                    xs[i] += steps[i]
                 }
-                let light = clamp01(sum * g)
+                decay *= 0.94
+            }
+            for i in 0..<count {
+                let light = clamp01(sums[i] * g)
                 out[i] = packPremultiplied(tr * light, tg * light, tb * light, light)
             }
         }, emit: { y, rays in

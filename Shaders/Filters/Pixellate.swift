@@ -48,12 +48,4 @@ public final class Pixellate: Shader, @unchecked Sendable {
             if width < target.width { fillPixels(dst + width, target.width - width, 0) }
         }
     }
-
-    /// Rounded per-channel mean of four pixels (two 16-bit lanes per word never carry: 4·255 < 2¹⁶).
-    @inline(__always) private func average4(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32) -> UInt32 {
-        let m: UInt32 = 0x00FF_00FF
-        let rb = ((a & m) &+ (b & m) &+ (c & m) &+ (d & m) &+ 0x0002_0002) >> 2 & m
-        let ga = (((a >> 8) & m) &+ ((b >> 8) & m) &+ ((c >> 8) & m) &+ ((d >> 8) & m) &+ 0x0002_0002) >> 2 & m
-        return rb | ga << 8
-    }
 }

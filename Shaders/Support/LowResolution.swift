@@ -2,8 +2,9 @@
 /// to full size: the way smooth fields (fbm, plasma) and wide blurs stay cheap at 1080p.
 ///
 /// Strip safety: a strip starting at output row lo uses only rows 4·lo…4·lo+3 of the scratch (two
-/// stretched low-resolution rows, one output row, one raw low-resolution row), so concurrent strips
-/// never share memory. Low-resolution rows on strip borders are evaluated by both strips; evaluation
+/// stretched low-resolution rows, one output row, one raw low-resolution row) and slot lo of the
+/// workspace (room for the kernel's per-pixel accumulators: ``workspace(forStripAt:)``), so
+/// concurrent strips never share memory. Low-resolution rows on strip borders are evaluated by both strips; evaluation
 /// is a pure function of the row index, so any strip split gives identical bytes.
 ///
 /// Sampling: low-resolution pixel i covers output pixels i·scale…(i+1)·scale−1 and is evaluated at
@@ -17,6 +18,7 @@ final class LowResolution: @unchecked Sendable {
     let width: Int, height: Int
     let lowWidth: Int, lowHeight: Int
     private let scratch: UnsafeMutablePointer<UInt32>
+    private let workspaces: UnsafeMutablePointer<UInt32>
     private let x0: UnsafeMutablePointer<Int>       // left low pixel for each output x
     private let x1: UnsafeMutablePointer<Int>       // right low pixel
     private let wx: UnsafeMutablePointer<UInt16>    // weight of x1, 0…256
@@ -28,6 +30,7 @@ final class LowResolution: @unchecked Sendable {
         lowHeight = (self.height + self.scale - 1) / self.scale
         // Not initialised: every row is written before it is read; untouched strip slots cost nothing.
         scratch = .allocate(capacity: 4 * self.height * self.width)
+        workspaces = .allocate(capacity: Self.workspaceArrays * lowWidth * self.height)
         x0 = allocateFilled(self.width, 0); x1 = allocateFilled(self.width, 0); wx = allocateFilled(self.width, 0)
         for x in 0..<self.width {
             let (i, j, w) = Self.tap(x, scale: self.scale, count: lowWidth)
@@ -35,7 +38,15 @@ final class LowResolution: @unchecked Sendable {
         }
     }
 
-    deinit { scratch.deallocate(); x0.deallocate(); x1.deallocate(); wx.deallocate() }
+    deinit { scratch.deallocate(); workspaces.deallocate(); x0.deallocate(); x1.deallocate(); wx.deallocate() }
+
+    static let workspaceArrays = 8
+
+    /// Private memory of the strip whose first row is `lo`: room for eight arrays of `lowWidth` 32-bit
+    /// values (per-pixel accumulators of tap loops). Not initialised.
+    func workspace(forStripAt lo: Int) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(workspaces + Self.workspaceArrays * lowWidth * min(max(lo, 0), height - 1))
+    }
 
     /// Output x (or y) of the centre of low-resolution pixel `i`, in output pixel units.
     @inline(__always) func center(_ i: Int) -> Float { (Float(i) + 0.5) * Float(scale) }

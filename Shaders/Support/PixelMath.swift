@@ -4,6 +4,12 @@
 /// pixel is scaled by one multiply per lane pair; the compiler vectorises loops of them.
 import MarbleCore
 
+/// Channel of a packed pixel (shift 0 red, 8 green, 16 blue, 24 alpha) as a Float 0…255. Goes through
+/// Int32: SSE2 converts signed integers to floats in vectors, unsigned ones only one by one.
+@inline(__always) func channel(_ p: UInt32, _ shift: UInt32) -> Float {
+    Float(Int32(bitPattern: (p >> shift) & 0xFF))
+}
+
 /// 0…1 → 0…255, rounded, NaN → 0.
 @inline(__always) @usableFromInline func byte(_ x: Float) -> UInt32 {
     (clamp01(x) * 255 + roundingMagic).bitPattern & 0xFF
