@@ -8,6 +8,9 @@ public enum ShaderLibrary {
         // Marble's effects
         Ink.self, Analog.self, Pixellate.self, Disco.self, Drive.self, Vibes.self, Polka.self, Blur.self,
         GodRays.self, Bokeh.self, Stars.self,
+        // Generative backgrounds
+        Magma.self, MarbleStone.self, Voronoise.self, Waves.self, Warp.self, Aura.self, Andromeda.self,
+        GraniteStone.self, Satin.self, Latte.self,
     ]
 
     public static func shader(named name: String) -> (any Shader.Type)? {

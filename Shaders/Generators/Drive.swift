@@ -76,12 +76,12 @@ public final class Drive: Shader, @unchecked Sendable {
         let cut: Float = dy > 0 ? smoothstep(0.55 - 0.5 * below, 0.6 - 0.5 * below, stripe) : 1
         let sunT = clamp01(0.5 + 0.5 * dy / sunRadius)
         let sunR: Float = 1, sunG = mix(0.85, 0.18, sunT), sunB = mix(0.25, 0.55, sunT)
+        let sr = sky.r, sg = sky.g, sb = sky.b, radius = sunRadius, dy2 = dy * dy
         for x in 0..<width {
             let dx = Float(x) + 0.5 - cx
             // Antialiased disc edge: coverage from the signed distance to the circle.
-            let d = (dx * dx + dy * dy).squareRoot() - sunRadius
-            let cover = clamp01(0.5 - d) * cut
-            dst[x] = packOpaque(mix(sky.r, sunR, cover), mix(sky.g, sunG, cover), mix(sky.b, sunB, cover))
+            let cover = clamp01(0.5 - ((dx * dx + dy2).squareRoot() - radius)) * cut
+            dst[x] = packOpaque(mix(sr, sunR, cover), mix(sg, sunG, cover), mix(sb, sunB, cover))
         }
     }
 
@@ -100,14 +100,18 @@ public final class Drive: Shader, @unchecked Sendable {
         let horizontal = clamp01(lineWidth - zDistance)
         let fog = clamp01(below / (height - horizon) * 3)
         let glow = flash * fog
-        let ground: (Float, Float, Float) = (0.05 * skyHorizon.r + 0.02, 0.01, 0.06)
+        // Locals: the loop must not reload properties (stores to `dst` could alias them).
+        let groundR = 0.05 * skyHorizon.r + 0.02, groundG: Float = 0.01, groundB: Float = 0.06
+        let lineR = grid.r - groundR, lineG = grid.g - groundG, lineB = grid.b - groundB
         let xScale = pixelWorld * 4               // world x per screen pixel (cells are 1 unit wide)
+        let invXScale = 1 / max(xScale, 1e-4)
+        let haze = 0.15 * (1 - fog)
         for x in 0..<width {
             let wx = (Float(x) + 0.5 - cx) * xScale
-            let xDistance = abs(fract(wx + 0.5) - 0.5) / max(xScale, 1e-4)
+            let xDistance = abs(fract(wx + 0.5) - 0.5) * invXScale
             let vertical = clamp01(lineWidth - xDistance)
-            let line = min(1, (max(vertical, horizontal) + 0.15 * (vertical + horizontal) * (1 - fog)) * glow)
-            dst[x] = packOpaque(mix(ground.0, grid.r, line), mix(ground.1, grid.g, line), mix(ground.2, grid.b, line))
+            let line = min(1, (max(vertical, horizontal) + haze * (vertical + horizontal)) * glow)
+            dst[x] = packOpaque(groundR + lineR * line, groundG + lineG * line, groundB + lineB * line)
         }
     }
 }
