@@ -10,7 +10,8 @@ public enum ShaderLibrary {
         GodRays.self, Bokeh.self, Stars.self,
         // Generative backgrounds
         Magma.self, MarbleStone.self, Voronoise.self, Waves.self, Warp.self, Aura.self, Andromeda.self,
-        GraniteStone.self, Satin.self, Latte.self,
+        GraniteStone.self, Satin.self, Latte.self, Oculus.self, Vinyl.self, Glitch.self, GodraysBackground.self,
+        Carbon.self,
     ]
 
     public static func shader(named name: String) -> (any Shader.Type)? {

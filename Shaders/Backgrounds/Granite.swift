@@ -1,5 +1,5 @@
-/// Granite: speckled polished stone — coarse and fine noise thresholded into crystals and flecks,
-/// drifting very slowly.
+/// Granite: speckled polished stone — crystal grains (Voronoi cells, each its own shade) over coarse
+/// mottling, a few grains sparkling, drifting very slowly.
 ///
 /// Audio: flecks sparkle with the treble (a brighter fleck threshold), beats lift the polish.
 import MarbleCore
@@ -29,16 +29,17 @@ public final class GraniteStone: Shader, @unchecked Sendable {
     }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        let t = frame.time, g = grain * 16, sp = sparkle
+        let t = frame.time, g = grain * 24, sp = sparkle
         let palette = canvas.palette
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             for i in 0..<count {
                 let x = x0 + Float(i) * step + 0.02 * t
                 let coarse = Noise.fbm(x * g * 0.15, y * g * 0.15, octaves: 2)
-                let crystal = Noise.value(x * g, y * g)
-                let fleck = Noise.value(x * g * 2.3 + 31, y * g * 2.3 + 17)
-                var v = 0.2 + 0.5 * coarse + 0.3 * smoothstep(0.45, 0.75, crystal) - 0.3 * smoothstep(0.6, 0.85, fleck)
-                v += (0.5 + sp) * smoothstep(0.86 - sp * 0.2, 0.97, fleck)
+                let grain = Noise.voronoi(x * g, y * g, jitter: 0.9)
+                let crystal = grain.id
+                let seam = smoothstep(0.0, 0.12, grain.f2 - grain.f1)       // thin dark boundaries
+                var v = (0.12 + 0.45 * coarse + 0.35 * crystal * crystal) * (0.75 + 0.25 * seam)
+                v += (0.3 + sp) * smoothstep(0.965 - sp * 0.05, 0.995, crystal)  // mica flecks
                 out[i] = palette[Int(roundToInt32(clamp01(v) * 255))]
             }
         }
