@@ -11,7 +11,8 @@ public enum ShaderLibrary {
         // Generative backgrounds
         Magma.self, MarbleStone.self, Voronoise.self, Waves.self, Warp.self, Aura.self, Andromeda.self,
         GraniteStone.self, Satin.self, Latte.self, Oculus.self, Vinyl.self, Glitch.self, GodraysBackground.self,
-        Carbon.self, Temple.self, Kami.self, Bedazzled.self, BlackDiamond.self, Discotech.self,
+        Carbon.self, Temple.self, Kami.self, Bedazzled.self, BlackDiamond.self, Discotech.self, Dairy.self,
+        Constellation.self, MilkyWay.self, Bankai.self, Amsterdam.self,
     ]
 
     public static func shader(named name: String) -> (any Shader.Type)? {
