@@ -4,8 +4,10 @@
 /// Audio: radius × (1 + `react` · slow bass): the focus breathes with the low end. Tap k of n sits at
 /// radius R·√(k/n), angle k·2.39996 (the golden angle), which covers the disc evenly with no rings.
 /// Weight = 1 + `highlights` · (luma/255)⁴ from a 256-entry table. Taps read a quarter-resolution copy
-/// of the picture shared by all strips (``SharedRows``, cache-resident); evaluated at quarter
-/// resolution, tap-major (independent iterations overlap the loads), then stretched. Versus Marble's Metal original (a fixed
+/// of the picture shared by all strips (``SharedRows``, cache-resident); evaluated at that resolution,
+/// tap-major (independent iterations overlap the loads), then stretched. The resolution is a quarter
+/// for radii of 16 output pixels and more, finer for smaller radii (taps land on whole grid pixels,
+/// so the grid must stay well below the radius). Versus Marble's Metal original (a fixed
 /// 5×5 box labelled bokeh): a real disc kernel with highlight weighting.
 import MarbleCore
 
@@ -14,7 +16,7 @@ public final class Bokeh: Shader, @unchecked Sendable {
     public static let descriptor = ShaderDescriptor(
         name: "bokeh", summary: "Golden-angle spiral lens blur with blooming highlights.", kind: .filter,
         parameters: [
-            ParameterDescriptor("radius", "Blur radius in pixels at 1080p.", .number(default: 14, range: 1...64)),
+            ParameterDescriptor("radius", "Blur radius in pixels at 1080p.", .number(default: 20, range: 1...64)),
             ParameterDescriptor("highlights", "Extra weight of bright taps.", .number(default: 6, range: 0...32)),
             ParameterDescriptor("react", "Extra radius with the slow bass (× bass).", .number(default: 0.3, range: 0...2)),
         ])
@@ -27,13 +29,18 @@ public final class Bokeh: Shader, @unchecked Sendable {
     private let offsetX = allocateFilled(Bokeh.taps, Float(0)), offsetY = allocateFilled(Bokeh.taps, Float(0))
     private let weights = allocateFilled(256, Float(1))
 
-    public init(parameters: ShaderParameters) throws {}
+    private let baseRadius: Float
+
+    public init(parameters: ShaderParameters) throws {
+        baseRadius = parameters.number("radius")
+    }
 
     deinit { offsetX.deallocate(); offsetY.deallocate(); weights.deallocate() }
 
     public func configure(width: Int, height: Int) {
         guard grid?.width != width || grid?.height != height else { return }
-        let grid = LowResolution(width: width, height: height, scale: 4)
+        let radius = baseRadius * Float(height) / 1080
+        let grid = LowResolution(width: width, height: height, scale: max(1, min(4, Int(radius / 4))))
         self.grid = grid
         small = SharedRows(width: grid.lowWidth, height: grid.lowHeight, filler: 0)
     }
