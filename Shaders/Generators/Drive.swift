@@ -29,10 +29,14 @@ public final class Drive: Shader, @unchecked Sendable {
     private var horizonY: Float = 0
     private var grid = PremultipliedColor(.black), skyTop = PremultipliedColor(.black), skyHorizon = PremultipliedColor(.black)
     private let showSun: Bool
+    /// Ground colour for each grid-line intensity 0…255, rebuilt per frame.
+    private let groundColors: UnsafeMutablePointer<UInt32> = allocateFilled(256, 0xFF00_0000)
 
     public init(parameters: ShaderParameters) throws {
         showSun = parameters.flag("sun")
     }
+
+    deinit { groundColors.deallocate() }
 
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let drive = AudioDrive(uniforms.features)
@@ -45,6 +49,12 @@ public final class Drive: Shader, @unchecked Sendable {
         grid = PremultipliedColor(parameters.color("grid_color"))
         skyTop = PremultipliedColor(parameters.color("sky_top"))
         skyHorizon = PremultipliedColor(parameters.color("sky_horizon"))
+        let groundR = 0.05 * skyHorizon.r + 0.02, groundG: Float = 0.01, groundB: Float = 0.06
+        for k in 0..<256 {
+            let line = Float(k) / 255
+            groundColors[k] = packOpaque(groundR + (grid.r - groundR) * line, groundG + (grid.g - groundG) * line,
+                                         groundB + (grid.b - groundB) * line)
+        }
     }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
@@ -77,7 +87,12 @@ public final class Drive: Shader, @unchecked Sendable {
         let sunT = clamp01(0.5 + 0.5 * dy / sunRadius)
         let sunR: Float = 1, sunG = mix(0.85, 0.18, sunT), sunB = mix(0.25, 0.55, sunT)
         let sr = sky.r, sg = sky.g, sb = sky.b, radius = sunRadius, dy2 = dy * dy
-        for x in 0..<width {
+        fillPixels(dst, width, skyPixel)
+        // Only the sun's chord (plus a pixel for the antialiased edge) differs from the sky.
+        let halfChord = (max(0, (radius + 1) * (radius + 1) - dy2)).squareRoot()
+        let x0 = max(0, Int(clamp(cx - halfChord, 0, Float(width)))), x1 = min(width, Int(clamp(cx + halfChord + 1, 0, Float(width))))
+        guard x0 < x1 else { return }
+        for x in x0..<x1 {
             let dx = Float(x) + 0.5 - cx
             // Antialiased disc edge: coverage from the signed distance to the circle.
             let cover = clamp01(0.5 - ((dx * dx + dy2).squareRoot() - radius)) * cut
@@ -101,17 +116,19 @@ public final class Drive: Shader, @unchecked Sendable {
         let fog = clamp01(below / (height - horizon) * 3)
         let glow = flash * fog
         // Locals: the loop must not reload properties (stores to `dst` could alias them).
-        let groundR = 0.05 * skyHorizon.r + 0.02, groundG: Float = 0.01, groundB: Float = 0.06
-        let lineR = grid.r - groundR, lineG = grid.g - groundG, lineB = grid.b - groundB
         let xScale = pixelWorld * 4               // world x per screen pixel (cells are 1 unit wide)
         let invXScale = 1 / max(xScale, 1e-4)
         let haze = 0.15 * (1 - fog)
+        // Pass 1 (vectorises): line intensity 0…255 per pixel, parked in the row itself.
         for x in 0..<width {
             let wx = (Float(x) + 0.5 - cx) * xScale
             let xDistance = abs(fract(wx + 0.5) - 0.5) * invXScale
             let vertical = clamp01(lineWidth - xDistance)
-            let line = min(1, (max(vertical, horizontal) + haze * (vertical + horizontal)) * glow)
-            dst[x] = packOpaque(groundR + lineR * line, groundG + lineG * line, groundB + lineB * line)
+            let line = clamp01((max(vertical, horizontal) + haze * (vertical + horizontal)) * glow)
+            dst[x] = UInt32(bitPattern: roundToInt32(line * 255))
         }
+        // Pass 2: intensity → colour from the per-frame table.
+        let colors = groundColors
+        for x in 0..<width { dst[x] = colors[Int(dst[x] & 0xFF)] }
     }
 }
