@@ -14,7 +14,8 @@ public final class Magma: Shader, @unchecked Sendable {
         ] + BackgroundParameters.common(speed: 0.6))
 
     static let stops = ["#000000", "#2a0300", "#8c1000", "#e8470c", "#ffb43a", "#fff4c2"].compactMap(Color.init(parsing:))
-    private let canvas = BackgroundCanvas()
+    /// Smooth but detailed: 1/5 resolution.
+    private let canvas = BackgroundCanvas(scale: 5)
     private var frame = BackgroundFrame()
     private var heat: Float = 0.5
 

@@ -77,7 +77,9 @@ public final class Analog: Shader, @unchecked Sendable {
             let r2 = m.0 * r + m.1 * gr + m.2 * bl + offset
             let g2 = m.3 * r + m.4 * gr + m.5 * bl + offset
             let b2 = m.6 * r + m.7 * gr + m.8 * bl + offset
-            dst[x] = byte(min(r2, a)) | byte(min(g2, a)) << 8 | byte(min(b2, a)) << 16 | (p & 0xFF00_0000)
+            // Clamp to 0…alpha (NaN-free: every input is a finite byte or table value).
+            let r3 = max(0, min(r2, a)), g3 = max(0, min(g2, a)), b3 = max(0, min(b2, a))
+            dst[x] = byteOfClamped(r3) | byteOfClamped(g3) << 8 | byteOfClamped(b3) << 16 | (p & 0xFF00_0000)
         }
     }
 }

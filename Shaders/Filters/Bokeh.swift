@@ -23,8 +23,8 @@ public final class Bokeh: Shader, @unchecked Sendable {
 
     static let taps = 28
     private var grid: LowResolution?
-    /// The picture at the grid's resolution.
-    private var small: SharedRows<UInt32>?
+    /// The picture at the grid's resolution, already multiplied by each pixel's weight.
+    private var small: SharedRows<WeightedPixel>?
     /// Tap offsets for the current radius, in grid pixels.
     private let offsetX = allocateFilled(Bokeh.taps, Float(0)), offsetY = allocateFilled(Bokeh.taps, Float(0))
     private let weights = allocateFilled(256, Float(1))
@@ -42,7 +42,7 @@ public final class Bokeh: Shader, @unchecked Sendable {
         let radius = baseRadius * Float(height) / 1080
         let grid = LowResolution(width: width, height: height, scale: max(1, min(4, Int(radius / 4))))
         self.grid = grid
-        small = SharedRows(width: grid.lowWidth, height: grid.lowHeight, filler: 0)
+        small = SharedRows(width: grid.lowWidth, height: grid.lowHeight, filler: WeightedPixel())
     }
 
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
@@ -72,8 +72,16 @@ public final class Bokeh: Shader, @unchecked Sendable {
         // Workspace: five accumulators per pixel (r, g, b, a, total weight).
         let sumR = grid.workspace(forStripAt: rows.lowerBound).assumingMemoryBound(to: Float.self)
         let sumG = sumR + count, sumB = sumG + count, sumA = sumB + count, total = sumA + count
-        let fillSmall: (Int, UnsafeMutablePointer<UInt32>) -> Void = { j, out in
-            forEachBlock(source, row: j, scale: lowScale, count: count) { i, p in out[i] = p }
+        let weights = self.weights
+        // Each picture pixel is weighted once, when its row is first needed; taps then only add.
+        let fillSmall: (Int, UnsafeMutablePointer<WeightedPixel>) -> Void = { j, out in
+            forEachBlock(source, row: j, scale: lowScale, count: count) { i, p in
+                let pr = p & 0xFF, pg = (p >> 8) & 0xFF, pb = (p >> 16) & 0xFF
+                // Cheap luma (r + 2g + b)/4 picks the weight.
+                let w = weights[Int((pr &+ 2 &* pg &+ pb) >> 2)]
+                out[i] = WeightedPixel(r: w * channel(p, 0), g: w * channel(p, 8), b: w * channel(p, 16),
+                                       a: w * channel(p, 24), w: w)
+            }
         }
         let lastColumn = count - 1
         grid.render(target, rows: rows) { j, out in
@@ -83,12 +91,8 @@ public final class Bokeh: Shader, @unchecked Sendable {
                 let du = Int(roundToInt32(offsetX[k]))
                 // Columns whose tap stays inside the row need no clamp.
                 let first = max(0, -du), last = min(count, count - du)
-                @inline(__always) func tap(_ i: Int, _ p: UInt32) {
-                    let pr = p & 0xFF, pg = (p >> 8) & 0xFF, pb = (p >> 16) & 0xFF
-                    // Cheap luma (r + 2g + b)/4 picks the weight.
-                    let w = weights[Int((pr &+ 2 &* pg &+ pb) >> 2)]
-                    sumR[i] += w * channel(p, 0); sumG[i] += w * channel(p, 8); sumB[i] += w * channel(p, 16)
-                    sumA[i] += w * channel(p, 24); total[i] += w
+                @inline(__always) func tap(_ i: Int, _ q: WeightedPixel) {
+                    sumR[i] += q.r; sumG[i] += q.g; sumB[i] += q.b; sumA[i] += q.a; total[i] += q.w
                 }
                 for i in 0..<min(first, count) { tap(i, row[min(lastColumn, max(0, i + du))]) }
                 if first < last { for i in first..<last { tap(i, row[i + du]) } }
@@ -101,4 +105,9 @@ public final class Bokeh: Shader, @unchecked Sendable {
             }
         }
     }
+}
+
+/// A picture pixel times its bokeh weight, and the weight.
+struct WeightedPixel: BitwiseCopyable {
+    var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0, w: Float = 0
 }

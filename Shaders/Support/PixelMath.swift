@@ -15,6 +15,11 @@ import MarbleCore
     (clamp01(x) * 255 + roundingMagic).bitPattern & 0xFF
 }
 
+/// 0…1 → 0…255, rounded, for values the caller has already clamped to 0…1.
+@inline(__always) func byteOfClamped(_ x: Float) -> UInt32 {
+    (x * 255 + roundingMagic).bitPattern & 0xFF
+}
+
 /// Opaque pixel from straight colour channels in 0…1.
 @inline(__always) func packOpaque(_ r: Float, _ g: Float, _ b: Float) -> UInt32 {
     byte(r) | byte(g) << 8 | byte(b) << 16 | 0xFF00_0000
