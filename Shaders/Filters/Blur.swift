@@ -67,7 +67,8 @@ public final class Blur: Shader, @unchecked Sendable {
         let sumsGA = sumsRB + count
         let xs = UnsafeMutableRawPointer(sumsGA + count).assumingMemoryBound(to: Float.self)
         let dxs = xs + count
-        let fillSmall: (Int, UnsafeMutablePointer<UInt32>) -> Void = { j, out in
+        // A local function, not a closure value: passing it on allocates nothing.
+        func fillSmall(_ j: Int, _ out: UnsafeMutablePointer<UInt32>) {
             forEachBlock(source, row: j, scale: lowScale, count: count) { i, p in out[i] = p }
         }
         grid.render(rows: rows, evaluate: { j, out in

@@ -74,7 +74,8 @@ public final class Bokeh: Shader, @unchecked Sendable {
         let sumG = sumR + count, sumB = sumG + count, sumA = sumB + count, total = sumA + count
         let weights = self.weights
         // Each picture pixel is weighted once, when its row is first needed; taps then only add.
-        let fillSmall: (Int, UnsafeMutablePointer<WeightedPixel>) -> Void = { j, out in
+        // A local function, not a closure value: passing it on allocates nothing.
+        func fillSmall(_ j: Int, _ out: UnsafeMutablePointer<WeightedPixel>) {
             forEachBlock(source, row: j, scale: lowScale, count: count) { i, p in
                 let pr = p & 0xFF, pg = (p >> 8) & 0xFF, pb = (p >> 16) & 0xFF
                 // Cheap luma (r + 2g + b)/4 picks the weight.

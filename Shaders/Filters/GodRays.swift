@@ -68,7 +68,8 @@ public final class GodRays: Shader, @unchecked Sendable {
         // Workspace: sums, x, x step.
         let sums = grid.workspace(forStripAt: rows.lowerBound).assumingMemoryBound(to: Float.self)
         let xs = sums + count, steps = xs + count
-        let fillBright: (Int, UnsafeMutablePointer<Float>) -> Void = { j, out in
+        // A local function, not a closure value: passing it on allocates nothing.
+        func fillBright(_ j: Int, _ out: UnsafeMutablePointer<Float>) {
             forEachBlock(source, row: j, scale: lowScale, count: count) { i, p in out[i] = max(0, Float(luma(p)) - c) }
         }
         grid.render(rows: rows, evaluate: { j, out in

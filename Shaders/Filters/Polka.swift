@@ -58,11 +58,21 @@ public final class Polka: Shader, @unchecked Sendable {
                     let halfSpan = (max(0, (radius + 1) * (radius + 1) - dy * dy)).squareRoot()
                     let x0 = max(0, Int(centerX - halfSpan)), x1 = min(width, Int(centerX + halfSpan) + 1)
                     guard x0 < x1 else { continue }
-                    for x in x0..<x1 {
+                    // Pixels whose centre lies within radius − 0.5 are fully covered: a plain fill.
+                    // Only the rim on either side is blended by its coverage.
+                    let inner = max(0, radius - 0.5)
+                    let innerHalf = (max(0, inner * inner - dy * dy)).squareRoot()
+                    var fill0 = min(x1, max(x0, Int(clamp(floorFast(centerX - innerHalf - 0.5) + 1, 0, Float(width)))))
+                    var fill1 = min(x1, max(fill0, Int(clamp(floorFast(centerX + innerHalf - 0.5) + 1, 0, Float(width)))))
+                    if innerHalf <= 0 { fill0 = x0; fill1 = x0 }
+                    @inline(__always) func rim(_ x: Int) {
                         let dx = Float(x) + 0.5 - centerX
                         let cover = clamp01(radius + 0.5 - (dx * dx + dy * dy).squareRoot())
                         dst[x] = lerpPixel(dst[x], sample, weight256(cover))
                     }
+                    for x in x0..<fill0 { rim(x) }
+                    if fill0 < fill1 { fillPixels(dst + fill0, fill1 - fill0, sample) }
+                    for x in fill1..<x1 { rim(x) }
                 }
             }
             if width < target.width { fillPixels(dst + width, target.width - width, 0) }
