@@ -19,13 +19,17 @@ public enum ShaderLibrary {
         all.first { $0.descriptor.name == name }
     }
 
-    /// Validates `values` against the named shader's table and creates it.
-    /// Throws ``ParameterError`` for an unknown shader name (parameter "name"), names or bad values.
-    public static func make(_ name: String, _ values: [String: ParameterValue] = [:]) throws -> any Shader {
+    /// Validates `values` against the named shader's table and creates it, returning the validated
+    /// parameters too (`prepare` takes them every frame; bindings update them with `setNumber`).
+    /// Throws ``ParameterError`` for an unknown shader (parameter "name"), unknown parameter names and
+    /// bad values, and whatever the shader's `init` throws.
+    public static func make(_ name: String, _ values: [String: ParameterValue] = [:]) throws
+        -> (shader: any Shader, parameters: ShaderParameters) {
         guard let type = shader(named: name) else {
             let known = all.map { $0.descriptor.name }.joined(separator: ", ")
             throw ParameterError(shader: name, parameter: "name", message: "unknown shader (known: \(known))")
         }
-        return try type.init(parameters: try ShaderParameters(descriptor: type.descriptor, values: values))
+        let parameters = try ShaderParameters(descriptor: type.descriptor, values: values)
+        return (try type.init(parameters: parameters), parameters)
     }
 }
