@@ -35,7 +35,7 @@ public final class MarbleStone: Shader, @unchecked Sendable {
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             for i in 0..<count {
                 let x = x0 + Float(i) * step
-                let n = Noise.fbm(x * 2.5 + 0.05 * t, y * 2.5 - 0.03 * t, octaves: 5)
+                let n = Noise.fbm(x * 2.5 + 0.05 * t, y * 2.5 - 0.03 * t, octaves: 4)
                 let s = fastSin((x + 0.6 * y) * k + turb * n + 0.2 * t)
                 // Thin dark veins where s crosses 0, a gold vein where it peaks.
                 let vein = 1 - (s < 0 ? -s : s)

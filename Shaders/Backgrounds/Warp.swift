@@ -15,7 +15,8 @@ public final class Warp: Shader, @unchecked Sendable {
         ] + BackgroundParameters.common(speed: 1))
 
     static let stops = ["#000000", "#12002e", "#3f1d8c", "#2f7bd6", "#8fe3ff", "#ffffff"].compactMap(Color.init(parsing:))
-    private let canvas = BackgroundCanvas()
+    /// Smooth field: 1/5 resolution.
+    private let canvas = BackgroundCanvas(scale: 5)
     private var frame = BackgroundFrame()
     private var depth: Float = 0
 
