@@ -1,8 +1,8 @@
 /// Pixellate: a block mosaic of the picture, blocks growing with loudness.
 ///
 /// Audio: block size = `size` · (1 + `react` · level), in pixels at 1080p (scaled with the height).
-/// Each block takes the mean of four samples at its quarter points (less shimmer than one centre
-/// sample); the grid is centred on the frame so resizing blocks zoom around the middle.
+/// Each block takes the mean of four samples a quarter of the way in from each side (less shimmer
+/// than one centre sample, and centred on the block); the grid is centred on the frame so resizing blocks zoom around the middle.
 /// Versus Marble's Metal original (block size from sin(loudness), which wrapped back to small blocks
 /// when loud, and one sample per block): monotonic size, smoother colour.
 import MarbleCore
@@ -35,11 +35,11 @@ public final class Pixellate: Shader, @unchecked Sendable {
             let dst = target.row32(y)
             guard y < height, width > 0 else { fillPixels(dst, target.width, 0); continue }
             let top = originY + ((y - originY) / b) * b
-            let y0 = min(height - 1, max(0, top + b / 4)), y1 = min(height - 1, max(0, top + (3 * b) / 4))
+            let y0 = min(height - 1, max(0, top + b / 4)), y1 = min(height - 1, max(0, top + b - 1 - b / 4))
             let rowA = source.row32(y0), rowB = source.row32(y1)
             var left = originX
             while left < width {
-                let x0 = min(width - 1, max(0, left + b / 4)), x1 = min(width - 1, max(0, left + (3 * b) / 4))
+                let x0 = min(width - 1, max(0, left + b / 4)), x1 = min(width - 1, max(0, left + b - 1 - b / 4))
                 let color = average4(rowA[x0], rowA[x1], rowB[x0], rowB[x1])
                 let start = max(0, left), end = min(width, left + b)
                 if start < end { fillPixels(dst + start, end - start, color) }

@@ -41,7 +41,7 @@ public final class Drive: Shader, @unchecked Sendable {
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let drive = AudioDrive(uniforms.features)
         let h = Float(uniforms.height)
-        scroll = fract(Float(wrapped(uniforms.time * Double(parameters.number("speed")), period: 1024))
+        scroll = fract(wrapped(uniforms.time * Double(parameters.number("speed")), period: 1024)
                        + parameters.number("surge") * drive.bassSlow)
         flash = 0.75 + 0.6 * drive.beat
         sunRadius = h * (0.2 + 0.03 * drive.level)

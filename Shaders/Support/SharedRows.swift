@@ -59,10 +59,11 @@ final class SharedRows<Element: BitwiseCopyable>: @unchecked Sendable {
 }
 
 /// Visits the blocks of row `j` of the picture at 1/`scale` resolution: `body(i, pixel)` gets the mean
-/// of four samples at the quarter points of block i (a cheap box filter).
+/// of four samples placed symmetrically in block i, a quarter of the way in from each side (a cheap box
+/// filter centred on the block, so mirrored pictures stay mirrored).
 @inline(__always)
 func forEachBlock(_ source: TextureView, row j: Int, scale: Int, count: Int, _ body: (Int, UInt32) -> Void) {
-    let quarter = max(0, scale / 4), threeQuarters = min(scale - 1, (3 * scale) / 4)
+    let quarter = max(0, scale / 4), threeQuarters = max(quarter, scale - 1 - quarter)
     let y0 = min(source.height - 1, j * scale + quarter), y1 = min(source.height - 1, j * scale + threeQuarters)
     let a = source.row32(y0), b = source.row32(y1)
     let last = source.width - 1

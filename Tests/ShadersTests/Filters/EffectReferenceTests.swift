@@ -56,10 +56,10 @@ import Testing
         var expected: [UInt8] = []
         for y in 0..<h {
             let top = originY + ((y - originY) / block) * block
-            let ys = [top + block / 4, top + 3 * block / 4].map { min(h - 1, max(0, $0)) }
+            let ys = [top + block / 4, top + block - 1 - block / 4].map { min(h - 1, max(0, $0)) }
             for x in 0..<w {
                 let left = originX + ((x - originX) / block) * block
-                let xs = [left + block / 4, left + 3 * block / 4].map { min(w - 1, max(0, $0)) }
+                let xs = [left + block / 4, left + block - 1 - block / 4].map { min(w - 1, max(0, $0)) }
                 let samples = [picture.pixel(xs[0], ys[0]), picture.pixel(xs[1], ys[0]), picture.pixel(xs[0], ys[1]), picture.pixel(xs[1], ys[1])]
                 expected += (0..<4).map { c in UInt8((samples.reduce(0) { $0 + Int($1[c]) } + 2) / 4) }
             }
