@@ -1,6 +1,22 @@
 import MarbleCore
 
 /// Every shader the engine knows, by name. `marble effects` and presets look kernels up here.
+///
+/// Driving a kernel (what the render pipeline does):
+/// ```
+/// let (shader, parameters) = try ShaderLibrary.make("bars", ["count": .number(48)])
+/// shader.configure(width: 1920, height: 1080)          // once per output size: allocates scratch
+/// // per frame:
+/// shader.prepare(uniforms, parameters: parameters)      // alone, before any strip
+/// // then concurrently, disjoint strips (any split gives the same bytes):
+/// shader.render(layer.view, source: canvas.view, rows: lo..<hi, uniforms: uniforms)
+/// Blend.composite(layer: layer.view, onto: canvas.view, rows: lo..<hi, mode: .normal, opacity: 1)
+/// ```
+/// Rules the kernels rely on: one frame at a time per instance (prepare never overlaps render);
+/// `render` writes every pixel of its rows; filters read `source` anywhere but only rows nobody writes
+/// in that pass (render a filter into a layer, not in place); `configure` for the size being rendered
+/// (otherwise scratch-using kernels draw black or transparent instead of crashing). Generators with
+/// `descriptor.isOpaque` write alpha 255 everywhere, so the compositor may copy instead of blending.
 public enum ShaderLibrary {
     public static let all: [any Shader.Type] = [
         // Core generators
