@@ -14,7 +14,9 @@ import MarbleCore
 /// ```
 /// Rules the kernels rely on: one frame at a time per instance (prepare never overlaps render);
 /// `render` writes every pixel of its rows; filters read `source` anywhere but only rows nobody writes
-/// in that pass (render a filter into a layer, not in place); `configure` for the size being rendered
+/// in that pass (render a filter into a layer, not in place, and let every strip of a filter finish
+/// before compositing onto the canvas it reads: blurs read rows outside their strip); `configure` for
+/// the size being rendered
 /// (otherwise scratch-using kernels draw black or transparent instead of crashing). Generators with
 /// `descriptor.isOpaque` write alpha 255 everywhere, so the compositor may copy instead of blending.
 public enum ShaderLibrary {
