@@ -99,7 +99,7 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
                 let reachesBar = v <= h + 1
                 let reachesCap = peaks && v >= peak - 1 && v <= peak + capReach
                 guard reachesBar || reachesCap else { continue }
-                drawSpan(dst, bar: i, v: v, barPixel: barPixel, drawBar: reachesBar, drawCap: reachesCap)
+                drawSpan(dst, width: target.width, bar: i, v: v, barPixel: barPixel, drawBar: reachesBar, drawCap: reachesCap)
             }
         }
     }
@@ -107,12 +107,15 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
     /// One bar's columns in one row. Coverage = 0.5 − signed distance to the shape, clamped; bars add
     /// (saturating) so that touching bars (gap 0) share their edge pixel without a seam.
     @inline(__always)
-    private func drawSpan(_ dst: UnsafeMutablePointer<UInt32>, bar i: Int, v: Float, barPixel: UInt32,
+    private func drawSpan(_ dst: UnsafeMutablePointer<UInt32>, width: Int, bar i: Int, v: Float, barPixel: UInt32,
                           drawBar: Bool, drawCap: Bool) {
         let cx = centers[i], h = heights[i], halfW = halfWidth
         let capCenter = peakHeights[i] + capHalf
         let r = rounded ? min(halfW, max(h, 0.5)) : 0
-        for x in spanStart[i]..<spanEnd[i] {
+        // Clipped to the row too, should uniforms and target ever disagree on the width.
+        let end = min(spanEnd[i], width)
+        guard spanStart[i] < end else { return }
+        for x in spanStart[i]..<end {
             let u = abs(Float(x) + 0.5 - cx)
             var pixel: UInt32 = 0
             if drawBar {
