@@ -16,7 +16,8 @@ public final class Amsterdam: Shader, @unchecked Sendable {
         ] + BackgroundParameters.common(speed: 0.5))
 
     static let stops = ["#03040a", "#0d1226", "#3a2a3a", "#b5652a", "#ffc46b", "#fff3d6"].compactMap(Color.init(parsing:))
-    private let canvas = BackgroundCanvas()
+    /// Soft shapes: 1/5 resolution is enough.
+    private let canvas = BackgroundCanvas(scale: 5)
     private var frame = BackgroundFrame()
     private var waterline: Float = 0.1, ripple: Float = 1, light: Float = 1
 
@@ -39,7 +40,7 @@ public final class Amsterdam: Shader, @unchecked Sendable {
             let inWater = y > line
             // Mirror about the waterline, stretched vertically (reflections elongate).
             let depth = y - line
-            let mirrorY = inWater ? line - depth * 0.3 : y
+            let mirrorY = inWater ? line - depth * 0.8 : y
             let rowWave = inWater ? 0.012 * rp * (0.2 + depth * 2) : 0
             for i in 0..<count {
                 let x = x0 + Float(i) * step

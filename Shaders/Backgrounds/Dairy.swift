@@ -13,7 +13,8 @@ public final class Dairy: Shader, @unchecked Sendable {
         ] + BackgroundParameters.common(speed: 0.2))
 
     static let stops = ["#0d0b0a", "#2a2420", "#6e6258", "#d9cdb8", "#f5eedf", "#fffaf0"].compactMap(Color.init(parsing:))
-    private let canvas = BackgroundCanvas()
+    /// Soft shapes: 1/5 resolution is enough.
+    private let canvas = BackgroundCanvas(scale: 5)
     private var frame = BackgroundFrame()
     private var threshold: Float = 0.5
 
