@@ -72,7 +72,12 @@ public final class Disco: Shader, @unchecked Sendable {
             let overlay = base < 128 ? low : high
             out[i] = UInt8(truncatingIfNeeded: (base &* iw &+ overlay &* w &+ 128) >> 8)
         }
-        // Alpha bytes went through the formula too: restore them and keep colour ≤ alpha.
+        // Alpha bytes went through the formula too: overlay maps 255 over 255 to 255, so opaque pixels
+        // are already right. Elsewhere, restore alpha and keep colour ≤ alpha.
+        var opaque: UInt8 = 255
+        var q = 3
+        while q < count { opaque &= source[q]; q += 4 }
+        guard opaque != 255 else { return }
         var p = 0
         while p < count {
             let alpha = source[p + 3]
