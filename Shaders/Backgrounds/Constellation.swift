@@ -16,7 +16,8 @@ public final class Constellation: Shader, @unchecked Sendable {
         ] + BackgroundParameters.common(speed: 0.2))
 
     static let stops = ["#01020a", "#07122b", "#1b3566", "#5b8bd1", "#cfe3ff", "#ffffff"].compactMap(Color.init(parsing:))
-    private let canvas = BackgroundCanvas()
+    /// Soft glows and hairlines drawn wide enough to survive stretching: 1/5 resolution.
+    private let canvas = BackgroundCanvas(scale: 5)
     private var frame = BackgroundFrame()
     private var stars: Float = 6, starSize: Float = 0.05, lineLight: Float = 0.2
     private var cosTurn: Float = 1, sinTurn: Float = 0
