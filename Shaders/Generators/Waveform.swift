@@ -108,16 +108,6 @@ public final class Waveform: Shader, @unchecked Sendable {
         lastRow = min(uniforms.height - 1, Int(clamp(highest + reach, -1, h + 1)))
     }
 
-    /// Linear interpolation of `samples` at `position` 0…1, clamped to −1…1 (NaN → −1 is impossible:
-    /// the analyser promises finite values; clamp keeps a bad one inside the frame anyway).
-    private static func sample(_ samples: [Float], at position: Float) -> Float {
-        let n = samples.count
-        guard n > 1 else { return n == 1 ? clamp(samples[0], -1, 1) : 0 }
-        let p = position * Float(n - 1)
-        let i = min(n - 2, Int(p))
-        return clamp(mix(samples[i], samples[i + 1], p - Float(i)), -1, 1)
-    }
-
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let width = min(target.width, capacity)
         for y in rows {
@@ -149,5 +139,15 @@ public final class Waveform: Shader, @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// Linear interpolation of `samples` at `position` 0…1, clamped to −1…1. A NaN sample becomes −1:
+    /// the analyser promises finite values, the clamp only keeps a bad one inside the frame.
+    private static func sample(_ samples: [Float], at position: Float) -> Float {
+        let n = samples.count
+        guard n > 1 else { return n == 1 ? clamp(samples[0], -1, 1) : 0 }
+        let p = position * Float(n - 1)
+        let i = min(n - 2, Int(p))
+        return clamp(mix(samples[i], samples[i + 1], p - Float(i)), -1, 1)
     }
 }
