@@ -1,7 +1,7 @@
 /// Disco: a slowly turning cosine colour field overlay-blended onto the picture.
 ///
-/// Audio: the field's strength follows the beat (`amount` · (0.6 + 0.4 · beat pulse)) and its rotation
-/// speed the mid band. The field is evaluated at quarter resolution and stretched (it is smooth), the
+/// Audio: the field's strength follows the beat (`amount` · (0.6 + 0.4 · beat pulse)) and its angle
+/// leans with the slow mid band. The field is evaluated at quarter resolution and stretched (it is smooth), the
 /// overlay runs per pixel in 16-bit integers. Versus Marble's Metal original (wall-clock time, a field
 /// that ignored the picture where it was dark): media time, and a true overlay that keeps the
 /// picture's shadows and highlights.
