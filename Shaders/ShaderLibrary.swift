@@ -1,25 +1,53 @@
 import MarbleCore
 
 /// Every shader the engine knows, by name. `marble effects` and presets look kernels up here.
+///
+/// Driving a kernel (what the render pipeline does):
+/// ```
+/// let (shader, parameters) = try ShaderLibrary.make("bars", ["count": .number(48)])
+/// shader.configure(width: 1920, height: 1080)          // once per output size: allocates scratch
+/// // per frame:
+/// shader.prepare(uniforms, parameters: parameters)      // alone, before any strip
+/// // then concurrently, disjoint strips (any split gives the same bytes):
+/// shader.render(layer.view, source: canvas.view, rows: lo..<hi, uniforms: uniforms)
+/// Blend.composite(layer: layer.view, onto: canvas.view, rows: lo..<hi, mode: .normal, opacity: 1)
+/// ```
+/// Rules the kernels rely on: one frame at a time per instance (prepare never overlaps render);
+/// `render` writes every pixel of its rows; filters read `source` anywhere but only rows nobody writes
+/// in that pass (render a filter into a layer, not in place, and let every strip of a filter finish
+/// before compositing onto the canvas it reads: blurs read rows outside their strip); `configure` for
+/// the size being rendered
+/// (otherwise scratch-using kernels draw black or transparent instead of crashing). Generators with
+/// `descriptor.isOpaque` write alpha 255 everywhere, so the compositor may copy instead of blending.
 public enum ShaderLibrary {
     public static let all: [any Shader.Type] = [
         // Core generators
         Solid.self, Gradient.self, Media.self, SpectrumBars.self, Waveform.self,
-        // Filters
-        Ink.self,
+        // Marble's effects
+        Ink.self, Analog.self, Pixellate.self, Disco.self, Drive.self, Vibes.self, Polka.self, Blur.self,
+        GodRays.self, Bokeh.self, Stars.self,
+        // Generative backgrounds
+        Magma.self, MarbleStone.self, Voronoise.self, Waves.self, Warp.self, Aura.self, Andromeda.self,
+        GraniteStone.self, Satin.self, Latte.self, Oculus.self, Vinyl.self, Glitch.self, GodraysBackground.self,
+        Carbon.self, Temple.self, Kami.self, Bedazzled.self, BlackDiamond.self, Discotech.self, Dairy.self,
+        Constellation.self, MilkyWay.self, Bankai.self, Amsterdam.self,
     ]
 
     public static func shader(named name: String) -> (any Shader.Type)? {
         all.first { $0.descriptor.name == name }
     }
 
-    /// Validates `values` against the named shader's table and creates it.
-    /// Throws ``ParameterError`` for an unknown shader name (parameter "name"), names or bad values.
-    public static func make(_ name: String, _ values: [String: ParameterValue] = [:]) throws -> any Shader {
+    /// Validates `values` against the named shader's table and creates it, returning the validated
+    /// parameters too (`prepare` takes them every frame; bindings update them with `setNumber`).
+    /// Throws ``ParameterError`` for an unknown shader (parameter "name"), unknown parameter names and
+    /// bad values, and whatever the shader's `init` throws.
+    public static func make(_ name: String, _ values: [String: ParameterValue] = [:]) throws
+        -> (shader: any Shader, parameters: ShaderParameters) {
         guard let type = shader(named: name) else {
             let known = all.map { $0.descriptor.name }.joined(separator: ", ")
             throw ParameterError(shader: name, parameter: "name", message: "unknown shader (known: \(known))")
         }
-        return try type.init(parameters: try ShaderParameters(descriptor: type.descriptor, values: values))
+        let parameters = try ShaderParameters(descriptor: type.descriptor, values: values)
+        return (try type.init(parameters: parameters), parameters)
     }
 }

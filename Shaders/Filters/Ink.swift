@@ -3,14 +3,15 @@
 /// Audio: edge gain × (1 + `beat_boost` · beatPulse), so lines darken on beats. Reads `source` (the
 /// picture under the layer); `mix` lets the original show through. Alpha follows the source.
 /// Luminance is computed once per source row into a three-row ring per strip (scratch from
-/// `configure`, slots keyed by the strip's first row, so concurrent strips never share memory).
+/// `configure`, slots keyed by the strip's first row, so concurrent strips never share memory); the
+/// ink/paper mix for each of the 257 edge weights is a table filled in `prepare`.
 /// Versus Marble's Metal original (Sobel on an unsmoothed loudness-scaled texture, ignoring alpha):
 /// the same edges, with beat response from the features and premultiplied alpha kept.
 import MarbleCore
 
 public final class Ink: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract. Scratch rows are partitioned by strip (rows
-    // 3·lo…3·lo+2 of `lumaRows` belong to the strip starting at row lo), so strips write disjoint memory.
+    // 4·lo…4·lo+3 of `scratch` belong to the strip starting at row lo), so strips write disjoint memory.
     public static let descriptor = ShaderDescriptor(
         name: "ink", summary: "Sobel edges of the luminance as ink on grey paper.", kind: .filter,
         parameters: [
@@ -22,30 +23,33 @@ public final class Ink: Shader, @unchecked Sendable {
         ])
 
     private var configuredWidth = 0, configuredHeight = 0
-    /// 3·height rows of (width + 2) luma values, each row padded with a copy of its edge pixels.
-    private var lumaRows: UnsafeMutablePointer<Int32> = .allocate(capacity: 1)
+    /// Per strip starting at row lo, rows 4·lo…4·lo+3 of `scratch`: three luma rows (each padded with a
+    /// copy of its edge pixels) and one row of edge weights.
+    private var scratch: UnsafeMutablePointer<Int32> = allocateFilled(1, 0)
+    /// Ink over paper for every edge weight 0…256: the per-pixel colour work becomes one load.
+    private let shades: UnsafeMutablePointer<UInt32> = allocateFilled(257, 0)
     private var gain: Float = 0
-    private var inkPixel: UInt32 = 0, paperPixel: UInt32 = 0, mixWeight: UInt32 = 0
+    private var mixWeight: UInt32 = 0
 
     public init(parameters: ShaderParameters) throws {}
 
-    deinit { lumaRows.deallocate() }
+    deinit { scratch.deallocate(); shades.deallocate() }
 
     public func configure(width: Int, height: Int) {
         guard width != configuredWidth || height != configuredHeight else { return }
-        lumaRows.deallocate()
-        // Not initialised on purpose: a strip writes a slot before reading it, and untouched slots cost
-        // no physical memory.
-        lumaRows = .allocate(capacity: 3 * height * (width + 2))
+        scratch.deallocate()
+        // Not initialised on purpose: a strip writes a row before reading it, and slots of strips that
+        // never run cost no physical memory.
+        scratch = .allocate(capacity: 4 * height * (width + 2))
         configuredWidth = width; configuredHeight = height
     }
 
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let boost = 1 + parameters.number("beat_boost") * clamp01(uniforms.features.beatPulse)
-        // A full black→white step gives |∇| = 4·255 = 1020.
-        gain = parameters.number("strength") * boost / 1020
-        inkPixel = PremultipliedColor(parameters.color("ink")).packed
-        paperPixel = PremultipliedColor(parameters.color("paper")).packed
+        // A full black→white step gives |∇| = 4·255 = 1020; weights run 0…256.
+        gain = parameters.number("strength") * boost * 256 / 1020
+        let ink = PremultipliedColor(parameters.color("ink")), paper = PremultipliedColor(parameters.color("paper"))
+        for w in 0...256 { shades[w] = paper.mixed(with: ink, Float(w) / 256).packed }
         mixWeight = weight256(parameters.number("mix"))
     }
 
@@ -57,7 +61,8 @@ public final class Ink: Shader, @unchecked Sendable {
             return
         }
         let stride = width + 2
-        let slots = lumaRows + 3 * rows.lowerBound * stride
+        let slots = scratch + 4 * rows.lowerBound * stride
+        let weights = slots + 3 * stride
         // Source row r lives in slot (r − lo + 1) mod 3.
         func slot(_ r: Int) -> UnsafeMutablePointer<Int32> { slots + ((r - rows.lowerBound + 1) % 3) * stride }
         func fill(_ r: Int) {
@@ -67,20 +72,23 @@ public final class Ink: Shader, @unchecked Sendable {
             dst[0] = dst[1]; dst[width + 1] = dst[width]
         }
         fill(rows.lowerBound - 1); fill(rows.lowerBound)
+        let g = gain, keep = mixWeight
         for y in rows {
             fill(y + 1)
             let above = slot(y - 1), here = slot(y), below = slot(y + 1)
-            let src = source.row32(y), dst = target.row32(y)
-            let g = gain, ink = inkPixel, paper = paperPixel, keep = mixWeight
             for x in 0..<width {
                 let gx = (above[x + 2] &+ 2 &* here[x + 2] &+ below[x + 2]) &- (above[x] &+ 2 &* here[x] &+ below[x])
                 let gy = (below[x] &+ 2 &* below[x + 1] &+ below[x + 2]) &- (above[x] &+ 2 &* above[x + 1] &+ above[x + 2])
                 let fx = Float(gx), fy = Float(gy)
-                let edge = (fx * fx + fy * fy).squareRoot() * g
+                weights[x] = roundToInt32(clamp((fx * fx + fy * fy).squareRoot() * g, 0, 256))
+            }
+            let src = source.row32(y), dst = target.row32(y)
+            for x in 0..<width {
+                let shade = shades[Int(weights[x])]
                 let s = src[x]
                 let alpha = s >> 24
-                let drawn = scalePixel(lerpPixel(paper, ink, weight256(edge)), alpha &+ (alpha >> 7))
-                dst[x] = lerpPixel(drawn, s, keep)
+                let drawn = alpha == 255 ? shade : scalePixel(shade, alpha &+ (alpha >> 7))
+                dst[x] = keep == 0 ? drawn : lerpPixel(drawn, s, keep)
             }
         }
     }

@@ -9,14 +9,14 @@
 
 /// Clamps to 0…1; NaN becomes 0.
 @inline(__always) @usableFromInline func clamp01(_ x: Float) -> Float {
-    let low = x > 0 ? x : 0
-    return low < 1 ? low : 1
+    // Swift's min returns its first argument when unordered and max its first too: NaN → min → NaN
+    // → max(0, NaN) = 0. Both map onto single SSE instructions.
+    max(0, min(x, 1))
 }
 
 /// Clamps to `lo…hi`; NaN becomes `lo`.
 @inline(__always) func clamp(_ x: Float, _ lo: Float, _ hi: Float) -> Float {
-    let low = x > lo ? x : lo
-    return low < hi ? low : hi
+    max(lo, min(x, hi))
 }
 
 /// Round to nearest (ties to even), |x| < 2²².

@@ -4,9 +4,20 @@
 /// pixel is scaled by one multiply per lane pair; the compiler vectorises loops of them.
 import MarbleCore
 
+/// Channel of a packed pixel (shift 0 red, 8 green, 16 blue, 24 alpha) as a Float 0…255. Goes through
+/// Int32: SSE2 converts signed integers to floats in vectors, unsigned ones only one by one.
+@inline(__always) func channel(_ p: UInt32, _ shift: UInt32) -> Float {
+    Float(Int32(bitPattern: (p >> shift) & 0xFF))
+}
+
 /// 0…1 → 0…255, rounded, NaN → 0.
 @inline(__always) @usableFromInline func byte(_ x: Float) -> UInt32 {
     (clamp01(x) * 255 + roundingMagic).bitPattern & 0xFF
+}
+
+/// 0…1 → 0…255, rounded, for values the caller has already clamped to 0…1.
+@inline(__always) func byteOfClamped(_ x: Float) -> UInt32 {
+    (x * 255 + roundingMagic).bitPattern & 0xFF
 }
 
 /// Opaque pixel from straight colour channels in 0…1.
@@ -41,10 +52,11 @@ import MarbleCore
 
 /// Rec. 601 luma of a packed pixel, 0…255 (weights 77/150/29 of 256).
 @inline(__always) func luma(_ p: UInt32) -> Int32 {
-    let r = Int32(truncatingIfNeeded: p & 0xFF)
-    let g = Int32(truncatingIfNeeded: (p >> 8) & 0xFF)
-    let b = Int32(truncatingIfNeeded: (p >> 16) & 0xFF)
-    return (r &* 77 &+ g &* 150 &+ b &* 29) >> 8
+    // 16-bit products (255·256 fits) so SSE2 multiplies eight lanes at once.
+    let r = UInt16(truncatingIfNeeded: p & 0xFF)
+    let g = UInt16(truncatingIfNeeded: (p >> 8) & 0xFF)
+    let b = UInt16(truncatingIfNeeded: (p >> 16) & 0xFF)
+    return Int32(truncatingIfNeeded: (r &* 77 &+ g &* 150 &+ b &* 29) >> 8)
 }
 
 /// Straight colour → float channels of its premultiplied form.

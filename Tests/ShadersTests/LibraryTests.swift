@@ -140,3 +140,28 @@ import Testing
         }
     }
 }
+
+@Suite struct TranslucentSourceTests {
+    /// The test picture with translucent and transparent bands, still valid premultiplied.
+    static func translucentPicture() -> Texture {
+        let t = testPicture(seed: 11)
+        for y in 0..<testHeight where y % 3 != 0 {
+            let row = t.view.row(y)
+            let alpha = y % 3 == 1 ? 0 : (y * 37) % 256
+            for x in 0..<testWidth {
+                for c in 0..<4 { row[x * 4 + c] = UInt8(Int(row[x * 4 + c]) * alpha / 255) }
+            }
+        }
+        return t
+    }
+
+    static let filters = ShaderLibrary.all.filter { $0.descriptor.kind == .filter }.map { $0.descriptor.name }
+
+    @Test(arguments: filters) func filtersKeepPremultipliedValidity(_ name: String) throws {
+        let rig = try Rig(name, source: Self.translucentPicture())
+        for loudness: Float in [0, 1] {
+            let bytes = rig.render(frame: 5, loudness: loudness, strips: 3)
+            #expect(isPremultiplied(bytes), "loudness \(loudness)")
+        }
+    }
+}

@@ -1,0 +1,57 @@
+/// Amsterdam: a canal at night — warm city lights as soft bokeh above, their reflections broken into
+/// wavering streaks on the water below.
+///
+/// Lights are cellular feature points (one per cell, some dark); the water mirrors the sky with a
+/// rippling sideways offset and vertical stretch. Audio: ripples stir with the slow bass, lights
+/// brighten with the level and flash on beats.
+import MarbleCore
+
+public final class Amsterdam: Shader, @unchecked Sendable {
+    // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
+    public static let descriptor = ShaderDescriptor(
+        name: "amsterdam", summary: "City lights over a canal and their rippling reflections.", kind: .generator,
+        isOpaque: true,
+        parameters: [
+            ParameterDescriptor("waterline", "Height of the waterline, −0.5 (top) … 0.5 (bottom).", .number(default: 0.1, range: -0.5...0.5)),
+        ] + BackgroundParameters.common(speed: 0.5))
+
+    static let stops = ["#03040a", "#0d1226", "#3a2a3a", "#b5652a", "#ffc46b", "#fff3d6"].compactMap(Color.init(parsing:))
+    /// Soft shapes: 1/5 resolution is enough.
+    private let canvas = BackgroundCanvas(scale: 5)
+    private var frame = BackgroundFrame()
+    private var waterline: Float = 0.1, ripple: Float = 1, light: Float = 1
+
+    public init(parameters: ShaderParameters) throws {}
+
+    public func configure(width: Int, height: Int) { canvas.configure(width: width, height: height) }
+
+    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+        frame = BackgroundFrame(uniforms, parameters)
+        waterline = parameters.number("waterline")
+        ripple = 1 + 0.5 * frame.react * min(2, frame.drive.bassSlow)
+        light = 0.75 + 0.3 * frame.react * (frame.drive.level + 0.5 * frame.drive.beat)
+        canvas.setPalette(Self.stops, hue: parameters.number("hue"))
+    }
+
+    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+        let t = frame.time, line = waterline, rp = ripple, li = light
+        let palette = canvas.palette
+        canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
+            let inWater = y > line
+            // Mirror about the waterline, stretched vertically (reflections elongate).
+            let depth = y - line
+            let mirrorY = inWater ? line - depth * 0.8 : y
+            let rowWave = inWater ? 0.012 * rp * (0.2 + depth * 2) : 0
+            for i in 0..<count {
+                let x = x0 + Float(i) * step
+                let wobble = rowWave * fastSin(y * 45 + t * 2 + 0.5 * fastSin(x * 3 + t))
+                let c = Noise.voronoi((x + wobble) * 7, mirrorY * 7, jitter: 0.9)
+                let lamp = c.id < 0.45 ? fastExp(-c.f1 * c.f1 * 30) * (0.6 + 0.8 * c.id) : 0
+                let sky = 0.06 + 0.08 * (0.5 - mirrorY)
+                var v = sky + li * lamp
+                v = inWater ? v * (0.65 - 0.3 * depth) : v
+                out[i] = palette[Int(roundToInt32(clamp01(v) * 255))]
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+/// Constellation: a night sky of soft stars, neighbouring stars joined by faint lines, the whole sky
+/// turning slowly.
+///
+/// Stars are the feature points of a cellular field (one per cell, jittered); each pixel finds its
+/// nearest and second-nearest star and lights up near the segment joining them, which links every
+/// star to its close neighbours. Audio: stars swell with the beat, lines brighten with the level.
+import MarbleCore
+
+public final class Constellation: Shader, @unchecked Sendable {
+    // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
+    public static let descriptor = ShaderDescriptor(
+        name: "constellation", summary: "Stars joined by faint lines, turning slowly.", kind: .generator,
+        isOpaque: true,
+        parameters: [
+            ParameterDescriptor("stars", "Stars across the frame height.", .number(default: 6, range: 2...20)),
+        ] + BackgroundParameters.common(speed: 0.2))
+
+    static let stops = ["#01020a", "#07122b", "#1b3566", "#5b8bd1", "#cfe3ff", "#ffffff"].compactMap(Color.init(parsing:))
+    /// Soft glows and hairlines drawn wide enough to survive stretching: 1/5 resolution.
+    private let canvas = BackgroundCanvas(scale: 5)
+    private var frame = BackgroundFrame()
+    private var stars: Float = 6, starSize: Float = 0.05, lineLight: Float = 0.2
+    private var cosTurn: Float = 1, sinTurn: Float = 0
+
+    public init(parameters: ShaderParameters) throws {}
+
+    public func configure(width: Int, height: Int) { canvas.configure(width: width, height: height) }
+
+    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+        frame = BackgroundFrame(uniforms, parameters)
+        stars = parameters.number("stars")
+        starSize = 0.06 * (1 + 0.5 * frame.react * frame.drive.beat)
+        lineLight = 0.18 + 0.2 * frame.react * frame.drive.level
+        let turn = frame.time * 0.05
+        cosTurn = fastCos(turn); sinTurn = fastSin(turn)
+        canvas.setPalette(Self.stops, hue: parameters.number("hue"))
+    }
+
+    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+        let k = stars, size = starSize, line = lineLight, c = cosTurn, s = sinTurn
+        let palette = canvas.palette
+        canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
+            for i in 0..<count {
+                let x = x0 + Float(i) * step
+                let u = (c * x - s * y) * k, v = (s * x + c * y) * k
+                let (d1, d2, segment) = Self.nearestStars(u + 50, v + 50)
+                let glow = fastExp(-d1 * d1 / (size * size))
+                let link = smoothstep(0.035, 0.01, segment) * smoothstep(1.6, 0.8, d1 + d2)
+                let background = 0.04 + 0.04 * Noise.value(u * 0.5, v * 0.5)
+                out[i] = palette[Int(roundToInt32(clamp01(background + line * link + glow) * 255))]
+            }
+        }
+    }
+
+    /// Distances to the nearest and second-nearest star (one per unit cell, jitter 0.8) and the
+    /// distance from the point to the segment joining those two stars.
+    @inline(__always) static func nearestStars(_ x: Float, _ y: Float) -> (Float, Float, Float) {
+        let i = floorToInt32(x), j = floorToInt32(y)
+        let fx = x - Float(i), fy = y - Float(j)
+        var d1: Float = 64, d2: Float = 64
+        var ax: Float = 0, ay: Float = 0, bx: Float = 0, by: Float = 0
+        for dj: Int32 in -1...1 {
+            for di: Int32 in -1...1 {
+                let ci = i &+ di, cj = j &+ dj
+                let px = Float(di) + 0.5 + 0.8 * (Noise.lattice(ci, cj) - 0.5)
+                let py = Float(dj) + 0.5 + 0.8 * (Noise.lattice(cj &+ 91, ci &+ 37) - 0.5)
+                let d = (px - fx) * (px - fx) + (py - fy) * (py - fy)
+                let nearer = d < d1, second = !nearer && d < d2
+                bx = nearer ? ax : (second ? px : bx); by = nearer ? ay : (second ? py : by)
+                d2 = nearer ? d1 : (second ? d : d2)
+                ax = nearer ? px : ax; ay = nearer ? py : ay
+                d1 = nearer ? d : d1
+            }
+        }
+        // Distance from (fx, fy) to segment a–b.
+        let sx = bx - ax, sy = by - ay
+        let h = clamp01(((fx - ax) * sx + (fy - ay) * sy) / max(sx * sx + sy * sy, 1e-6))
+        let ex = fx - ax - sx * h, ey = fy - ay - sy * h
+        return (d1.squareRoot(), d2.squareRoot(), (ex * ex + ey * ey).squareRoot())
+    }
+}

@@ -1,0 +1,50 @@
+/// M1lky way: the galactic band across a night sky — a diagonal glow of fbm star clouds split by
+/// dark dust lanes, over a speckle of faint stars.
+///
+/// Audio: the band glows with the level, the dust lanes part slightly with the slow bass.
+import MarbleCore
+
+public final class MilkyWay: Shader, @unchecked Sendable {
+    // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
+    public static let descriptor = ShaderDescriptor(
+        name: "m1lky_way", summary: "The galactic band with dust lanes across the sky.", kind: .generator,
+        isOpaque: true,
+        parameters: [
+            ParameterDescriptor("tilt", "Angle of the band in degrees.", .number(default: 25, range: -90...90)),
+        ] + BackgroundParameters.common(speed: 0.1))
+
+    static let stops = ["#000105", "#0a0f24", "#2a2f57", "#7d6f9e", "#e8d6c8", "#ffffff"].compactMap(Color.init(parsing:))
+    private let canvas = BackgroundCanvas()
+    private var frame = BackgroundFrame()
+    private var cosTilt: Float = 1, sinTilt: Float = 0, glow: Float = 1, dust: Float = 1
+
+    public init(parameters: ShaderParameters) throws {}
+
+    public func configure(width: Int, height: Int) { canvas.configure(width: width, height: height) }
+
+    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+        frame = BackgroundFrame(uniforms, parameters)
+        let a = parameters.number("tilt") * (Float.pi / 180)
+        cosTilt = fastCos(a); sinTilt = fastSin(a)
+        glow = 0.8 + 0.35 * frame.react * frame.drive.level
+        dust = 1 - 0.15 * frame.react * min(2, frame.drive.bassSlow)
+        canvas.setPalette(Self.stops, hue: parameters.number("hue"))
+    }
+
+    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+        let t = frame.time, c = cosTilt, s = sinTilt, g = glow, d = dust
+        let palette = canvas.palette
+        canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
+            for i in 0..<count {
+                let x = x0 + Float(i) * step
+                let along = c * x + s * y + 0.02 * t, across = -s * x + c * y
+                let clouds = Noise.fbm(along * 3, across * 6, octaves: 4)
+                let band = fastExp(-across * across * 18)
+                let lane = smoothstep(0.45, 0.7, Noise.fbm(along * 5 + 9, across * 14, octaves: 2)) * d
+                let speckle = smoothstep(0.9, 1, Noise.value(x * 120, y * 120))
+                let v = clamp01(g * band * clouds * 1.3 * (1 - 0.8 * lane) + 0.04 + 0.3 * speckle)
+                out[i] = palette[Int(roundToInt32(v * 255))]
+            }
+        }
+    }
+}

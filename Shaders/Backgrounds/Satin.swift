@@ -1,0 +1,49 @@
+/// Satin: flowing fabric — smooth folds from crossed sine waves bent by slow noise, lit by a soft
+/// sheen that slides across them.
+///
+/// Audio: folds deepen with the slow bass, the sheen brightens with the level.
+import MarbleCore
+
+public final class Satin: Shader, @unchecked Sendable {
+    // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
+    public static let descriptor = ShaderDescriptor(
+        name: "satin", summary: "Flowing satin folds with a sliding sheen.", kind: .generator, isOpaque: true,
+        parameters: [
+            ParameterDescriptor("folds", "Number of folds across the frame.", .number(default: 3, range: 0.5...12)),
+        ] + BackgroundParameters.common(speed: 0.4))
+
+    static let stops = ["#1a0610", "#5c1030", "#a3245a", "#e0608f", "#ffc2d6", "#fff5f8"].compactMap(Color.init(parsing:))
+    private let canvas = BackgroundCanvas()
+    private var frame = BackgroundFrame()
+    private var folds: Float = 3, depth: Float = 1, sheen: Float = 1
+
+    public init(parameters: ShaderParameters) throws {}
+
+    public func configure(width: Int, height: Int) { canvas.configure(width: width, height: height) }
+
+    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+        frame = BackgroundFrame(uniforms, parameters)
+        folds = parameters.number("folds") * 2
+        depth = 1 + 0.3 * frame.react * min(2, frame.drive.bassSlow)
+        sheen = 0.6 + 0.4 * frame.react * frame.drive.level
+        canvas.setPalette(Self.stops, hue: parameters.number("hue"))
+    }
+
+    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+        let t = frame.time, f = folds, d = depth, sh = sheen
+        let palette = canvas.palette
+        canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
+            let rowBend = fastSin(y * 1.3 + t * 0.2)
+            for i in 0..<count {
+                let x = x0 + Float(i) * step
+                let bend = Noise.value(x * 1.5 + 0.1 * t, y * 1.5) * 2
+                let u = x * f + d * (bend + 0.6 * rowBend) + 0.4 * fastSin(y * f * 0.7 - t * 0.3)
+                let height = fastSin(u)
+                // Sheen: light from a direction sliding with time, on the fold's slope.
+                let slope = fastCos(u)
+                let light = 0.5 + 0.35 * height + sh * 0.35 * clamp01(slope * fastSin(t * 0.25 + y * 2))
+                out[i] = palette[Int(roundToInt32(clamp01(light) * 255))]
+            }
+        }
+    }
+}

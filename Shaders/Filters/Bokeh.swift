@@ -1,0 +1,114 @@
+/// Bokeh: a lens blur — each pixel is a weighted mean of taps on a golden-angle spiral filling a disc,
+/// with bright taps weighted up so highlights bloom into discs, as out-of-focus lights do.
+///
+/// Audio: radius × (1 + `react` · slow bass): the focus breathes with the low end. Tap k of n sits at
+/// radius R·√(k/n), angle k·2.39996 (the golden angle), which covers the disc evenly with no rings.
+/// Weight = 1 + `highlights` · (luma/255)⁴ from a 256-entry table. Taps read a quarter-resolution copy
+/// of the picture shared by all strips (``SharedRows``, cache-resident); evaluated at that resolution,
+/// tap-major (independent iterations overlap the loads), then stretched. The resolution is a quarter
+/// for radii of 16 output pixels and more, finer for smaller radii (taps land on whole grid pixels,
+/// so the grid must stay well below the radius). Versus Marble's Metal original (a fixed
+/// 5×5 box labelled bokeh): a real disc kernel with highlight weighting.
+import MarbleCore
+
+public final class Bokeh: Shader, @unchecked Sendable {
+    // @unchecked Sendable: see the `Shader` contract; the scratch of `grid` is partitioned by strip.
+    public static let descriptor = ShaderDescriptor(
+        name: "bokeh", summary: "Golden-angle spiral lens blur with blooming highlights.", kind: .filter,
+        parameters: [
+            ParameterDescriptor("radius", "Blur radius in pixels at 1080p.", .number(default: 20, range: 1...64)),
+            ParameterDescriptor("highlights", "Extra weight of bright taps.", .number(default: 6, range: 0...32)),
+            ParameterDescriptor("react", "Extra radius with the slow bass (× bass).", .number(default: 0.3, range: 0...2)),
+        ])
+
+    static let taps = 28
+    private var grid: LowResolution?
+    /// The picture at the grid's resolution, already multiplied by each pixel's weight.
+    private var small: SharedRows<WeightedPixel>?
+    /// Tap offsets for the current radius, in grid pixels.
+    private let offsetX = allocateFilled(Bokeh.taps, Float(0)), offsetY = allocateFilled(Bokeh.taps, Float(0))
+    private let weights = allocateFilled(256, Float(1))
+
+    private let baseRadius: Float
+
+    public init(parameters: ShaderParameters) throws {
+        baseRadius = parameters.number("radius")
+    }
+
+    deinit { offsetX.deallocate(); offsetY.deallocate(); weights.deallocate() }
+
+    public func configure(width: Int, height: Int) {
+        guard grid?.width != width || grid?.height != height else { return }
+        let radius = baseRadius * Float(height) / 1080
+        let grid = LowResolution(width: width, height: height, scale: max(1, min(4, Int(radius / 4))))
+        self.grid = grid
+        small = SharedRows(width: grid.lowWidth, height: grid.lowHeight, filler: WeightedPixel())
+    }
+
+    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+        let drive = AudioDrive(uniforms.features)
+        let radius = parameters.number("radius") * Float(uniforms.height) / 1080
+            * (1 + parameters.number("react") * drive.bassSlow) / Float(grid?.scale ?? 1)
+        for k in 0..<Self.taps {
+            let r = radius * (Float(k) / Float(Self.taps - 1)).squareRoot()
+            let angle = Float(k) * 2.399_963
+            offsetX[k] = r * fastCos(angle); offsetY[k] = r * fastSin(angle)
+        }
+        let highlights = parameters.number("highlights")
+        for l in 0..<256 {
+            let x = Float(l) / 255
+            weights[l] = 1 + highlights * x * x * x * x
+        }
+        small?.beginFrame()
+    }
+
+    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+        guard let grid, let small, grid.width == target.width, grid.height == target.height,
+              source.width >= target.width, source.height >= target.height else {
+            for y in rows { fillPixels(target.row32(y), target.width, 0) }
+            return
+        }
+        let count = grid.lowWidth, lowScale = grid.scale
+        // Workspace: five accumulators per pixel (r, g, b, a, total weight).
+        let sumR = grid.workspace(forStripAt: rows.lowerBound).assumingMemoryBound(to: Float.self)
+        let sumG = sumR + count, sumB = sumG + count, sumA = sumB + count, total = sumA + count
+        let weights = self.weights
+        // Each picture pixel is weighted once, when its row is first needed; taps then only add.
+        // A local function, not a closure value: passing it on allocates nothing.
+        func fillSmall(_ j: Int, _ out: UnsafeMutablePointer<WeightedPixel>) {
+            forEachBlock(source, row: j, scale: lowScale, count: count) { i, p in
+                let pr = p & 0xFF, pg = (p >> 8) & 0xFF, pb = (p >> 16) & 0xFF
+                // Cheap luma (r + 2g + b)/4 picks the weight.
+                let w = weights[Int((pr &+ 2 &* pg &+ pb) >> 2)]
+                out[i] = WeightedPixel(r: w * channel(p, 0), g: w * channel(p, 8), b: w * channel(p, 16),
+                                       a: w * channel(p, 24), w: w)
+            }
+        }
+        let lastColumn = count - 1
+        grid.render(target, rows: rows) { j, out in
+            for i in 0..<count { sumR[i] = 0; sumG[i] = 0; sumB[i] = 0; sumA[i] = 0; total[i] = 0 }
+            for k in 0..<Self.taps {
+                let row = small.row(j + Int(roundToInt32(offsetY[k])), fill: fillSmall)
+                let du = Int(roundToInt32(offsetX[k]))
+                // Columns whose tap stays inside the row need no clamp.
+                let first = max(0, -du), last = min(count, count - du)
+                @inline(__always) func tap(_ i: Int, _ q: WeightedPixel) {
+                    sumR[i] += q.r; sumG[i] += q.g; sumB[i] += q.b; sumA[i] += q.a; total[i] += q.w
+                }
+                for i in 0..<min(first, count) { tap(i, row[min(lastColumn, max(0, i + du))]) }
+                if first < last { for i in first..<last { tap(i, row[i + du]) } }
+                for i in max(last, first)..<count { tap(i, row[min(lastColumn, max(0, i + du))]) }
+            }
+            for i in 0..<count {
+                let k = 1 / (255 * total[i])
+                let alpha = sumA[i] * k
+                out[i] = packPremultiplied(min(sumR[i] * k, alpha), min(sumG[i] * k, alpha), min(sumB[i] * k, alpha), alpha)
+            }
+        }
+    }
+}
+
+/// A picture pixel times its bokeh weight, and the weight.
+struct WeightedPixel: BitwiseCopyable {
+    var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0, w: Float = 0
+}
