@@ -20,6 +20,8 @@ import Testing
         let shader = rig.shader
         for _ in 0..<3 {
             shader.prepare(u, parameters: rig.parameters)
+            // A generator that blends onto the picture under it starts from a transparent one, as in `Rig`.
+            if type(of: shader).descriptor.drawsOnCanvas { frame.target.fill(RGBA8(r: 0, g: 0, b: 0, a: 0)) }
             let strips = 6
             DispatchQueue.concurrentPerform(iterations: strips) { s in
                 let lo = testHeight * s / strips, hi = testHeight * (s + 1) / strips
