@@ -13,9 +13,12 @@ final class FrameSlot: @unchecked Sendable {
     let picture: Texture?
     var pictureView: TextureView?
     let canvas: Texture
+    /// The frame in the encoder's format (nil when the job writes a PNG).
+    let yuv: YUVFrame?
 
-    init(width: Int, height: Int, features: AudioFeatures, hasPicture: Bool) {
+    init(width: Int, height: Int, features: AudioFeatures, hasPicture: Bool, encoded: Bool) throws(MarbleError) {
         self.features = features
+        yuv = encoded ? try YUVFrame(width: width, height: height) : nil
         picture = hasPicture ? Texture(width: width, height: height) : nil
         canvas = Texture(width: width, height: height)
     }

@@ -68,8 +68,8 @@ public final class RenderJob {
         let toRender = BoundedQueue<FrameSlot>(capacity: poolSize)
         let toEncode = BoundedQueue<FrameSlot>(capacity: poolSize)
         for _ in 0..<poolSize {
-            free.push(FrameSlot(width: o.width, height: o.height, features: extractor.makeFeatures(),
-                                hasPicture: pictures != nil && pictures?.still == nil))
+            free.push(try FrameSlot(width: o.width, height: o.height, features: extractor.makeFeatures(),
+                                    hasPicture: pictures != nil && pictures?.still == nil, encoded: format != .png))
         }
         let failure = FirstError()
         let stopAll: @Sendable () -> Void = { free.close(); toRender.close(); toEncode.close() }
@@ -93,7 +93,8 @@ public final class RenderJob {
             producerDone.signal()
         }
         Thread.detachNewThread {
-            renderer.run(input: toRender, output: toEncode)
+            renderer.run(input: toRender, output: toEncode, failure: failure)
+            if failure.error != nil { stopAll() }
             toEncode.close()
             renderDone.signal()
         }
@@ -114,15 +115,13 @@ public final class RenderJob {
             } else {
                 let settings = VideoEncoder.Settings(width: o.width, height: o.height, fps: o.fps, crf: o.crf,
                                                      preset: o.encoderPreset, threads: max(1, o.threads), globalHeader: false)
-                let writer = try VideoFileWriter(path: o.output, format: format, settings: settings,
-                                                 audioFrom: o.input, scheduler: StripScheduler(threads: o.threads))
+                let writer = try VideoFileWriter(path: o.output, format: format, settings: settings, audioFrom: o.input)
                 var lastReport = started
                 let renderStarted = MonotonicClock.now()
-                var convertTotal = 0.0, encodeTotal = 0.0
+                var encodeTotal = 0.0
                 do throws(MarbleError) {
                     while let slot = toEncode.pop() {
-                        try writer.write(slot.canvas)
-                        convertTotal += writer.lastConvertMs
+                        try writer.write(slot.yuv!)
                         encodeTotal += writer.lastEncodeMs
                         free.push(slot)
                         let now = MonotonicClock.now()
@@ -149,7 +148,6 @@ public final class RenderJob {
                 summary.frames = writer.framesWritten
                 summary.warnings += writer.warnings
                 let n = Double(max(1, writer.framesWritten))
-                summary.stageMilliseconds.convert = convertTotal / n
                 summary.stageMilliseconds.encode = encodeTotal / n
             }
         } catch {
@@ -165,7 +163,8 @@ public final class RenderJob {
         summary.cancelled = cancel.isCancelled
         let frames = Double(max(1, summary.frames))
         summary.stageMilliseconds.decodeAnalysis = producer.busyMilliseconds / frames
-        summary.stageMilliseconds.render = renderer.busyMilliseconds / frames
+        summary.stageMilliseconds.render = (renderer.busyMilliseconds - renderer.convertMilliseconds) / frames
+        summary.stageMilliseconds.convert = renderer.convertMilliseconds / frames
         summary.stageMilliseconds.layers = zip(compositor.layerNames, renderer.layerMilliseconds).map { ($0, $1 / frames) }
         return summary
     }
@@ -252,6 +251,7 @@ private final class RenderStage: @unchecked Sendable {
     let fps: Rational
     let width: Int, height: Int
     private(set) var busyMilliseconds = 0.0
+    private(set) var convertMilliseconds = 0.0
     private(set) var layerMilliseconds: [Double]
 
     init(compositor: Compositor, fps: Rational, width: Int, height: Int) {
@@ -262,12 +262,22 @@ private final class RenderStage: @unchecked Sendable {
         self.height = height
     }
 
-    func run(input: BoundedQueue<FrameSlot>, output: BoundedQueue<FrameSlot>) {
+    func run(input: BoundedQueue<FrameSlot>, output: BoundedQueue<FrameSlot>, failure: FirstError) {
         while let slot = input.pop() {
             let uniforms = FrameUniforms(time: slot.time, frameIndex: slot.index, fps: fps, width: width,
                                          height: height, features: slot.features, input: slot.pictureView)
             let start = MonotonicClock.now()
-            compositor.render(uniforms, into: slot.canvas)
+            if let yuv = slot.yuv {
+                // Colour conversion happens here, band by band while the rows are still in cache.
+                do throws(MarbleError) { try yuv.prepareForWriting() } catch { failure.record(error); return }
+                let planes = yuv.planes, canvas = slot.canvas.view
+                compositor.render(uniforms, into: slot.canvas) { rows in
+                    YUVConverter.convert(canvas, into: planes, pairs: (rows.lowerBound / 2)..<(rows.upperBound / 2))
+                }
+                convertMilliseconds += compositor.lastFinishTime
+            } else {
+                compositor.render(uniforms, into: slot.canvas)
+            }
             busyMilliseconds += MonotonicClock.milliseconds(since: start)
             for i in layerMilliseconds.indices { layerMilliseconds[i] += compositor.lastLayerTimes[i] }
             guard output.push(slot) else { return }
