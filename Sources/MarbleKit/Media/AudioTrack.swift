@@ -92,6 +92,7 @@ final class AudioTranscoder {
     private var flushed = false
     private var convertBuffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>
     private var convertCapacity: Int32 = 0
+    private var frameCapacity: Int32 = 0
     var warnings: [String] { decoder.warnings }
 
     var encodedSeconds: Double { flushed ? .infinity : Double(nextPts) / Double(encoder.pointee.sample_rate) }
@@ -203,18 +204,24 @@ final class AudioTranscoder {
 
     private func sendFrame(samples: Int32, _ sink: (UnsafeMutablePointer<AVPacket>) throws(MarbleError) -> Void) throws(MarbleError) {
         let f = frame.pointer
-        av_frame_unref(f)
-        f.pointee.nb_samples = samples
-        f.pointee.format = encoder.pointee.sample_fmt.rawValue
-        f.pointee.sample_rate = encoder.pointee.sample_rate
-        try ffCheck(av_channel_layout_copy(&f.pointee.ch_layout, &encoder.pointee.ch_layout), .media, "out of memory")
-        try ffCheck(av_frame_get_buffer(f, 0), .media, "out of memory")
+        if f.pointee.nb_samples == 0 {
+            // Allocated once, for a whole encoder frame; later frames reuse it (copied only if the
+            // encoder still holds a reference).
+            f.pointee.nb_samples = max(samples, encoder.pointee.frame_size)
+            f.pointee.format = encoder.pointee.sample_fmt.rawValue
+            f.pointee.sample_rate = encoder.pointee.sample_rate
+            try ffCheck(av_channel_layout_copy(&f.pointee.ch_layout, &encoder.pointee.ch_layout), .media, "out of memory")
+            try ffCheck(av_frame_get_buffer(f, 0), .media, "out of memory")
+            frameCapacity = f.pointee.nb_samples
+        }
+        try ffCheck(av_frame_make_writable(f), .media, "out of memory")
+        f.pointee.nb_samples = min(samples, frameCapacity)
         let read = marble_frame_data_array(f).withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 8) {
-            av_audio_fifo_read(fifo, $0, samples)
+            av_audio_fifo_read(fifo, $0, f.pointee.nb_samples)
         }
         try ffCheck(read, .media, "audio buffering failed")
         f.pointee.pts = nextPts
-        nextPts += Int64(samples)
+        nextPts += Int64(f.pointee.nb_samples)
         try drain(f, sink)
     }
 
