@@ -24,8 +24,8 @@ public struct Baseline: Sendable, Codable, Equatable {
     /// "shader/NAME" or "preset/NAME" → median frame time / reference median frame time.
     public var ratios: [String: Double]
 
-    public init(reference: String = "solid", width: Int = 1280, height: Int = 720, threads: Int = 1, frames: Int = 30,
-                rounds: Int = 3, margin: Double = 0.5, build: String = BuildInfo.configuration,
+    public init(reference: String = "solid", width: Int = 1280, height: Int = 720, threads: Int = 1, frames: Int = 20,
+                rounds: Int = 5, margin: Double = 0.5, build: String = BuildInfo.configuration,
                 machine: String = MachineInfo.current().summary, ratios: [String: Double] = [:]) {
         self.reference = reference; self.width = width; self.height = height; self.threads = threads
         self.frames = frames; self.rounds = rounds; self.margin = margin; self.build = build

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What `marble bench` measures, and how.
 public struct BenchConfiguration: Sendable {
     public struct Size: Sendable, Hashable, CustomStringConvertible {
@@ -31,6 +33,9 @@ public struct BenchConfiguration: Sendable {
     public var includeShaders = true
     public var includePresets = true
     public var includePipeline = true
+    /// What the stage times are read from: wall time (default), or the calling thread's CPU time (the
+    /// guard, on one thread: blind to time the thread spent preempted on a busy machine).
+    public var clock = BenchClock.wall
 
     public init() {}
 
@@ -49,6 +54,25 @@ public struct BenchConfiguration: Sendable {
         guard threads.allSatisfy({ $0 >= 1 }) else { throw MarbleError(.option, "--threads: must be at least 1") }
         guard fps.numerator > 0, fps.doubleValue >= 1, fps.doubleValue <= 240 else {
             throw MarbleError(.option, "--fps \(fps): must be between 1 and 240")
+        }
+    }
+}
+
+/// The clocks a benchmark can read, in nanoseconds.
+public enum BenchClock: String, Sendable {
+    /// Monotonic wall time (what a viewer waits).
+    case wall
+    /// CPU time of the calling thread (`CLOCK_THREAD_CPUTIME_ID`): only meaningful when the work runs on
+    /// that thread, i.e. with one render thread.
+    case threadCPU = "thread-cpu"
+
+    public func now() -> UInt64 {
+        switch self {
+        case .wall: return MonotonicClock.now()
+        case .threadCPU:
+            var t = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+            return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
         }
     }
 }

@@ -5,11 +5,11 @@ extension BenchReport {
     /// and `compare` (the FFmpeg comparisons). Times are milliseconds; keys are snake_case.
     public func json() -> String {
         let document = Document(
-            machine: .init(cpu: machine.cpu, cores: machine.cores, os: machine.os, build: machine.swiftBuild,
+            machine: .init(cpu: machine.cpu, cores: machine.cores, os: machine.os, build: machine.swiftBuild, load: machine.load,
                            peak_rss_mb: results.map(\.peakRSSMegabytes).max() ?? MachineInfo.peakRSSMegabytes()),
             configuration: .init(frames: configuration.frames, warmup: configuration.warmup,
                                  fps: configuration.fps.doubleValue, budget_ms: budget, encode: configuration.encode,
-                                 encoder_preset: configuration.encoderPreset.rawValue,
+                                 encoder_preset: configuration.encoderPreset.rawValue, clock: configuration.clock.rawValue,
                                  allocations_counted: allocationsCounted),
             results: results.map { r in
                 Entry(name: r.name, kind: r.kind.rawValue, width: r.width, height: r.height, threads: r.threads,
@@ -37,10 +37,10 @@ extension BenchReport {
         var compare: [Compare]
     }
     struct Machine: Encodable {
-        var cpu: String, cores: Int, os: String, build: String, peak_rss_mb: Double
+        var cpu: String, cores: Int, os: String, build: String, load: Double?, peak_rss_mb: Double
     }
     struct Configuration: Encodable {
-        var frames: Int, warmup: Int, fps: Double, budget_ms: Double, encode: Bool, encoder_preset: String
+        var frames: Int, warmup: Int, fps: Double, budget_ms: Double, encode: Bool, encoder_preset: String, clock: String
         var allocations_counted: Bool
     }
     struct Entry: Encodable {

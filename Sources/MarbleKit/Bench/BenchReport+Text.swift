@@ -44,8 +44,9 @@ extension BenchReport {
     /// The README table: the machine, then one Markdown table (stages as "preset · stage" rows).
     public func markdown() -> String {
         var out = "Measured on \(machine.cpu), \(machine.cores) cores, \(machine.os) (\(machine.swiftBuild) build), "
-        out += String(format: "%d frames after %d warm-up; budget %.1f ms per frame at %@ fps.\n\n",
+        out += String(format: "%d frames after %d warm-up; budget %.1f ms per frame at %@ fps",
                       configuration.frames, configuration.warmup, budget, configuration.fps.description)
+        out += (machine.load.map { String(format: "; load average %.2f when the run started", $0) } ?? "") + ".\n\n"
         out += "| benchmark | kind | size | threads | p50 ms | p95 ms | p99 ms | max ms | fps | of budget | allocs/frame |\n"
         out += "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
         var parent = ""

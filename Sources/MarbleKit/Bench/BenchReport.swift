@@ -23,8 +23,9 @@ public struct BenchReport: Sendable {
 
     /// One line naming the machine and the method.
     public var header: String {
-        String(format: "%@ — %d frames after %d warm-up, budget %.1f ms/frame (%@ fps)",
-               machine.summary, configuration.frames, configuration.warmup, budget, configuration.fps.description)
+        String(format: "%@ — %d frames after %d warm-up, budget %.1f ms/frame (%@ fps)%@",
+               machine.summary, configuration.frames, configuration.warmup, budget, configuration.fps.description,
+               machine.load.map { String(format: ", load average %.2f at start", $0) } ?? "")
     }
 
     /// A row of the tables: a benchmark's whole frame, or one of its stages.
@@ -60,7 +61,8 @@ public struct BenchReport: Sendable {
     }
 
     func allocations(_ v: Double?) -> String {
-        guard allocationsCounted, let v else { return "n/a" }
+        guard allocationsCounted else { return "n/a" }
+        guard let v else { return "" }  // a layer: counted with its preset's render stage
         return v == v.rounded() ? String(format: "%.0f", v) : String(format: "%.1f", v)
     }
 

@@ -6,16 +6,24 @@ public struct MachineInfo: Sendable, Equatable {
     public var cores: Int
     public var os: String
     public var swiftBuild: String
+    /// The 1-minute load average when the run started (other work on the machine skews timings).
+    public var load: Double?
 
     public static func current() -> MachineInfo {
-        MachineInfo(cpu: cpuModel(), cores: StripScheduler.availableCores, os: osName(), swiftBuild: BuildInfo.configuration)
+        MachineInfo(cpu: cpuModel(), cores: StripScheduler.availableCores, os: osName(), swiftBuild: BuildInfo.configuration,
+                    load: loadAverage())
     }
 
-    public init(cpu: String, cores: Int, os: String, swiftBuild: String) {
-        self.cpu = cpu; self.cores = cores; self.os = os; self.swiftBuild = swiftBuild
+    public init(cpu: String, cores: Int, os: String, swiftBuild: String, load: Double? = nil) {
+        self.cpu = cpu; self.cores = cores; self.os = os; self.swiftBuild = swiftBuild; self.load = load
     }
 
     public var summary: String { "\(cpu), \(cores) cores, \(os), \(swiftBuild) build" }
+
+    static func loadAverage() -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
+        return text.split(separator: " ").first.flatMap { Double($0) }
+    }
 
     static func cpuModel() -> String {
         guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown CPU" }

@@ -34,22 +34,23 @@ struct PresetBench {
 
         var decode = StageTimer(name: "decode"), analysis = StageTimer(name: "analysis")
         var layers = compositor.layerNames.enumerated().map { StageTimer(name: "layer \($0.offset + 1): \($0.element)") }
+        var render = StageTimer(name: "render (all layers)")
         var convert = StageTimer(name: "convert"), encode = StageTimer(name: "encode"), total = StageTimer(name: "frame")
         var mallocs = (decode: 0, analysis: 0, render: 0, convert: 0, encode: 0)
         var ended = false
         for n in 0..<(c.warmup + c.frames) {
             let measured = n >= c.warmup
             if n == c.warmup { AllocationCounter.start() }
-            let frameStart = MonotonicClock.now()
+            let frameStart = c.clock.now()
             var mark = AllocationCounter.count
 
             func close(_ timer: inout StageTimer, _ tally: inout Int, _ start: UInt64) {
-                let now = MonotonicClock.now()
+                let now = c.clock.now()
                 let allocated = AllocationCounter.count
                 if measured { timer.record(nanoseconds: now &- start); tally += allocated - mark }
                 mark = allocated
             }
-            var start = MonotonicClock.now()
+            var start = c.clock.now()
             let needed = extractor.samplesNeeded(forFrame: n)
             while !ended && decoder.samplesDelivered < needed {
                 if try !decoder.decodeNext({ l, r in extractor.append(left: l, right: r) }) {
@@ -58,18 +59,17 @@ struct PresetBench {
                 }
             }
             close(&decode, &mallocs.decode, start)
-            start = MonotonicClock.now()
+            start = c.clock.now()
             extractor.computeFeatures(forFrame: n, into: &features)
             close(&analysis, &mallocs.analysis, start)
             let uniforms = FrameUniforms(time: c.fps.seconds(ofFrame: n), frameIndex: n, fps: c.fps, width: w,
                                          height: h, features: features)
+            start = c.clock.now()
             compositor.render(uniforms, into: canvas)
-            let rendered = AllocationCounter.count
+            close(&render, &mallocs.render, start)
             if measured {
-                mallocs.render += rendered - mark
                 for (i, ms) in compositor.lastLayerTimes.enumerated() { layers[i].record(milliseconds: ms) }
             }
-            mark = rendered
             if let writer {
                 try writer.write(canvas)
                 let after = AllocationCounter.count
@@ -80,12 +80,12 @@ struct PresetBench {
                 }
                 mark = after
             } else {
-                start = MonotonicClock.now()
+                start = c.clock.now()
                 let view = canvas.view, planes = yuv.planes
                 scheduler.run(count: h / 2) { pairs in YUVConverter.convert(view, into: planes, pairs: pairs) }
                 close(&convert, &mallocs.convert, start)
             }
-            if measured { total.record(nanoseconds: MonotonicClock.now() &- frameStart) }
+            if measured { total.record(nanoseconds: c.clock.now() &- frameStart) }
         }
         AllocationCounter.stop()
         let counting = AllocationCounter.isCounting
@@ -96,12 +96,10 @@ struct PresetBench {
             encode.allocations = mallocs.encode
         }
         var stages = [decode.stats(frames: c.frames), analysis.stats(frames: c.frames)]
-        for (i, layer) in layers.enumerated() {
-            var s = layer.stats(frames: c.frames)
-            // Layers share one allocation tally (the compositor's render call): shown on the first.
-            if counting { s.allocationsPerFrame = i == 0 ? Double(mallocs.render) / Double(c.frames) : 0 }
-            stages.append(s)
-        }
+        if counting { render.allocations = mallocs.render }
+        // Layers have times of their own; their allocations are counted together, in `render`.
+        stages += layers.map { $0.stats(frames: c.frames) }
+        stages.append(render.stats(frames: c.frames))
         stages.append(convert.stats(frames: c.frames))
         if c.encode { stages.append(encode.stats(frames: c.frames)) }
         var frame = total.stats(frames: c.frames)

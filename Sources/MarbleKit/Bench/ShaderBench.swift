@@ -29,12 +29,12 @@ struct ShaderBench {
                                          features: features[n % features.count], input: source)
             let measured = n >= c.warmup
             if n == c.warmup { AllocationCounter.start() }
-            let start = MonotonicClock.now()
+            let start = c.clock.now()
             shader.prepare(uniforms, parameters: parameters)
             scheduler.run(count: size.height) { rows in
                 shader.render(targetView, source: source, rows: rows, uniforms: uniforms)
             }
-            let elapsed = MonotonicClock.now() &- start
+            let elapsed = c.clock.now() &- start
             if measured { timer.record(nanoseconds: elapsed) }
         }
         allocations = AllocationCounter.count
