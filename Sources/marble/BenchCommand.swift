@@ -58,6 +58,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Print the Markdown table the README carries (with the machine).")
     var markdown = false
 
+    @Option(name: .customLong("save-json"), help: ArgumentHelp("Also write the JSON object to this file.", valueName: "path"))
+    var saveJSON: String?
+
     @Flag(name: .customLong("compare-ffmpeg"), help: "Time the same song → MP4 job through ffmpeg's showcqt, showfreqs and showwaves, alternating with ours.")
     var compareFFmpeg = false
 
@@ -101,6 +104,11 @@ struct BenchCommand: AsyncParsableCommand {
                     if !quiet { progress(String(format: "%@ %@ %@ ×%d: p50 %.2f ms, p99 %.2f ms", r.kind.rawValue, r.name, r.size, r.threads, r.total.p50, r.total.p99)) }
                 }
                 report = try runner.run()
+            }
+            if let saveJSON {
+                guard FileManager.default.createFile(atPath: saveJSON, contents: Data(report.json().utf8)) else {
+                    throw MarbleError(.output, "--save-json \(saveJSON): cannot write the file")
+                }
             }
             Console.print(json ? report.json() : markdown ? report.markdown() : report.table())
         }

@@ -17,6 +17,9 @@ public struct Baseline: Sendable, Codable, Equatable {
     public var rounds: Int
     /// Allowed growth of a ratio: 0.5 lets a kernel become 1.5x as costly (relative to `reference`).
     public var margin: Double
+    /// Allowed growth in units of the reference, whichever is larger: near-trivial kernels (a copy costs
+    /// about 2 fills) swing with cache contention by more than `margin` of their tiny cost.
+    public var slack: Double
     /// "release" or "debug": ratios from one are not comparable with the other.
     public var build: String
     /// Where it was measured (information only).
@@ -25,10 +28,10 @@ public struct Baseline: Sendable, Codable, Equatable {
     public var ratios: [String: Double]
 
     public init(reference: String = "solid", width: Int = 1280, height: Int = 720, threads: Int = 1, frames: Int = 20,
-                rounds: Int = 5, margin: Double = 0.5, build: String = BuildInfo.configuration,
+                rounds: Int = 5, margin: Double = 0.5, slack: Double = 1, build: String = BuildInfo.configuration,
                 machine: String = MachineInfo.current().summary, ratios: [String: Double] = [:]) {
         self.reference = reference; self.width = width; self.height = height; self.threads = threads
-        self.frames = frames; self.rounds = rounds; self.margin = margin; self.build = build
+        self.frames = frames; self.rounds = rounds; self.margin = margin; self.slack = slack; self.build = build
         self.machine = machine; self.ratios = ratios
     }
 
