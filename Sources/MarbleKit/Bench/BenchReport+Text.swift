@@ -7,7 +7,8 @@ extension BenchReport {
     /// The terminal table: aligned columns, stages of presets indented under them.
     public func table() -> String {
         var lines = [header]
-        var cells: [[String]] = [Self.columns]
+        if results.isEmpty { lines = [machine.summary] }
+        var cells: [[String]] = results.isEmpty ? [] : [Self.columns]
         for row in rows(includeStages: true) {
             let s = row.stats
             cells.append([row.isStage ? "  " + row.label : row.label, row.kind, row.size, row.threads,
@@ -15,6 +16,7 @@ extension BenchReport {
                           row.fps.map { Self.number($0) } ?? "", share(s), allocations(s.allocationsPerFrame)])
         }
         let widths = (0..<Self.columns.count).map { c in cells.map { $0[c].count }.max() ?? 0 }
+        // (no rows at all when only --compare-ffmpeg ran)
         for (i, row) in cells.enumerated() {
             let text = row.enumerated().map { c, cell in
                 c == 0 || c == 1 ? cell.padding(toLength: widths[c], withPad: " ", startingAt: 0)
@@ -43,12 +45,16 @@ extension BenchReport {
 
     /// The README table: the machine, then one Markdown table (stages as "preset · stage" rows).
     public func markdown() -> String {
-        var out = "Measured on \(machine.cpu), \(machine.cores) cores, \(machine.os) (\(machine.swiftBuild) build), "
-        out += String(format: "%d frames after %d warm-up; budget %.1f ms per frame at %@ fps",
-                      configuration.frames, configuration.warmup, budget, configuration.fps.description)
-        out += (machine.load.map { String(format: "; load average %.2f when the run started", $0) } ?? "") + ".\n\n"
-        out += "| benchmark | kind | size | threads | p50 ms | p95 ms | p99 ms | max ms | fps | of budget | allocs/frame |\n"
-        out += "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+        var out = "Measured on \(machine.cpu), \(machine.cores) cores, \(machine.os) (\(machine.swiftBuild) build)"
+        if !results.isEmpty {
+            out += String(format: ", %d frames after %d warm-up; budget %.1f ms per frame at %@ fps",
+                          configuration.frames, configuration.warmup, budget, configuration.fps.description)
+        }
+        out += (machine.load.map { String(format: "; load average %.2f when the run started", $0) } ?? "") + ".\n"
+        if !results.isEmpty {
+            out += "\n| benchmark | kind | size | threads | p50 ms | p95 ms | p99 ms | max ms | fps | of budget | allocs/frame |\n"
+            out += "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+        }
         var parent = ""
         for row in rows(includeStages: true) {
             let s = row.stats
@@ -59,6 +65,8 @@ extension BenchReport {
             out += "\(allocations(s.allocationsPerFrame)) |\n"
         }
         if !comparisons.isEmpty {
+            out += String(format: "\nSame %.0f s song → MP4 (x264 CRF %d, AAC), best of the alternating rounds; speed = song seconds / wall seconds.\n",
+                          comparisons[0].songSeconds, configuration.crf)
             out += "\n| vs FFmpeg filter | size | encoder | ours (x real time) | FFmpeg (x real time) | ratio (ours / FFmpeg) |\n"
             out += "|---|---|---|---:|---:|---:|\n"
             for c in comparisons {
