@@ -65,3 +65,25 @@ struct BenchRunnerTests {
         #expect(Set(report.results.map(\.kind)) == [.shader, .preset])
     }
 }
+
+@Suite("FFmpegComparison")
+struct FFmpegComparisonTests {
+    @Test("the FFmpeg side is the reference command at the same size, rate and encoder settings")
+    func command() {
+        let c = FFmpegComparison(sizes: [BenchConfiguration.Size(1280, 720)], fps: Rational(60), encoderPreset: .ultrafast, crf: 20)
+        let cqt = c.arguments(filter: "showcqt", size: c.sizes[0], song: "in.wav", output: "out.mp4")
+        #expect(cqt.contains("[0:a]showcqt=s=1280x720:fps=60,format=yuv420p[v]"))
+        let joined = cqt.joined(separator: " ")
+        #expect(joined.contains("-i in.wav"))
+        #expect(joined.contains("-map [v] -map 0:a -c:v libx264 -preset ultrafast -crf 20 -c:a aac out.mp4"))
+        let waves = c.arguments(filter: "showwaves", size: c.sizes[0], song: "in.wav", output: "o.mp4")
+        #expect(waves.contains("[0:a]showwaves=s=1280x720:rate=60,format=yuv420p[v]"))
+    }
+
+    @Test("ratio is our speed over FFmpeg's")
+    func ratio() {
+        let r = FFmpegComparisonResult(filter: "showcqt", width: 64, height: 36, fps: 60, encoderPreset: "ultrafast",
+                                       songSeconds: 10, oursSeconds: 5, ffmpegSeconds: 2.5)
+        #expect(r.oursSpeed == 2 && r.ffmpegSpeed == 4 && r.ratio == 0.5)
+    }
+}
