@@ -16,12 +16,13 @@ func ffErrorString(_ code: Int32) -> String {
     }
 }
 
-/// Sets FFmpeg's log level once per process: warnings stay quiet unless `MARBLE_FFMPEG_LOG` is set.
+/// Sets FFmpeg's log level once per process: FFmpeg's own messages stay quiet (ours carry av_strerror)
+/// unless `MARBLE_FFMPEG_LOG` is set.
 enum FFmpegLog {
     static func configure() { _ = once }
     private static let once: Void = {
         let verbose = getenvString("MARBLE_FFMPEG_LOG") != nil
-        av_log_set_level(verbose ? AV_LOG_INFO : AV_LOG_ERROR)
+        av_log_set_level(verbose ? AV_LOG_INFO : AV_LOG_QUIET)
     }()
 }
 

@@ -29,7 +29,7 @@ enum TestMedia {
     static func tone(_ ext: String, seconds: Double = 1.5, rate: Int = 44_100, channels: Int = 2,
                      codec: [String] = []) throws -> String {
         let layout = channels == 1 ? "mono" : channels == 2 ? "stereo" : channels == 6 ? "5.1" : "\(channels)c"
-        let expr = "0.4*sin(2*PI*440*t)+0.5*(mod(t,0.5)<0.02)*sin(2*PI*90*t)"
+        let expr = "0.4*sin(2*PI*440*t)+0.5*lt(mod(t\\,0.5)\\,0.02)*sin(2*PI*90*t)"
         let exprs = Array(repeating: expr, count: channels).joined(separator: "|")
         return try make("tone-\(seconds)-\(rate)-\(channels)-\(codec.joined(separator: "_")).\(ext)",
                         ["-f", "lavfi", "-i", "aevalsrc=\(exprs):s=\(rate):c=\(layout):d=\(seconds)"] + codec)
