@@ -26,8 +26,10 @@ extension BenchReport {
             if i == 0 { lines.append(String(repeating: "-", count: text.count)) }
         }
         if !comparisons.isEmpty { lines += [""] + comparisonLines() }
-        if !allocationsCounted {
-            lines.append("allocations: n/a (libMallocInterposerSwift.so was not preloaded)")
+        if !results.isEmpty {
+            lines.append(allocationsCounted
+                ? "allocations: mallocs on every thread, counted by malloc-interposer (checked with a deliberate allocation at start)"
+                : "allocations: n/a (libMallocInterposerSwift.so was not loaded before libc)")
         }
         lines.append(String(format: "peak RSS: %.0f MB", results.map(\.peakRSSMegabytes).max() ?? MachineInfo.peakRSSMegabytes()))
         return lines.joined(separator: "\n")
