@@ -61,7 +61,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .customLong("save-json"), help: ArgumentHelp("Also write the JSON object to this file.", valueName: "path"))
     var saveJSON: String?
 
-    @Flag(name: .customLong("compare-ffmpeg"), help: "Time the same song → MP4 job through ffmpeg's showcqt, showfreqs and showwaves, alternating with ours.")
+    @Flag(name: .customLong("compare-ffmpeg"), help: "Only compare: time the same song → MP4 job through ffmpeg's showcqt, showfreqs and showwaves, alternating with ours (skipped when ffmpeg is missing).")
     var compareFFmpeg = false
 
     @Option(name: .customLong("compare-seconds"), help: ArgumentHelp("Length of the song for --compare-ffmpeg.", valueName: "s"))
