@@ -17,6 +17,9 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         // Frame-time percentiles in `marble bench` (p50/p95/p99 with bounded memory).
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
+        // Allocation counts per frame in `marble bench` and its regression guard (0 mallocs per frame in
+        // steady state): interposes malloc/free and exposes the counters (libMallocInterposerSwift.so).
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
     targets: [
         // C libraries: a module map and a shim header each, nothing else.
@@ -40,6 +43,7 @@ let package = Package(
                 "MarbleCore", "Shaders", "Granite", "CFFmpeg", "CPulse",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]),
         // The command-line tool: parses, calls MarbleKit.
         .executableTarget(

@@ -1,40 +1,112 @@
 import Foundation
+import Synchronization
 
 /// Splits per-frame work into strips of rows and runs them on a fixed set of threads.
 ///
 /// Kernels are called with disjoint row ranges (the rule every `@unchecked Sendable` texture view in the
-/// project relies on). With one thread the strips run inline on the caller. The strip count is a small
-/// multiple of the thread count so that uneven rows (a bar here, empty space there) balance out.
+/// project relies on). The strip count is a small multiple of the thread count so that uneven rows (a
+/// bar here, empty space there) balance out: threads take the next strip from a shared counter.
+///
+/// The helper threads live as long as the scheduler and sleep on semaphores between frames, so a
+/// `run` allocates nothing (Dispatch's `concurrentPerform` allocated about four blocks per call). With
+/// one thread, strips run inline on the caller.
 public final class StripScheduler: Sendable {
     public let threads: Int
     private let strips: Int
+    private let pool: WorkerPool?
 
     public init(threads: Int) {
         self.threads = max(1, threads)
         self.strips = self.threads == 1 ? 1 : self.threads * 4
+        pool = self.threads > 1 ? WorkerPool(helpers: self.threads - 1) : nil
     }
+
+    deinit { pool?.shutDown() }
 
     /// The number of cores this process may use.
     public static var availableCores: Int { ProcessInfo.processInfo.activeProcessorCount }
 
     /// Runs `body` over `0..<count` rows (or row pairs) in strips; returns when all are done.
+    /// Calls from several threads at once are served one after the other.
     public func run(count: Int, _ body: (Range<Int>) -> Void) {
         let n = min(strips, max(1, count))
-        if n == 1 || threads == 1 {
+        guard n > 1, let pool else {
             body(0..<count)
             return
         }
         withoutActuallyEscaping(body) { body in
-            let work = StripWork(body: body)
-            DispatchQueue.concurrentPerform(iterations: n) { i in
-                work.body((count * i / n)..<(count * (i + 1) / n))
-            }
+            pool.run(StripJob(body: body, count: count, strips: n))
         }
     }
 }
 
-/// Carries the strip body into `concurrentPerform`. Safety of @unchecked Sendable: the body only writes
-/// rows inside the range it is given, and the ranges of one `run` are disjoint.
-private struct StripWork: @unchecked Sendable {
+/// One `run`: the body and how to cut `0..<count` into `strips` ranges.
+/// Safety of @unchecked Sendable: the body is only called with disjoint ranges, and only while the
+/// `run` that created the job is waiting for it (so the non-escaping closure is still alive).
+private struct StripJob: @unchecked Sendable {
     let body: (Range<Int>) -> Void
+    let count: Int
+    let strips: Int
+
+    func range(_ i: Int) -> Range<Int> { (count * i / strips)..<(count * (i + 1) / strips) }
+}
+
+/// Persistent helper threads. The caller publishes a job, wakes the helpers, works along with them
+/// (strips handed out by an atomic counter), and waits until every helper has finished.
+///
+/// Safety of @unchecked Sendable: `job` is written by the caller only while every helper sleeps (before
+/// the wake-up signals) and cleared after all of them signalled completion; the semaphores order those
+/// writes before and after the helpers' reads. `lock` serialises concurrent callers.
+private final class WorkerPool: @unchecked Sendable {
+    private let helpers: Int
+    private let wake: [DispatchSemaphore]
+    private let finished = DispatchSemaphore(value: 0)
+    private let next = Atomic<Int>(0)
+    private let stopping = Atomic<Bool>(false)
+    private let lock = NSLock()
+    private var job: StripJob?
+
+    init(helpers: Int) {
+        self.helpers = helpers
+        wake = (0..<helpers).map { _ in DispatchSemaphore(value: 0) }
+        for i in 0..<helpers {
+            let thread = Thread { [self] in self.helperLoop(i) }
+            thread.name = "marble-strips-\(i + 1)"
+            thread.start()
+        }
+    }
+
+    func run(_ newJob: StripJob) {
+        lock.lock()
+        defer { lock.unlock() }
+        job = newJob
+        next.store(0, ordering: .relaxed)
+        for s in wake { s.signal() }
+        work(newJob)
+        for _ in 0..<helpers { finished.wait() }
+        job = nil
+    }
+
+    private func work(_ job: StripJob) {
+        while true {
+            let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard i < job.strips else { return }
+            job.body(job.range(i))
+        }
+    }
+
+    private func helperLoop(_ index: Int) {
+        while true {
+            wake[index].wait()
+            if stopping.load(ordering: .acquiring) { return }
+            if let job { work(job) }
+            finished.signal()
+        }
+    }
+
+    /// Lets the helper threads end (they hold the pool; the scheduler's deinit calls this).
+    func shutDown() {
+        stopping.store(true, ordering: .releasing)
+        for s in wake { s.signal() }
+    }
 }

@@ -1,0 +1,81 @@
+import Foundation
+
+extension BenchReport {
+    static let columns = ["benchmark", "kind", "size", "thr", "p50 ms", "p95 ms", "p99 ms", "max ms", "fps",
+                          "budget", "allocs/frame"]
+
+    /// The terminal table: aligned columns, stages of presets indented under them.
+    public func table() -> String {
+        var lines = [header]
+        if results.isEmpty { lines = [machine.summary] }
+        var cells: [[String]] = results.isEmpty ? [] : [Self.columns]
+        for row in rows(includeStages: true) {
+            let s = row.stats
+            cells.append([row.isStage ? "  " + row.label : row.label, row.kind, row.size, row.threads,
+                          Self.number(s.p50), Self.number(s.p95), Self.number(s.p99), Self.number(s.max),
+                          row.fps.map { Self.number($0) } ?? "", share(s), allocations(s.allocationsPerFrame)])
+        }
+        let widths = (0..<Self.columns.count).map { c in cells.map { $0[c].count }.max() ?? 0 }
+        // (no rows at all when only --compare-ffmpeg ran)
+        for (i, row) in cells.enumerated() {
+            let text = row.enumerated().map { c, cell in
+                c == 0 || c == 1 ? cell.padding(toLength: widths[c], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[c] - cell.count) + cell
+            }.joined(separator: "  ")
+            lines.append(text)
+            if i == 0 { lines.append(String(repeating: "-", count: text.count)) }
+        }
+        if !comparisons.isEmpty { lines += [""] + comparisonLines() }
+        if !results.isEmpty {
+            lines.append(allocationsCounted
+                ? "allocations: mallocs on every thread, counted by malloc-interposer (checked with a deliberate allocation at start)"
+                : "allocations: n/a (libMallocInterposerSwift.so was not loaded before libc)")
+        }
+        lines.append(String(format: "peak RSS: %.0f MB", results.map(\.peakRSSMegabytes).max() ?? MachineInfo.peakRSSMegabytes()))
+        return lines.joined(separator: "\n")
+    }
+
+    func comparisonLines() -> [String] {
+        var lines = ["vs FFmpeg (same song → MP4, x264 + AAC; speed = song seconds / wall seconds):"]
+        for c in comparisons {
+            lines.append(String(format: "  %@ %dx%d@%.0f %@: ours %.2fx real time (%.1f s), ffmpeg %.2fx (%.1f s) → ratio %.2f",
+                                c.filter, c.width, c.height, c.fps, c.encoderPreset, c.oursSpeed, c.oursSeconds,
+                                c.ffmpegSpeed, c.ffmpegSeconds, c.ratio))
+        }
+        return lines
+    }
+
+    /// The README table: the machine, then one Markdown table (stages as "preset · stage" rows).
+    public func markdown() -> String {
+        var out = "Measured on \(machine.cpu), \(machine.cores) cores, \(machine.os) (\(machine.swiftBuild) build)"
+        if !results.isEmpty {
+            out += String(format: ", %d frames after %d warm-up; budget %.1f ms per frame at %@ fps",
+                          configuration.frames, configuration.warmup, budget, configuration.fps.description)
+        }
+        out += (machine.load.map { String(format: "; load average %.2f when the run started", $0) } ?? "") + ".\n"
+        if !results.isEmpty {
+            out += "\n| benchmark | kind | size | threads | p50 ms | p95 ms | p99 ms | max ms | fps | of budget | allocs/frame |\n"
+            out += "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+        }
+        var parent = ""
+        for row in rows(includeStages: true) {
+            let s = row.stats
+            if !row.isStage { parent = row.label }
+            let label = row.isStage ? "\(parent) · \(row.label)" : "**\(row.label)**"
+            out += "| \(label) | \(row.kind) | \(row.size) | \(row.threads) | \(Self.number(s.p50)) | \(Self.number(s.p95)) | "
+            out += "\(Self.number(s.p99)) | \(Self.number(s.max)) | \(row.fps.map { Self.number($0) } ?? "") | \(share(s)) | "
+            out += "\(allocations(s.allocationsPerFrame)) |\n"
+        }
+        if !comparisons.isEmpty {
+            out += String(format: "\nSame %.0f s song → MP4 (x264 CRF %d, AAC), best of the alternating rounds; speed = song seconds / wall seconds.\n",
+                          comparisons[0].songSeconds, configuration.crf)
+            out += "\n| vs FFmpeg filter | size | encoder | ours (x real time) | FFmpeg (x real time) | ratio (ours / FFmpeg) |\n"
+            out += "|---|---|---|---:|---:|---:|\n"
+            for c in comparisons {
+                out += String(format: "| %@ | %dx%d@%.0f | x264 %@ | %.2f | %.2f | %.2f |\n", c.filter, c.width, c.height,
+                              c.fps, c.encoderPreset, c.oursSpeed, c.ffmpegSpeed, c.ratio)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,61 @@
+/// One measured benchmark: a shader, a preset, or the whole pipeline, at one size and thread count.
+public struct BenchResult: Sendable, Equatable {
+    public enum Kind: String, Sendable { case shader, preset, pipeline }
+
+    public var name: String
+    public var kind: Kind
+    public var width: Int
+    public var height: Int
+    public var threads: Int
+    public var frames: Int
+    /// The whole frame: for shaders prepare + render; for presets decode … convert (… encode); for the
+    /// pipeline the interval between finished frames of a real `RenderJob`.
+    public var total: StageStats
+    public var stages: [StageStats]
+    /// Frames per second the frame time allows (pipeline: frames / wall time).
+    public var fps: Double
+    /// Mallocs per frame in the stages that must not allocate (the render path), nil when not counted.
+    public var allocationsPerFrame: Double?
+    /// The process's peak resident memory after this benchmark, MB (it only grows during a run).
+    public var peakRSSMegabytes: Double
+    /// Free-form remark (e.g. the encoder the pipeline used).
+    public var note: String?
+
+    public init(name: String, kind: Kind, width: Int, height: Int, threads: Int, frames: Int, total: StageStats,
+                stages: [StageStats], fps: Double, allocationsPerFrame: Double?, peakRSSMegabytes: Double,
+                note: String? = nil) {
+        self.name = name; self.kind = kind; self.width = width; self.height = height; self.threads = threads
+        self.frames = frames; self.total = total; self.stages = stages; self.fps = fps
+        self.allocationsPerFrame = allocationsPerFrame; self.peakRSSMegabytes = peakRSSMegabytes; self.note = note
+    }
+
+    public var size: String { "\(width)x\(height)" }
+
+    /// Share of a frame budget (e.g. 16.7 ms at 60 fps) the median frame takes.
+    public func budgetShare(_ budgetMilliseconds: Double) -> Double { total.p50 / budgetMilliseconds }
+}
+
+/// One `--compare-ffmpeg` measurement: the same song → video job, ours and FFmpeg's filter.
+public struct FFmpegComparisonResult: Sendable, Equatable {
+    public var filter: String
+    public var width: Int
+    public var height: Int
+    public var fps: Double
+    public var encoderPreset: String
+    public var songSeconds: Double
+    /// Best wall time of each side over the alternating rounds, seconds.
+    public var oursSeconds: Double
+    public var ffmpegSeconds: Double
+    /// Real-time factors (song seconds / wall seconds).
+    public var oursSpeed: Double { songSeconds / oursSeconds }
+    public var ffmpegSpeed: Double { songSeconds / ffmpegSeconds }
+    /// Our speed / FFmpeg's: above 1 we are faster.
+    public var ratio: Double { ffmpegSeconds / oursSeconds }
+
+    public init(filter: String, width: Int, height: Int, fps: Double, encoderPreset: String, songSeconds: Double,
+                oursSeconds: Double, ffmpegSeconds: Double) {
+        self.filter = filter; self.width = width; self.height = height; self.fps = fps
+        self.encoderPreset = encoderPreset; self.songSeconds = songSeconds
+        self.oursSeconds = oursSeconds; self.ffmpegSeconds = ffmpegSeconds
+    }
+}

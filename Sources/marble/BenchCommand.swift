@@ -1,0 +1,196 @@
+import ArgumentParser
+import Foundation
+import MarbleKit
+
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure every shader, preset and the whole pipeline: frame-time percentiles, fps, allocations.",
+        discussion: """
+            Renders a fixed synthetic song (tones and 120 BPM kicks, analysed by the real feature extractor) \
+            without encoding, or with --encode through x264 too, and reports per stage p50/p95/p99/max in ms, \
+            fps, the share of the frame budget (16.7 ms at 60 fps) and mallocs per frame. Build with \
+            `swift build -c release` first: debug timings mean nothing.
+
+            Examples:
+              marble bench
+              marble bench --size 1920x1080 --threads 1 --threads 2 --filter bars
+              marble bench --encode --json > bench.json
+              marble bench --markdown
+              marble bench --compare-ffmpeg --size 1280x720 --size 1920x1080
+              marble bench --guard            (CI: exits 1 on a regression against Tests/Bench/baseline.json)
+              marble bench --write-baseline   (after a deliberate change in cost)
+            """)
+
+    @Option(help: ArgumentHelp("Frame size WIDTHxHEIGHT (repeatable; default 1280x720 and 1920x1080).", valueName: "WxH"))
+    var size: [String] = []
+
+    @Option(help: ArgumentHelp("Render threads (repeatable; default: all cores).", valueName: "n"))
+    var threads: [Int] = []
+
+    @Option(help: ArgumentHelp("Measured frames per benchmark.", valueName: "n"))
+    var frames: Int = 240
+
+    @Option(help: ArgumentHelp("Frames rendered before measuring.", valueName: "n"))
+    var warmup: Int = 30
+
+    @Option(help: ArgumentHelp("Frame rate of the media time and of the budget.", valueName: "rate"))
+    var fps: String = "60"
+
+    @Option(help: ArgumentHelp("Only benchmarks whose name contains this text.", valueName: "text"))
+    var filter: String?
+
+    @Option(help: ArgumentHelp("Only these kinds (repeatable): shader, preset, pipeline.", valueName: "kind"))
+    var kind: [String] = []
+
+    @Flag(help: "Also encode (x264) in the preset benchmarks, and time the whole pipeline (RenderJob → MP4).")
+    var encode = false
+
+    @Option(name: .customLong("encoder-preset"), help: ArgumentHelp("x264 speed for --encode and --compare-ffmpeg.", valueName: "speed"))
+    var encoderPreset: String = EncoderPreset.ultrafast.rawValue
+
+    @Option(help: ArgumentHelp("x264 quality for --encode and --compare-ffmpeg.", valueName: "n"))
+    var crf: Int = 20
+
+    @Flag(help: "Print one JSON object (results, compare) instead of the table.")
+    var json = false
+
+    @Flag(help: "Print the Markdown table the README carries (with the machine).")
+    var markdown = false
+
+    @Option(name: .customLong("save-json"), help: ArgumentHelp("Also write the JSON object to this file.", valueName: "path"))
+    var saveJSON: String?
+
+    @Flag(name: .customLong("compare-ffmpeg"), help: "Only compare: time the same song → MP4 job through ffmpeg's showcqt, showfreqs and showwaves, alternating with ours (skipped when ffmpeg is missing).")
+    var compareFFmpeg = false
+
+    @Option(name: .customLong("compare-seconds"), help: ArgumentHelp("Length of the song for --compare-ffmpeg.", valueName: "s"))
+    var compareSeconds: Double = 10
+
+    @Option(name: .customLong("compare-rounds"), help: ArgumentHelp("Alternating rounds for --compare-ffmpeg (best time counts).", valueName: "n"))
+    var compareRounds: Int = 2
+
+    @Flag(name: .customLong("guard"), help: "Regression guard: 0 allocations per frame in the render path, and kernel costs relative to `solid` within the baseline's margin; exits 1 otherwise.")
+    var runGuard = false
+
+    @Flag(name: .customLong("write-baseline"), help: "Measure as --guard does and write the baseline file.")
+    var writeBaseline = false
+
+    @Option(help: ArgumentHelp("The guard's baseline file.", valueName: "path"))
+    var baseline: String = Baseline.defaultPath
+
+    @Flag(name: [.short, .long], help: "No progress lines on stderr.")
+    var quiet = false
+
+    func run() async throws {
+        try await runReportingErrors {
+            AllocationPreload.reexecIfNeeded()
+            if runGuard || writeBaseline { try guardOrWriteBaseline(); return }
+            let configuration = try makeConfiguration()
+            if !AllocationCounter.isCounting && !quiet {
+                Console.warning("allocations are not counted: libMallocInterposerSwift.so was not found next to the executable")
+            }
+            if BuildInfo.configuration == "debug" && !quiet {
+                Console.warning("this is a debug build: timings mean little (swift build -c release)")
+            }
+            var report: BenchReport
+            if compareFFmpeg {
+                report = BenchReport(machine: .current(), configuration: configuration, results: [], comparisons: [],
+                                     allocationsCounted: AllocationCounter.isCounting)
+                report.comparisons = try compare(configuration)
+            } else {
+                let runner = try BenchRunner(configuration: configuration)
+                runner.onResult = { r in
+                    if !quiet { progress(String(format: "%@ %@ %@ ×%d: p50 %.2f ms, p99 %.2f ms", r.kind.rawValue, r.name, r.size, r.threads, r.total.p50, r.total.p99)) }
+                }
+                report = try runner.run()
+            }
+            if let saveJSON {
+                guard FileManager.default.createFile(atPath: saveJSON, contents: Data(report.json().utf8)) else {
+                    throw MarbleError(.output, "--save-json \(saveJSON): cannot write the file")
+                }
+            }
+            Console.print(json ? report.json() : markdown ? report.markdown() : report.table())
+        }
+    }
+
+    func progress(_ line: String) { Console.writeErr("bench: \(line)\n") }
+
+    func compare(_ c: BenchConfiguration) throws(MarbleError) -> [FFmpegComparisonResult] {
+        guard let ffmpeg = FFmpegComparison.ffmpegPath() else {
+            Console.warning("--compare-ffmpeg: ffmpeg is not installed (not on PATH): comparison skipped")
+            return []
+        }
+        guard compareSeconds >= 1, compareRounds >= 1 else {
+            throw MarbleError(.option, "--compare-seconds must be ≥ 1 and --compare-rounds ≥ 1")
+        }
+        var comparison = FFmpegComparison(sizes: c.sizes, fps: c.fps, encoderPreset: c.encoderPreset, crf: c.crf,
+                                          threads: c.threads.first ?? StripScheduler.availableCores,
+                                          songSeconds: compareSeconds, rounds: compareRounds)
+        let quiet = self.quiet
+        comparison.onRun = { if !quiet { Console.writeErr("bench: \($0)\n") } }
+        return try comparison.run(ffmpeg: ffmpeg)
+    }
+
+    func guardOrWriteBaseline() throws(MarbleError) {
+        let exists = FileManager.default.fileExists(atPath: baseline)
+        if runGuard && !exists { _ = try Baseline.load(baseline) }  // throws the "no baseline" message
+        let base = exists ? try Baseline.load(baseline) : Baseline()
+        let benchGuard = BenchGuard(baseline: base)
+        let quiet = self.quiet
+        let measured = try benchGuard.measure(filter: filter) { if !quiet { Console.writeErr("bench guard: \($0)\n") } }
+        if writeBaseline {
+            let updated = benchGuard.updated(with: measured)
+            try updated.write(to: baseline)
+            Console.print("wrote \(baseline): \(updated.ratios.count) ratios to \(updated.reference) at \(updated.width)x\(updated.height), \(updated.threads) thread(s), margin +\(Int(updated.margin * 100))%")
+            return
+        }
+        let outcome = benchGuard.check(measured)
+        if !quiet { for note in outcome.notes { Console.writeErr("  ok  \(note)\n") } }
+        for failure in outcome.failures { Console.writeErr("  FAIL \(failure)\n") }
+        if outcome.passed {
+            Console.print("bench guard: passed (\(outcome.ratios.count - 1) costs within +\(Int(base.margin * 100))% of \(baseline), 0 allocations per frame)")
+        } else {
+            throw MarbleError(.media, "bench guard: \(outcome.failures.count) regression(s) against \(baseline) (refresh it with `marble bench --write-baseline` if intended)")
+        }
+    }
+
+    func makeConfiguration() throws(MarbleError) -> BenchConfiguration {
+        var c = BenchConfiguration()
+        if !size.isEmpty {
+            c.sizes = try size.map { text throws(MarbleError) in
+                guard let s = BenchConfiguration.Size(parsing: text) else {
+                    throw MarbleError(.option, "--size \(text): expected even WIDTHxHEIGHT between 16x16 and 7680x4320, e.g. 1920x1080")
+                }
+                return s
+            }
+        }
+        if !threads.isEmpty { c.threads = threads }
+        c.frames = frames
+        c.warmup = warmup
+        guard let rate = Rational(parsing: fps), rate.numerator > 0 else {
+            throw MarbleError(.option, "--fps \(fps): expected a rate like 60 or 30000/1001")
+        }
+        c.fps = rate
+        c.filter = filter
+        c.encode = encode
+        guard let p = EncoderPreset(rawValue: encoderPreset) else {
+            throw MarbleError(.option, "--encoder-preset \(encoderPreset): expected one of \(EncoderPreset.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        c.encoderPreset = p
+        guard (0...51).contains(crf) else { throw MarbleError(.option, "--crf \(crf): must be between 0 and 51") }
+        c.crf = crf
+        if !kind.isEmpty {
+            let known = ["shader", "preset", "pipeline"]
+            for k in kind where !known.contains(k) {
+                throw MarbleError(.option, "--kind \(k): expected shader, preset or pipeline")
+            }
+            c.includeShaders = kind.contains("shader")
+            c.includePresets = kind.contains("preset")
+            c.includePipeline = kind.contains("pipeline")
+            if c.includePipeline && !c.encode { c.encode = true }
+        }
+        try c.validate()
+        return c
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+/// `marble bench` through the real executable (a debug build: only shapes and exit codes are checked,
+/// never times).
+@Suite("marble bench (command line)", .serialized)
+struct BenchCommandTests {
+    @Test("--json prints one object whose results carry the documented keys")
+    func json() throws {
+        let r = try CLI.run(["bench", "--size", "64x36", "--threads", "1", "--frames", "2", "--warmup", "0",
+                             "--filter", "solid", "--json", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let results = try #require(object["results"] as? [[String: Any]])
+        #expect(results.count == 1)
+        for key in ["name", "kind", "width", "height", "threads", "p50_ms", "p99_ms", "fps", "allocs_per_frame"] {
+            #expect(results.first?[key] != nil, "missing \(key)")
+        }
+        // The interposer is linked into marble: allocations are counted.
+        #expect((object["configuration"] as? [String: Any])?["allocations_counted"] as? Bool == true)
+    }
+
+    @Test("the table has a header row; bad options are one-line errors with exit code 2")
+    func tableAndErrors() throws {
+        let r = try CLI.run(["bench", "--size", "64x36", "--threads", "1", "--frames", "2", "--filter", "waveform", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("p50 ms") && r.stdout.contains("waveform"))
+        for bad in [["--size", "65x36"], ["--frames", "0"], ["--kind", "everything"], ["--encoder-preset", "warp"]] {
+            let e = try CLI.run(["bench"] + bad)
+            #expect(e.status == 2, "\(bad): \(e.stderr)")
+            #expect(e.stderr.split(separator: "\n").count == 1, "\(bad): \(e.stderr)")
+        }
+    }
+
+    @Test("--guard without a baseline says how to make one")
+    func guardWithoutBaseline() throws {
+        let r = try CLI.run(["bench", "--guard", "--baseline", "/nonexistent/baseline.json"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("--write-baseline"))
+    }
+}

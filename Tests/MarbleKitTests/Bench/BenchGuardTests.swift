@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import MarbleKit
+
+@Suite("BenchGuard", .serialized)
+struct BenchGuardTests {
+    func outcome(_ ratios: [String: Double], allocations: [String: Double] = [:]) -> BenchGuard.Outcome {
+        BenchGuard.Outcome(ratios: ratios.merging(["shader/solid": 1]) { a, _ in a }, allocations: allocations,
+                           allocationsCounted: true, failures: [], notes: [])
+    }
+
+    @Test("within the margin passes; past it fails naming the kernel")
+    func margin() {
+        let base = Baseline(margin: 0.5, ratios: ["shader/bars": 4, "preset/spectrum": 10])
+        let benchGuard = BenchGuard(baseline: base)
+        #expect(benchGuard.check(outcome(["shader/bars": 5.9, "preset/spectrum": 10])).passed)
+        let bad = benchGuard.check(outcome(["shader/bars": 6.1, "preset/spectrum": 10]))
+        #expect(!bad.passed)
+        #expect(bad.failures.count == 1)
+        #expect(bad.failures.first?.contains("shader/bars") == true)
+    }
+
+    @Test("any allocation in the render path fails")
+    func allocations() {
+        let benchGuard = BenchGuard(baseline: Baseline(ratios: ["shader/bars": 4]))
+        let bad = benchGuard.check(outcome(["shader/bars": 4], allocations: ["shader/bars": 0.5, "shader/solid": 0]))
+        #expect(bad.failures == ["shader/bars: 0.5 allocations per frame in the render path (must be 0)"])
+    }
+
+    @Test("a baseline from the other build configuration fails")
+    func buildMismatch() {
+        let other = BuildInfo.configuration == "debug" ? "release" : "debug"
+        let check = BenchGuard(baseline: Baseline(build: other, ratios: [:])).check(outcome([:]))
+        #expect(!check.passed)
+    }
+
+    @Test("new kernels are notes, not failures")
+    func newKernel() {
+        let check = BenchGuard(baseline: Baseline(ratios: [:])).check(outcome(["shader/new": 3]))
+        #expect(check.passed)
+        #expect(check.notes.contains { $0.contains("shader/new") && $0.contains("no baseline") })
+    }
+
+    @Test("a real measurement trips on a doctored baseline and passes the one it writes")
+    func realRun() throws {
+        let small = Baseline(width: 64, height: 36, threads: 1, frames: 3, rounds: 1, margin: 0.5)
+        let measured = try BenchGuard(baseline: small).measure()
+        #expect(measured.ratios["shader/solid"] == 1)
+        #expect(measured.ratios.keys.contains("shader/bars"))
+        #expect(measured.ratios.keys.contains("preset/spectrum"))
+        // Counted for every benchmark. Whether they are 0 is for `marble bench --guard` to say: it runs in a
+        // release build and a process of its own, while here other suites allocate concurrently (the
+        // interposer's counters are process-wide) and debug code allocates closure contexts.
+        #expect(measured.allocations.count == measured.ratios.count)
+        var timesOnly = measured
+        timesOnly.allocations = [:]
+        let written = BenchGuard(baseline: small).updated(with: measured)
+        #expect(BenchGuard(baseline: written).check(timesOnly).passed)
+        var doctored = written
+        doctored.ratios["shader/bars"] = (measured.ratios["shader/bars"] ?? 1) / 10
+        let tripped = BenchGuard(baseline: doctored).check(timesOnly)
+        #expect(!tripped.passed)
+        #expect(tripped.failures.contains { $0.hasPrefix("shader/bars") })
+    }
+
+    @Test("a baseline survives a write and a load")
+    func roundTrip() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("baseline-\(getpid()).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let b = Baseline(ratios: ["shader/bars": 4.25])
+        try b.write(to: path)
+        #expect(try Baseline.load(path) == b)
+        #expect(throws: MarbleError.self) { try Baseline.load(path + ".missing") }
+    }
+}
