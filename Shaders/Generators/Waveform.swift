@@ -112,11 +112,6 @@ public final class Waveform: Shader, @unchecked Sendable {
         lastRow = min(uniforms.height - 1, Int(clamp(highest + reach, -1, h + 1)))
     }
 
-    /// Blends one drawn pixel onto the picture (a transparent one changes nothing).
-    @inline(__always)
-    private func put(_ p: UInt32, _ at: UnsafeMutablePointer<UInt32>) {
-        if p != 0 { at.pointee = Blend.pixel(p, onto: at.pointee, mode: mode, opacity: opacity) }
-    }
 
     public func coveredRows(height: Int) -> Range<Int> {
         lastRow < firstRow ? 0..<0 : max(0, firstRow)..<min(height, lastRow + 1)
@@ -133,7 +128,23 @@ public final class Waveform: Shader, @unchecked Sendable {
     }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+        // One specialised loop per blend mode: no per-pixel switch.
+        switch mode {
+        case .normal: drawRows(NormalBlend.self, target, rows)
+        case .add: drawRows(AddBlend.self, target, rows)
+        case .screen: drawRows(ScreenBlend.self, target, rows)
+        case .multiply: drawRows(MultiplyBlend.self, target, rows)
+        }
+    }
+
+    @inline(__always)
+    private func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
         let width = min(target.width, capacity)
+        let pixel = Blend.scaled(self.pixel, opacity: opacity)
+        let top = self.top, bottom = self.bottom, trace = self.trace
+        @inline(__always) func put(_ p: UInt32, _ at: UnsafeMutablePointer<UInt32>) {
+            if p != 0 { at.pointee = B.blend(p, onto: at.pointee) }
+        }
         for y in rows {
             let dst = target.row32(y)
             guard y >= firstRow, y <= lastRow else { continue }

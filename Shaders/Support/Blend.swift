@@ -69,6 +69,11 @@ public enum Blend {
         }
     }
 
+    /// All four channels × opacity/255 (0…255): folds a layer's opacity into a colour once per frame.
+    @inline(__always) public static func scaled(_ p: UInt32, opacity: UInt32) -> UInt32 {
+        opacity == 255 ? p : scale255(p, opacity)
+    }
+
     /// x/255 rounded, for x ≤ 65 025 (one channel).
     @inline(__always) static func div255(_ x: UInt32) -> UInt32 {
         let t = x &+ 128
@@ -156,4 +161,23 @@ public enum Blend {
             for x in 0..<count { dst[x] = multiply(scale255(src[x], op), dst[x]) }
         }
     }
+}
+
+/// A blend mode as a type, so that a kernel's inner loop is specialised for one mode instead of
+/// switching per pixel (`Blend.pixel` does that switch). The source already carries the opacity.
+public protocol BlendFunction {
+    static func blend(_ source: UInt32, onto destination: UInt32) -> UInt32
+}
+
+public enum NormalBlend: BlendFunction {
+    @inline(__always) public static func blend(_ s: UInt32, onto d: UInt32) -> UInt32 { s &+ Blend.scale255(d, 255 &- (s >> 24)) }
+}
+public enum AddBlend: BlendFunction {
+    @inline(__always) public static func blend(_ s: UInt32, onto d: UInt32) -> UInt32 { Blend.saturatingAdd(s, d) }
+}
+public enum ScreenBlend: BlendFunction {
+    @inline(__always) public static func blend(_ s: UInt32, onto d: UInt32) -> UInt32 { Blend.pixel(s, onto: d, mode: .screen, opacity: 255) }
+}
+public enum MultiplyBlend: BlendFunction {
+    @inline(__always) public static func blend(_ s: UInt32, onto d: UInt32) -> UInt32 { Blend.pixel(s, onto: d, mode: .multiply, opacity: 255) }
 }

@@ -67,16 +67,13 @@ struct PresetBench {
                                          height: h, features: features)
             start = c.clock.now()
             try encoderFrame?.prepareForWriting()
-            let view = canvas.view, planes = encoderFrame?.planes ?? yuv.planes
-            compositor.render(uniforms, into: canvas) { rows in
-                YUVConverter.convert(view, into: planes, pairs: (rows.lowerBound / 2)..<(rows.upperBound / 2))
-            }
+            compositor.render(uniforms, into: canvas, convertingInto: encoderFrame?.planes ?? yuv.planes)
             let renderEnd = c.clock.now()
             if measured {
-                let finishNanoseconds = UInt64(compositor.lastFinishTime * 1e6)
+                let finishNanoseconds = UInt64(compositor.lastConvertTime * 1e6)
                 let elapsed = renderEnd &- start
                 render.record(nanoseconds: elapsed &- min(elapsed, finishNanoseconds))
-                convert.record(milliseconds: compositor.lastFinishTime)
+                convert.record(milliseconds: compositor.lastConvertTime)
                 for (i, ms) in compositor.lastLayerTimes.enumerated() { layers[i].record(milliseconds: ms) }
             }
             // Rendering and conversion run fused; their allocations are counted together, in `render`.

@@ -20,7 +20,8 @@ struct ShaderBench {
         shader.configure(width: size.width, height: size.height)
         let target = Texture(width: size.width, height: size.height)
         let scheduler = StripScheduler(threads: threads)
-        let targetView = target.view, source = picture.view
+        let source = picture.view
+        let pass = ShaderPass(shader: shader, target: target.view, source: source)
         var timer = StageTimer(name: d.name)
         var allocations = 0
         for n in 0..<(c.warmup + c.frames) {
@@ -31,9 +32,8 @@ struct ShaderBench {
             if n == c.warmup { AllocationCounter.start() }
             let start = c.clock.now()
             shader.prepare(uniforms, parameters: parameters)
-            scheduler.run(count: size.height) { rows in
-                shader.render(targetView, source: source, rows: rows, uniforms: uniforms)
-            }
+            pass.uniforms = uniforms
+            scheduler.run(count: size.height, pass)
             let elapsed = c.clock.now() &- start
             if measured { timer.record(nanoseconds: elapsed) }
         }
@@ -62,5 +62,24 @@ struct ShaderBench {
             texture.fill(RGBA8(r: 90, g: 40, b: 160))
         }
         return texture
+    }
+}
+
+/// One kernel's `render` as a strip task, as the compositor runs it (no allocation per frame).
+/// Safety of @unchecked Sendable: `uniforms` is set before each `run`; strips write disjoint rows.
+private final class ShaderPass: StripTask, @unchecked Sendable {
+    let shader: any Shader
+    let target: TextureView, source: TextureView
+    var uniforms: FrameUniforms?
+
+    init(shader: any Shader, target: TextureView, source: TextureView) {
+        self.shader = shader
+        self.target = target
+        self.source = source
+    }
+
+    func run(strip: Range<Int>) {
+        guard let uniforms else { return }
+        shader.render(target, source: source, rows: strip, uniforms: uniforms)
     }
 }

@@ -75,7 +75,11 @@ public final class Compositor {
         let bands = (height + Compositor.bandHeight - 1) / Compositor.bandHeight
         bandTimes = .allocate(capacity: max(1, bands * (built.count + 1)))
         bandTimes.initialize(repeating: 0, count: max(1, bands * (built.count + 1)))
-        coveredRows = [Range<Int>](repeating: 0..<0, count: built.count)
+        bandPass.covered = [Range<Int>](repeating: 0..<0, count: built.count)
+        bandPass.layers = built
+        bandPass.clear = built.first?.drawsDirectly != true
+        bandPass.height = height
+        bandPass.times = bandTimes
     }
 
     deinit { bandTimes.deallocate() }
@@ -85,63 +89,57 @@ public final class Compositor {
     static let bandHeight = 32
 
     /// True when every layer draws straight onto the canvas (no filter, no layer texture): then a frame
-    /// is drawn band by band, each band going through all layers and `finish` while it is in cache.
+    /// is drawn band by band, each band going through all layers and the conversion while it is in cache.
     public let isBanded: Bool
     /// Per band and layer, the milliseconds spent (written by each band's own thread, summed after).
     private let bandTimes: UnsafeMutablePointer<Double>
-    private var coveredRows: [Range<Int>]
-    /// Milliseconds the last frame spent in `finish`.
-    public private(set) var lastFinishTime = 0.0
+    /// Milliseconds the last frame spent converting to YUV.
+    public private(set) var lastConvertTime = 0.0
+    private let bandPass = BandPass()
+    private let layerPass = LayerPass()
 
     /// Layer names, bottom first.
     public var layerNames: [String] { layers.map(\.spec.shader) }
 
-    /// Draws one frame into `canvas` (which must have the compositor's size), then calls `finish` on
-    /// every row range once it is final (ranges start and end on even rows: ready for 4:2:0 conversion).
-    /// `finish` runs concurrently on disjoint ranges.
-    public func render(_ uniforms: FrameUniforms, into canvas: Texture, finish: ((Range<Int>) -> Void)? = nil) {
+    /// Draws one frame into `canvas` (which must have the compositor's size) and, given `planes`,
+    /// converts it to YUV 4:2:0 there: fused into the bands in the banded path, after the layers
+    /// otherwise. Allocates nothing.
+    public func render(_ uniforms: FrameUniforms, into canvas: Texture, convertingInto planes: YUVConverter.Planes? = nil) {
         for layer in layers { layer.prepare(uniforms) }
         if isBanded {
-            renderBands(uniforms, canvas.view, finish)
+            renderBands(uniforms, canvas.view, planes)
         } else {
             renderLayers(uniforms, canvas)
-            if let finish {
+            if let planes {
                 let start = MonotonicClock.now()
-                scheduler.run(count: height / 2) { pairs in finish((pairs.lowerBound * 2)..<(pairs.upperBound * 2)) }
-                lastFinishTime = MonotonicClock.milliseconds(since: start)
+                layerPass.step = .convert(canvas.view, planes)
+                scheduler.run(count: height / 2, layerPass)
+                layerPass.step = .idle
+                lastConvertTime = MonotonicClock.milliseconds(since: start)
+            } else {
+                lastConvertTime = 0
             }
         }
     }
 
-    /// The fused path: bands of rows across cores, each through all layers, then `finish`.
-    private func renderBands(_ uniforms: FrameUniforms, _ canvas: TextureView, _ finish: ((Range<Int>) -> Void)?) {
-        let band = Compositor.bandHeight, count = layers.count, height = self.height
-        let clear = layers.first?.drawsDirectly != true
+    /// The fused path: bands of rows across cores, each through all layers and the conversion.
+    private func renderBands(_ uniforms: FrameUniforms, _ canvas: TextureView, _ planes: YUVConverter.Planes?) {
+        let count = layers.count
+        let pass = bandPass
+        // Written in place (the pass owns the only reference): no copy, no allocation.
         for (i, layer) in layers.enumerated() {
-            coveredRows[i] = layer.drawsDirectly ? 0..<height : layer.shader.coveredRows(height: height).clamped(to: 0..<height)
+            pass.covered[i] = layer.drawsDirectly ? 0..<height : layer.shader.coveredRows(height: height).clamped(to: 0..<height)
         }
-        let bands = (height + band - 1) / band
-        let layers = self.layers, covered = self.coveredRows, times = bandTimes
-        scheduler.run(count: bands) { range in
-            for b in range {
-                let rows = (b * band)..<min(height, (b + 1) * band)
-                if clear { for y in rows { canvas.row32(y).update(repeating: 0xFF00_0000, count: canvas.width) } }
-                var start = MonotonicClock.now()
-                for i in 0..<count {
-                    let r = rows.clamped(to: covered[i])
-                    if !r.isEmpty { layers[i].draw(canvas, rows: r, uniforms) }
-                    let now = MonotonicClock.now()
-                    times[b * (count + 1) + i] = Double(now &- start) / 1e6
-                    start = now
-                }
-                finish?(rows)
-                times[b * (count + 1) + count] = MonotonicClock.milliseconds(since: start)
-            }
-        }
+        let bands = (height + Compositor.bandHeight - 1) / Compositor.bandHeight
+        pass.uniforms = uniforms
+        pass.canvas = canvas
+        pass.planes = planes
+        scheduler.run(count: bands, pass)
+        pass.uniforms = nil
         for i in 0...count {
             var total = 0.0
-            for b in 0..<bands { total += times[b * (count + 1) + i] }
-            if i < count { lastLayerTimes[i] = total } else { lastFinishTime = total }
+            for b in 0..<bands { total += bandTimes[b * (count + 1) + i] }
+            if i < count { lastLayerTimes[i] = total } else { lastConvertTime = planes == nil ? 0 : total }
         }
     }
 
@@ -149,39 +147,32 @@ public final class Compositor {
     private func renderLayers(_ uniforms: FrameUniforms, _ canvas: Texture) {
         let canvasView = canvas.view
         if layers.first?.drawsDirectly != true { canvas.fill(RGBA8(r: 0, g: 0, b: 0)) }
+        let pass = layerPass
+        pass.uniforms = uniforms
         for (index, layer) in layers.enumerated() {
             let start = MonotonicClock.now()
-            let shader = layer.shader
             if layer.isFilter {
                 // The filter reads the picture so far from a copy, so strips never read rows another strip writes.
-                let source = scratch.view
-                scheduler.run(count: height) { rows in
-                    for y in rows { source.row(y).update(from: canvasView.row(y), count: canvasView.bytesPerRow) }
-                }
-                let target = layer.texture!.view
-                scheduler.run(count: height) { rows in
-                    shader.render(target, source: source, rows: rows, uniforms: uniforms)
-                    Blend.composite(layer: target, onto: canvasView, rows: rows, mode: layer.spec.blend,
-                                    opacity: Float(layer.spec.opacity))
-                }
-            } else if layer.drawsDirectly || layer.drawsOnCanvas {
-                let covered = layer.drawsDirectly ? 0..<height : shader.coveredRows(height: height).clamped(to: 0..<height)
-                scheduler.run(count: covered.count) { strip in
-                    layer.draw(canvasView, rows: (covered.lowerBound + strip.lowerBound)..<(covered.lowerBound + strip.upperBound), uniforms)
-                }
+                pass.step = .copy(from: canvasView, to: scratch.view)
+                scheduler.run(count: height, pass)
+                pass.first = 0
+                pass.step = .renderAndBlend(layer, target: layer.texture!.view, source: scratch.view, canvas: canvasView)
+                scheduler.run(count: height, pass)
             } else {
-                // Only the rows the generator covers this frame are drawn and blended.
-                let covered = shader.coveredRows(height: height).clamped(to: 0..<height)
-                let target = layer.texture!.view
-                scheduler.run(count: covered.count) { strip in
-                    let rows = (covered.lowerBound + strip.lowerBound)..<(covered.lowerBound + strip.upperBound)
-                    shader.render(target, source: canvasView, rows: rows, uniforms: uniforms)
-                    Blend.composite(layer: target, onto: canvasView, rows: rows, mode: layer.spec.blend,
-                                    opacity: Float(layer.spec.opacity))
+                let covered = layer.drawsDirectly ? 0..<height : layer.shader.coveredRows(height: height).clamped(to: 0..<height)
+                if layer.drawsDirectly || layer.drawsOnCanvas {
+                    pass.step = .draw(layer, canvas: canvasView, first: covered.lowerBound)
+                } else {
+                    // Only the rows the generator covers this frame are drawn and blended.
+                    pass.first = covered.lowerBound
+                    pass.step = .renderAndBlend(layer, target: layer.texture!.view, source: canvasView, canvas: canvasView)
                 }
+                scheduler.run(count: covered.count, pass)
             }
             lastLayerTimes[index] = MonotonicClock.milliseconds(since: start)
         }
+        pass.step = .idle
+        pass.uniforms = nil
     }
 }
 

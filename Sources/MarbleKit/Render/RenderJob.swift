@@ -270,11 +270,8 @@ private final class RenderStage: @unchecked Sendable {
             if let yuv = slot.yuv {
                 // Colour conversion happens here, band by band while the rows are still in cache.
                 do throws(MarbleError) { try yuv.prepareForWriting() } catch { failure.record(error); return }
-                let planes = yuv.planes, canvas = slot.canvas.view
-                compositor.render(uniforms, into: slot.canvas) { rows in
-                    YUVConverter.convert(canvas, into: planes, pairs: (rows.lowerBound / 2)..<(rows.upperBound / 2))
-                }
-                convertMilliseconds += compositor.lastFinishTime
+                compositor.render(uniforms, into: slot.canvas, convertingInto: yuv.planes)
+                convertMilliseconds += compositor.lastConvertTime
             } else {
                 compositor.render(uniforms, into: slot.canvas)
             }

@@ -26,7 +26,20 @@ public final class StripScheduler: Sendable {
     /// The number of cores this process may use.
     public static var availableCores: Int { ProcessInfo.processInfo.activeProcessorCount }
 
+    /// Runs `task` over `0..<count` rows (or row pairs) in strips; returns when all are done. This is
+    /// the per-frame form: handing over a task object allocates nothing.
+    public func run(count: Int, _ task: any StripTask) {
+        let n = min(strips, max(1, count))
+        guard n > 1, let pool else {
+            task.run(strip: 0..<count)
+            return
+        }
+        pool.run(StripJob(work: .task(task), count: count, strips: n))
+    }
+
     /// Runs `body` over `0..<count` rows (or row pairs) in strips; returns when all are done.
+    /// Convenient, but with more than one thread Swift allocates a context for the closure on each call
+    /// (`withoutActuallyEscaping`): per-frame code passes a ``StripTask`` instead.
     /// Calls from several threads at once are served one after the other.
     public func run(count: Int, _ body: (Range<Int>) -> Void) {
         let n = min(strips, max(1, count))
@@ -35,20 +48,37 @@ public final class StripScheduler: Sendable {
             return
         }
         withoutActuallyEscaping(body) { body in
-            pool.run(StripJob(body: body, count: count, strips: n))
+            pool.run(StripJob(work: .closure(body), count: count, strips: n))
         }
     }
 }
 
-/// One `run`: the body and how to cut `0..<count` into `strips` ranges.
-/// Safety of @unchecked Sendable: the body is only called with disjoint ranges, and only while the
-/// `run` that created the job is waiting for it (so the non-escaping closure is still alive).
+/// Work that can be split into strips of rows: `run(strip:)` is called on disjoint ranges, from several
+/// threads at once. Per-frame passes are long-lived task objects whose fields change between frames.
+public protocol StripTask: AnyObject {
+    func run(strip: Range<Int>)
+}
+
+/// One `run`: the work and how to cut `0..<count` into `strips` ranges.
+/// Safety of @unchecked Sendable: the work is only called with disjoint ranges, and only while the
+/// `run` that created the job is waiting for it (so a non-escaping closure is still alive).
 private struct StripJob: @unchecked Sendable {
-    let body: (Range<Int>) -> Void
+    enum Work {
+        case task(any StripTask)
+        case closure((Range<Int>) -> Void)
+    }
+    let work: Work
     let count: Int
     let strips: Int
 
     func range(_ i: Int) -> Range<Int> { (count * i / strips)..<(count * (i + 1) / strips) }
+
+    func run(_ i: Int) {
+        switch work {
+        case .task(let task): task.run(strip: range(i))
+        case .closure(let body): body(range(i))
+        }
+    }
 }
 
 /// Persistent helper threads. The caller publishes a job, wakes the helpers, works along with them
@@ -91,7 +121,7 @@ private final class WorkerPool: @unchecked Sendable {
         while true {
             let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
             guard i < job.strips else { return }
-            job.body(job.range(i))
+            job.run(i)
         }
     }
 
