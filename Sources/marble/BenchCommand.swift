@@ -70,7 +70,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .customLong("compare-rounds"), help: ArgumentHelp("Alternating rounds for --compare-ffmpeg (best time counts).", valueName: "n"))
     var compareRounds: Int = 2
 
-    @Flag(name: .customLong("guard"), help: "Regression guard: 0 allocations per frame in the render path, and kernel costs relative to `solid` within the baseline's margin; exits 1 otherwise.")
+    @Flag(name: .customLong("guard"), help: "Regression guard: 0 allocations per frame in the render path, and kernel costs relative to a trivial reference kernel within the baseline's margin; exits 1 otherwise.")
     var runGuard = false
 
     @Flag(name: .customLong("write-baseline"), help: "Measure as --guard does and write the baseline file.")

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The committed reference for `marble bench --guard`: each kernel's and preset's frame cost relative to
-/// the trivial `solid` kernel timed in the same run, and how much that ratio may grow.
+/// a trivial arithmetic reference kernel (`ReferenceKernel`) timed in the same run, and how much that ratio may grow.
 ///
 /// Ratios rather than milliseconds: a slower or busier machine scales every kernel and the reference
 /// alike, so the file stays valid on CI machines of another speed. Refresh it with
@@ -17,8 +17,9 @@ public struct Baseline: Sendable, Codable, Equatable {
     public var rounds: Int
     /// Allowed growth of a ratio: 0.5 lets a kernel become 1.5x as costly (relative to `reference`).
     public var margin: Double
-    /// Allowed growth in units of the reference, whichever is larger: near-trivial kernels (a copy costs
-    /// about 2 fills) swing with cache contention by more than `margin` of their tiny cost.
+    /// Allowed growth in units of the reference, whichever is larger: near-trivial kernels (a fill or a
+    /// copy costs a few hundredths of the reference) swing with memory contention by more than `margin`
+    /// of their tiny cost.
     public var slack: Double
     /// "release" or "debug": ratios from one are not comparable with the other.
     public var build: String
@@ -27,8 +28,8 @@ public struct Baseline: Sendable, Codable, Equatable {
     /// "shader/NAME" or "preset/NAME" → median frame time / reference median frame time.
     public var ratios: [String: Double]
 
-    public init(reference: String = "solid", width: Int = 1280, height: Int = 720, threads: Int = 1, frames: Int = 20,
-                rounds: Int = 5, margin: Double = 0.5, slack: Double = 1, build: String = BuildInfo.configuration,
+    public init(reference: String = "reference", width: Int = 1280, height: Int = 720, threads: Int = 1, frames: Int = 20,
+                rounds: Int = 5, margin: Double = 0.5, slack: Double = 0.05, build: String = BuildInfo.configuration,
                 machine: String = MachineInfo.current().summary, ratios: [String: Double] = [:]) {
         self.reference = reference; self.width = width; self.height = height; self.threads = threads
         self.frames = frames; self.rounds = rounds; self.margin = margin; self.slack = slack; self.build = build
