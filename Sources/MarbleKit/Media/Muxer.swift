@@ -12,6 +12,8 @@ final class Muxer {
     let temporaryPath: String
     let context: UnsafeMutablePointer<AVFormatContext>
     private var isOpen = false
+    /// Video and sound are written from two threads; libavformat's context is not thread-safe.
+    private let lock = NSLock()
     private var headerWritten = false
 
     init(destination: String, format: OutputFormat) throws(MarbleError) {
@@ -79,7 +81,10 @@ final class Muxer {
     func timeBase(ofStream index: Int32) -> AVRational { context.pointee.streams[Int(index)]!.pointee.time_base }
 
     /// Writes one packet whose timestamps are in `timeBase`, into output stream `index`.
+    /// Safe to call from two threads (one per stream).
     func write(_ packet: UnsafeMutablePointer<AVPacket>, stream index: Int32, timeBase: AVRational) throws(MarbleError) {
+        lock.lock()
+        defer { lock.unlock() }
         packet.pointee.stream_index = index
         av_packet_rescale_ts(packet, timeBase, self.timeBase(ofStream: index))
         packet.pointee.pos = -1

@@ -10,13 +10,14 @@ final class VideoFileWriter {
     private let muxer: Muxer
     private let encoder: VideoEncoder
     private let videoStream: Int32
-    private let audio: AudioTrack?
+    private let audio: AudioPump?
+    private let audioTrack: AudioTrack?
     private let fps: Rational
     private(set) var framesWritten = 0
     /// Milliseconds the last frame spent in the encoder and muxer (for benchmarks and summaries).
     private(set) var lastEncodeMs = 0.0
-    var warnings: [String] { audio?.warnings ?? [] }
-    var audioIsCopied: Bool { audio?.isCopy ?? false }
+    var warnings: [String] { audioTrack?.warnings ?? [] }
+    var audioIsCopied: Bool { audioTrack?.isCopy ?? false }
 
     init(path: String, format: OutputFormat, settings: VideoEncoder.Settings, audioFrom source: String?) throws(MarbleError) {
         self.path = path
@@ -28,8 +29,9 @@ final class VideoFileWriter {
             s.globalHeader = muxer.needsGlobalHeader
             encoder = try VideoEncoder(format: format, settings: s)
             videoStream = try muxer.addStream(encoder: encoder.context)
-            if let source { audio = try AudioTrack(path: source, format: format, muxer: muxer) } else { audio = nil }
+            audioTrack = try source.map { (path: String) throws(MarbleError) -> AudioTrack in try AudioTrack(path: path, format: format, muxer: muxer) }
             try muxer.writeHeader()
+            audio = audioTrack.map { AudioPump(track: $0) }
         } catch {
             muxer.abort()
             throw error
@@ -45,7 +47,7 @@ final class VideoFileWriter {
             try muxer.write(packet, stream: videoStream, timeBase: encoder.timeBase)
         }
         framesWritten += 1
-        try audio?.write(upTo: fps.seconds(ofFrame: framesWritten))
+        audio?.advance(to: fps.seconds(ofFrame: framesWritten))
         lastEncodeMs = MonotonicClock.milliseconds(since: start)
     }
 
@@ -56,13 +58,17 @@ final class VideoFileWriter {
             try encoder.encode(nil) { (packet: UnsafeMutablePointer<AVPacket>) throws(MarbleError) in
                 try muxer.write(packet, stream: videoStream, timeBase: encoder.timeBase)
             }
-            try audio?.write(upTo: trimAudio ? fps.seconds(ofFrame: framesWritten) : nil)
+            try audio?.finish(upTo: trimAudio ? fps.seconds(ofFrame: framesWritten) : nil)
             try muxer.finish()
         } catch {
+            audio?.cancel()
             muxer.abort()
             throw error
         }
     }
 
-    func abort() { muxer.abort() }
+    func abort() {
+        audio?.cancel()
+        muxer.abort()
+    }
 }
