@@ -100,6 +100,17 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
     public func coveredRows(height: Int) -> Range<Int> { covered }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+        // One specialised loop per blend mode: no per-pixel switch.
+        switch mode {
+        case .normal: drawRows(NormalBlend.self, target, rows)
+        case .add: drawRows(AddBlend.self, target, rows)
+        case .screen: drawRows(ScreenBlend.self, target, rows)
+        case .multiply: drawRows(MultiplyBlend.self, target, rows)
+        }
+    }
+
+    @inline(__always)
+    private func drawRows<B: BlendFunction>(_ blend: B.Type, _ target: TextureView, _ rows: Range<Int>) {
         let height = Float(target.height)
         for y in rows {
             let dst = target.row32(y)
@@ -108,7 +119,7 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
             guard v >= 0, py <= height else { continue }
             let barPixel = bottom.mixed(with: top, clamp01(v / maxHeight)).packed
             if dense {
-                drawDenseRow(dst, v: v, barPixel: barPixel)
+                drawDenseRow(blend, dst, v: v, barPixel: barPixel)
                 continue
             }
             // A bar's span shares its edge columns with the next bar's; the left bar draws them once,
@@ -118,7 +129,7 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
                 let (bar, cap) = reaches(i, v)
                 guard bar || cap else { continue }
                 let first = previous == i - 1 ? max(spanEnd[i - 1], spanStart[i]) : spanStart[i]
-                drawSpan(dst, bar: i, from: first, v: v, barPixel: barPixel, drawBar: bar, drawCap: cap)
+                drawSpan(blend, dst, bar: i, from: first, v: v, barPixel: barPixel, drawBar: bar, drawCap: cap)
                 previous = i
             }
         }
@@ -126,7 +137,7 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
 
     /// Bars so narrow that a column can lie in three spans: add every bar's coverage per column, then
     /// blend once. Slower per pixel, but such bars cover few pixels each.
-    private func drawDenseRow(_ dst: UnsafeMutablePointer<UInt32>, v: Float, barPixel: UInt32) {
+    private func drawDenseRow<B: BlendFunction>(_: B.Type, _ dst: UnsafeMutablePointer<UInt32>, v: Float, barPixel: UInt32) {
         var low = 0
         let last = spanEnd[count - 1]
         for x in spanStart[0]..<last {
@@ -138,7 +149,7 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
                 if bar || cap { sum = Blend.saturatingAdd(sum, pixel(x, bar: k, v: v, barPixel, bar, cap)) }
                 k += 1
             }
-            if sum != 0 { dst[x] = Blend.pixel(sum, onto: dst[x], mode: mode, opacity: opacity) }
+            if sum != 0 { dst[x] = B.blend(Blend.scaled(sum, opacity: opacity), onto: dst[x]) }
         }
     }
 
@@ -157,8 +168,8 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
     /// Inside the bar body (below its top, its rounded corners and its cap) coverage is exactly 1, so
     /// those columns are filled with the bar colour and only the edges go through the distance code.
     @inline(__always)
-    private func drawSpan(_ dst: UnsafeMutablePointer<UInt32>, bar i: Int, from first: Int, v: Float,
-                          barPixel: UInt32, drawBar: Bool, drawCap: Bool) {
+    private func drawSpan<B: BlendFunction>(_: B.Type, _ dst: UnsafeMutablePointer<UInt32>, bar i: Int, from first: Int,
+                                            v: Float, barPixel: UInt32, drawBar: Bool, drawCap: Bool) {
         var start = first
         let end = spanEnd[i]
         let shared = i + 1 < count ? spanStart[i + 1] : end
@@ -168,7 +179,7 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
             if x >= shared && (next.bar || next.cap) {
                 p = Blend.saturatingAdd(p, pixel(x, bar: i + 1, v: v, barPixel, next.bar, next.cap))
             }
-            if p != 0 { dst[x] = Blend.pixel(p, onto: dst[x], mode: mode, opacity: opacity) }
+            if p != 0 { dst[x] = B.blend(Blend.scaled(p, opacity: opacity), onto: dst[x]) }
         }
         let cx = centers[i], halfW = halfWidth
         let r = rounded ? min(halfW, max(heights[i], 0.5)) : 0
@@ -178,7 +189,12 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
             let innerEnd = min(shared, Int((cx + halfW - 1).rounded(.down)) + 1)
             if inner < innerEnd {
                 for x in start..<inner { column(x) }
-                Blend.span(barPixel, onto: dst + inner, count: innerEnd - inner, mode: mode, opacity: opacity)
+                let solid = Blend.scaled(barPixel, opacity: opacity)
+                if solid >> 24 == 255 && B.self == NormalBlend.self {
+                    dst.advanced(by: inner).update(repeating: solid, count: innerEnd - inner)
+                } else {
+                    for x in inner..<innerEnd { dst[x] = B.blend(solid, onto: dst[x]) }
+                }
                 start = innerEnd
             }
         }

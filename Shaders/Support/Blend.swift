@@ -58,17 +58,6 @@ public enum Blend {
         }
     }
 
-    /// `count` pixels of one colour onto `destination` (an opaque colour drawn normally is a plain fill).
-    @inline(__always)
-    public static func span(_ source: UInt32, onto destination: UnsafeMutablePointer<UInt32>, count: Int,
-                            mode: BlendMode, opacity op: UInt32) {
-        if mode == .normal && op == 255 && source >> 24 == 255 {
-            destination.update(repeating: source, count: count)
-        } else {
-            for x in 0..<count { destination[x] = pixel(source, onto: destination[x], mode: mode, opacity: op) }
-        }
-    }
-
     /// All four channels × opacity/255 (0…255): folds a layer's opacity into a colour once per frame.
     @inline(__always) public static func scaled(_ p: UInt32, opacity: UInt32) -> UInt32 {
         opacity == 255 ? p : scale255(p, opacity)

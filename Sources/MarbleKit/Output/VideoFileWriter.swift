@@ -10,7 +10,7 @@ final class VideoFileWriter {
     private let muxer: Muxer
     private let encoder: VideoEncoder
     private let videoStream: Int32
-    private let audio: AudioPump?
+    private let audio: SoundThread?
     private let audioTrack: AudioTrack?
     private let fps: Rational
     private(set) var framesWritten = 0
@@ -31,7 +31,7 @@ final class VideoFileWriter {
             videoStream = try muxer.addStream(encoder: encoder.context)
             audioTrack = try source.map { (path: String) throws(MarbleError) -> AudioTrack in try AudioTrack(path: path, format: format, muxer: muxer) }
             try muxer.writeHeader()
-            audio = audioTrack.map { AudioPump(track: $0) }
+            audio = audioTrack.map { SoundThread(track: $0) }
         } catch {
             muxer.abort()
             throw error

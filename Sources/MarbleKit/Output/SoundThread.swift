@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Safety of @unchecked Sendable: `track` is touched only by the pump's thread once started (and by
 /// nobody before `finish` has joined it); every other stored property is guarded by `condition`.
-final class AudioPump: @unchecked Sendable {
+final class SoundThread: @unchecked Sendable {
     private let track: AudioTrack
     private let condition = NSCondition()
     private var target = 0.0
