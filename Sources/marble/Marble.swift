@@ -7,6 +7,6 @@ struct Marble: AsyncParsableCommand {
         commandName: "marble",
         abstract: "A CPU-only audio visualizer: turn sound into pictures, offline or live.",
         discussion: "Run `marble COMMAND --help` for the options of each command.",
-        subcommands: [RenderCommand.self, EffectsCommand.self],
+        subcommands: [RenderCommand.self, PlayCommand.self, EffectsCommand.self],
         defaultSubcommand: nil)
 }
