@@ -66,13 +66,21 @@ struct PlayCommand: AsyncParsableCommand {
                 player.stop()
                 settings.stop()
             }
-            if let preset { player.send(.presetSelected(name: preset)) }
+            if let preset {
+                player.send(.presetSelected(name: preset))
+            } else if settings.state.preset == nil, presets.contains(PresetLibrary.defaultName) {
+                player.send(.presetSelected(name: PresetLibrary.defaultName))  // first run: the default look
+            }
             player.send(.fileOpened(path: input))
             while player.snapshot.status == .loading { try? await Task.sleep(for: .milliseconds(5)) }
             if case .failed(let message) = player.snapshot.status { throw MarbleError(.input, message) }
 
             let outcome = try await Self.runOnOwnThread(session, player)
             for w in session.warnings { Console.warning(w) }
+            let s = session.statistics
+            Console.writeErr(String(format: "%d frames in %.1f s (%.1f fps, %d dropped) at %dx%d cells: render %.2f ms, encode %.2f ms, write %.2f ms per frame (max %.1f / %.1f / %.1f)\n",
+                                    s.frames, s.seconds, s.framesPerSecond, s.dropped, s.columns, s.rows,
+                                    s.meanRender, s.meanEncode, s.meanWrite, s.renderMax, s.encodeMax, s.writeMax))
             if outcome == .interrupted { throw ExitCode(130) }
         }
     }

@@ -28,6 +28,9 @@ public final class PlayerSession {
         }
     }
 
+    /// Frame counts and times of the last ``run(player:)``.
+    public private(set) var statistics = PlayStatistics()
+
     /// Decoder warnings gathered while playing (damaged packets), for after the terminal is restored.
     public var warnings: [String] { decoder.warnings }
 
@@ -46,6 +49,7 @@ public final class PlayerSession {
         }
         var loop = FrameLoop(options: options, player: player, pump: pump, visuals: visuals, screen: screen,
                              signals: signals)
+        defer { statistics = loop.statistics }
         return try loop.run()
     }
 }
@@ -61,6 +65,7 @@ private struct FrameLoop {
     var controls: PlayerControls
     var keys = KeyReader()
     var status = StatusLine()
+    var statistics = PlayStatistics()
     let input = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 1)
 
     init(options: PlayOptions, player: PlayerComponent, pump: AudioPump, visuals: PlayerVisuals,
@@ -79,6 +84,8 @@ private struct FrameLoop {
         let period = 1 / options.fps.doubleValue
         let nanos = { Double(MonotonicClock.now()) * 1e-9 }
         var next = nanos()
+        let started = next
+        defer { statistics.seconds = nanos() - started }
         var dropped = 0
         var framesInWindow = 0, fpsTenths = 0
         var windowStart = next, lastReport = next
@@ -97,13 +104,14 @@ private struct FrameLoop {
                 outcome = controls.apply(command, heard: heard)
             }
             if let outcome { return outcome }
-            var now = nanos()
+            let now = nanos()
             if now < next { continue }
 
             // Pacing: a frame that is more than one period late is dropped, not drawn late.
             if now - next > period {
                 let late = Int((now - next) / period)
                 dropped += late
+                statistics.dropped = dropped
                 next += Double(late) * period
             }
             next += period
@@ -134,8 +142,12 @@ private struct FrameLoop {
                 preset: state.preset ?? "-", sensitivity: state.sensitivity, fpsTenths: fpsTenths, dropped: dropped))
             let bytes = try visuals.draw(preset: state.preset ?? PresetLibrary.defaultName, columns: size.columns,
                                          rows: max(1, size.rows - 1), status: status.bytes)
+            let written = MonotonicClock.now()
             try screen.write(bytes)
-            now = nanos()
+            statistics.record(render: visuals.lastRenderMilliseconds, encode: visuals.lastEncodeMilliseconds,
+                              write: MonotonicClock.milliseconds(since: written))
+            statistics.columns = size.columns
+            statistics.rows = max(1, size.rows - 1)
         }
     }
 }

@@ -22,8 +22,9 @@ final class PlayerVisuals {
     private var presetName: String?
     private var canvas: Texture?
     private var renderer: HalfBlockRenderer?
-    /// Milliseconds the last `draw` took (analysis excluded).
-    private(set) var lastDrawMilliseconds = 0.0
+    /// Milliseconds the last `draw` spent in the compositor and in the half-block encoder.
+    private(set) var lastRenderMilliseconds = 0.0
+    private(set) var lastEncodeMilliseconds = 0.0
 
     init(sampleRate: Int, fps: Rational, threads: Int) throws(MarbleError) {
         self.sampleRate = sampleRate
@@ -70,7 +71,6 @@ final class PlayerVisuals {
     /// Renders the current features with `preset` into a `columns × rows` cell picture and encodes
     /// it, with `status` on the row below. Returns the terminal bytes (valid until the next call).
     func draw(preset: String, columns: Int, rows: Int, status: [UInt8]) throws(MarbleError) -> UnsafeRawBufferPointer {
-        let start = MonotonicClock.now()
         let width = max(1, columns), height = 2 * max(1, rows)
         if presetName != preset || canvas?.width != width || canvas?.height != height || compositor == nil {
             let scene = try PresetLibrary.load(preset)
@@ -83,10 +83,13 @@ final class PlayerVisuals {
         let time = features.time
         let uniforms = FrameUniforms(time: time, frameIndex: fps.frame(at: time), fps: fps, width: width,
                                      height: height, features: features)
+        let start = MonotonicClock.now()
         compositor!.render(uniforms, into: canvas!)
+        let rendered = MonotonicClock.now()
         let renderer = renderer!, canvas = canvas!
         let bytes = status.withUnsafeBytes { renderer.encode(canvas, status: $0) }
-        lastDrawMilliseconds = MonotonicClock.milliseconds(since: start)
+        lastRenderMilliseconds = Double(rendered &- start) / 1e6
+        lastEncodeMilliseconds = MonotonicClock.milliseconds(since: rendered)
         return bytes
     }
 }

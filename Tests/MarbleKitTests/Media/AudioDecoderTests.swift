@@ -49,8 +49,8 @@ struct AudioDecoderTests {
     func noAudio() throws {
         let path = try TestMedia.make("silent-video.mp4", ["-f", "lavfi", "-i", "testsrc2=s=64x48:d=0.5", "-c:v", "libx264"])
         #expect(throws: MarbleError.self) { try AudioDecoder(path: path) }
-        do { _ = try AudioDecoder(path: path) } catch let e as MarbleError {
-            #expect(e.message.contains("has no audio stream"))
+        do { _ = try AudioDecoder(path: path) } catch {
+            #expect(error.message.contains("has no audio stream"))
         }
     }
 
