@@ -36,7 +36,8 @@ enum PlayTools {
     /// Runs a tool that leaves a daemon behind (tmux new-session, pulseaudio --daemonize) and returns
     /// its exit status. Not through `Process`: Foundation's `waitUntilExit` waits as long as the
     /// daemon lives (it inherits a descriptor Foundation watches), so this uses `posix_spawn` and
-    /// `waitpid`, with standard input and output on /dev/null.
+    /// `waitpid`, with standard input and output on /dev/null, and a clean signal state (the test
+    /// runner's threads block signals, and a blocked mask is inherited by everything started below).
     @discardableResult
     static func spawnDaemon(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Int32 {
         guard let path = which(tool) else { throw PlayTestError("\(tool) not found") }
@@ -50,8 +51,17 @@ enum PlayTools {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup($0) } + [nil]
         defer { for p in argv + envp { free(p) } }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         guard spawned == 0 else { throw PlayTestError("cannot start \(tool): error \(spawned)") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -150,7 +160,8 @@ final class PulseServer {
         p.standardError = FileHandle.nullDevice
         try p.run()
         Thread.sleep(forTimeInterval: seconds)  // the recording's length, not a wait for a condition
-        p.terminate()
+        // SIGKILL: parec inherits the test runner's blocked signal mask, so SIGTERM may never arrive.
+        kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
         try handle.close()
         let data = try Data(contentsOf: URL(fileURLWithPath: file))

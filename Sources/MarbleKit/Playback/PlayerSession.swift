@@ -93,15 +93,13 @@ private struct FrameLoop {
         while true {
             if signals.stopRequested { return .interrupted }
             if let e = pump.error { throw e }
-            let reading = pump.clock.reading
-            let heard = pump.clock.position(of: reading)
 
             // Keys: wait for one until the frame is due.
             let count = screen.read(into: input, waitingUpTo: next - nanos())
             var outcome: PlayOutcome?
             keys.feed(UnsafeRawBufferPointer(rebasing: input[0..<count])) { key in
                 guard outcome == nil, let command = PlayerCommand(key: key) else { return }
-                outcome = controls.apply(command, heard: heard)
+                outcome = controls.apply(command, heard: pump.clock.position(of: pump.clock.reading))
             }
             if let outcome { return outcome }
             let now = nanos()
@@ -116,6 +114,8 @@ private struct FrameLoop {
             }
             next += period
 
+            let reading = pump.clock.reading
+            let heard = pump.clock.position(of: reading)
             let state = player.snapshot
             if reading.generation == controls.expectedGeneration {
                 if reading.ended && state.status == .playing {
