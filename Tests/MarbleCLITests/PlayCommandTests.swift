@@ -57,18 +57,22 @@ struct PlayCommandTests {
         #expect(PlayTools.eventually(timeout: 20) { term.statusLine.contains("paused") }, "\(term.statusLine)")
         let silent = try PlayTools.eventually(timeout: 30) { rms = try pulse.monitorRMS(); return rms >= 0 && rms < 0.001 }
         #expect(silent, "monitor RMS \(rms) while paused")
-        let pausedAt = term.statusLine
+
+        // → while paused seeks exactly 5 s ahead (the position is frozen, so the jump is the seek's)
+        // and stays paused.
+        let pausedAt = Self.seconds(in: term.statusLine) ?? -1
+        term.send("Right")
+        #expect(PlayTools.eventually(timeout: 20) {
+            let now = Self.seconds(in: term.statusLine) ?? -1
+            return term.statusLine.contains("paused") && abs(now - (pausedAt + 5)) <= 1
+        }, "paused at \(pausedAt), after →: \(term.statusLine)")
 
         // Space again resumes the sound.
         term.send("Space")
         #expect(PlayTools.eventually(timeout: 20) { term.statusLine.contains("playing") }, "\(term.statusLine)")
         #expect(try PlayTools.eventually(timeout: 30) { rms = try pulse.monitorRMS(); return rms > 0.03 }, "RMS \(rms)")
 
-        // → seeks 5 s ahead; n and + change preset and sensitivity.
-        let before = Self.seconds(in: term.statusLine) ?? 0
-        term.send("Right")
-        #expect(PlayTools.eventually(timeout: 20) { (Self.seconds(in: term.statusLine) ?? 0) >= before + 5 },
-                "before \(before), after: \(term.statusLine) (paused at: \(pausedAt))")
+        // n and + change preset and sensitivity.
         term.send("n")
         term.send("+")
         #expect(PlayTools.eventually(timeout: 20) {
