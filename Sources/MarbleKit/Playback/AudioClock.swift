@@ -23,8 +23,6 @@ final class AudioClock: Sendable {
         var latency = 0.0
         /// When `latency` was measured (`MonotonicClock` nanoseconds).
         var stamp: UInt64 = 0
-        /// The device is being fed (not paused, not ended): the heard position advances with time.
-        var running = false
         /// Everything up to the end of the media has been heard.
         var ended = false
     }

@@ -96,7 +96,7 @@ private final class Worker: @unchecked Sendable {
             if commands.stop { return }
             if let target = commands.seek { try seek(to: target, pump) }
             if commands.paused || atEnd {
-                try publish(pump, running: false)
+                try publish(pump)
                 Thread.sleep(forTimeInterval: 0.005)
                 continue
             }
@@ -116,7 +116,7 @@ private final class Worker: @unchecked Sendable {
                 try output.drain()
                 atEnd = true
                 reading.ended = true
-                try publish(pump, running: false)
+                try publish(pump)
             }
         }
     }
@@ -135,7 +135,7 @@ private final class Worker: @unchecked Sendable {
             try output.write(interleaved, frames: n)
             reading.written += n
             offset += n
-            try publish(pump, running: true)
+            try publish(pump)
         }
     }
 
@@ -148,13 +148,12 @@ private final class Worker: @unchecked Sendable {
         reading.written = 0
         reading.ended = false
         pump.handoff.reset(base: decoder.samplesDelivered)
-        try publish(pump, running: false)
+        try publish(pump)
     }
 
-    private func publish(_ pump: AudioPump, running: Bool) throws(MarbleError) {
+    private func publish(_ pump: AudioPump) throws(MarbleError) {
         reading.latency = try output.latency()
         reading.stamp = MonotonicClock.now()
-        reading.running = running
         pump.clock.publish(reading)
     }
 }
