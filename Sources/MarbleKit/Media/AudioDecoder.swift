@@ -29,6 +29,10 @@ final class AudioDecoder {
     private var finished = false
     private var delivered = 0
     private let sampleLimit: Int?
+    /// After a seek: the sample the next delivery must start at (earlier decoded samples are dropped).
+    private var seekTarget: Int?
+    /// Index (from the stream start) of the first sample of the last delivered block.
+    private(set) var chunkStart = 0
 
     init(path: String) throws(MarbleError) {
         input = try MediaInput(path: path)
@@ -85,9 +89,10 @@ final class AudioDecoder {
         while !finished {
             let received = avcodec_receive_frame(codec, frame.pointer)
             if received >= 0 {
+                let skip = samplesToSkip(frame.pointer)
                 let count = try convert(frame.pointer)
                 av_frame_unref(frame.pointer)
-                if count > 0 { deliver(count, body); return true }
+                if count > skip { deliver(count, skipping: skip, body); return true }
                 continue
             }
             if received == marble_averror_eof() {
@@ -181,12 +186,60 @@ final class AudioDecoder {
         right = .allocate(capacity: count)
     }
 
-    private func deliver(_ count: Int, _ body: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>?) -> Void) {
-        var n = count
+    private func deliver(_ count: Int, skipping skip: Int = 0,
+                         _ body: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>?) -> Void) {
+        var n = count - skip
         if let limit = sampleLimit { n = max(0, min(n, limit - delivered)) }
+        chunkStart = delivered
         delivered += n
         guard n > 0 else { return }
-        body(UnsafeBufferPointer(start: left, count: n), channels == 2 ? UnsafeBufferPointer(start: right, count: n) : nil)
+        body(UnsafeBufferPointer(start: left + skip, count: n),
+             channels == 2 ? UnsafeBufferPointer(start: right + skip, count: n) : nil)
+    }
+
+    /// Moves to `seconds` from the stream start (`av_seek_frame` to the packet at or before it, then
+    /// `avcodec_flush_buffers`). Decoding then resumes exactly at that sample: the samples decoded
+    /// before it are dropped using the frames' timestamps; ``samplesDelivered`` becomes the target.
+    /// Seeking past the end leaves the decoder at its end.
+    func seek(to seconds: Double) throws(MarbleError) {
+        let stream = input.stream(streamIndex)
+        let timeBase = stream.pointee.time_base.doubleValue
+        guard timeBase > 0 else { throw MarbleError(.input, "\(input.path): cannot seek (no time base)") }
+        let target = max(0, Int((seconds * Double(sampleRate)).rounded()))
+        let timestamp = streamStart + Int64((Double(target) / Double(sampleRate) / timeBase).rounded(.down))
+        try ffCheck(av_seek_frame(input.context, streamIndex, timestamp, AVSEEK_FLAG_BACKWARD), .input,
+                    "\(input.path): cannot seek")
+        avcodec_flush_buffers(codec)
+        swr_free(&resampler)  // made again for the next frame; drops anything it held back
+        inputEnded = false
+        finished = false
+        delivered = target
+        chunkStart = target
+        seekTarget = target
+    }
+
+    /// The stream's first timestamp (0 when unknown), in its time base.
+    private var streamStart: Int64 {
+        let start = input.stream(streamIndex).pointee.start_time
+        return start == marble_av_nopts_value() ? 0 : start
+    }
+
+    /// How many samples at the start of a just-decoded frame fall before a pending seek target.
+    /// Without a usable timestamp the frame is taken as starting at the target.
+    private func samplesToSkip(_ decoded: UnsafeMutablePointer<AVFrame>) -> Int {
+        guard let target = seekTarget else { return 0 }
+        let pts = decoded.pointee.best_effort_timestamp
+        guard pts != marble_av_nopts_value() else { seekTarget = nil; return 0 }
+        let timeBase = input.stream(streamIndex).pointee.time_base.doubleValue
+        let start = Int((Double(pts - streamStart) * timeBase * Double(sampleRate)).rounded())
+        let count = Int(decoded.pointee.nb_samples)
+        if start + count <= target { return count }  // wholly before the target: drop it all
+        seekTarget = nil
+        if start >= target {
+            delivered = start  // the demuxer landed after the target: start there
+            return 0
+        }
+        return target - start
     }
 
     /// Samples delivered so far.

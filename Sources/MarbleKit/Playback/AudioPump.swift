@@ -1,0 +1,159 @@
+import Foundation
+import Synchronization
+
+/// The player's audio thread: decodes, hands the samples to the analyser, and writes them to the
+/// device, whose blocking writes pace everything. It publishes the ``AudioClock`` after each write.
+///
+/// Control (pause, seek, stop) arrives through a small locked mailbox read between writes of at most
+/// ``sliceFrames`` frames, so a command takes effect within about 20 ms. Pausing simply stops the
+/// writes: the device plays out its short buffer and idles; resuming continues with the next sample,
+/// so no sound is lost or repeated. A seek flushes the device and repositions the decoder.
+final class AudioPump: Sendable {
+    struct Commands: Sendable {
+        var paused = false
+        var seek: Double?
+        var stop = false
+    }
+
+    let clock: AudioClock
+    let handoff: SampleHandoff
+    private let mailbox = Mutex(Commands())
+    private let failure = Mutex<MarbleError?>(nil)
+    private let finished = DispatchSemaphore(value: 0)
+    /// Owned by the audio thread once `start()` ran.
+    private let worker: Worker
+
+    /// Frames per device write: about 21 ms at 48 kHz.
+    static let sliceFrames = 1024
+
+    init(decoder: AudioDecoder, output: any AudioOutput) {
+        clock = AudioClock(sampleRate: decoder.sampleRate)
+        handoff = SampleHandoff(sampleRate: decoder.sampleRate, stereo: decoder.channels == 2)
+        worker = Worker(decoder: decoder, output: output)
+    }
+
+    /// Starts the audio thread, paused or not.
+    func start(paused: Bool) {
+        mailbox.withLock { $0.paused = paused }
+        Thread.detachNewThread { [self] in
+            do throws(MarbleError) {
+                try worker.run(self)
+            } catch {
+                failure.withLock { $0 = error }
+            }
+            finished.signal()
+        }
+    }
+
+    func setPaused(_ paused: Bool) { mailbox.withLock { $0.paused = paused } }
+
+    /// Moves playback to `seconds` (the device buffer is flushed).
+    func seek(to seconds: Double) { mailbox.withLock { $0.seek = seconds } }
+
+    /// Stops the thread and waits for it (at most one device write, about 20 ms, plus a drain at the end).
+    func stop() {
+        mailbox.withLock { $0.stop = true }
+        finished.wait()
+        finished.signal()  // later calls return at once
+    }
+
+    /// The error that stopped the audio thread, if any.
+    var error: MarbleError? { failure.withLock { $0 } }
+
+    /// Takes the pending commands (a seek is handed out once).
+    fileprivate func takeCommands() -> Commands {
+        mailbox.withLock { box in
+            let c = box
+            box.seek = nil
+            return c
+        }
+    }
+}
+
+/// The audio thread's own state.
+///
+/// Safety of @unchecked Sendable: created on the caller's thread, then used only by the audio thread
+/// (`run` is called once, from `AudioPump.start`).
+private final class Worker: @unchecked Sendable {
+    let decoder: AudioDecoder
+    let output: any AudioOutput
+    private var interleaved: UnsafeMutablePointer<Float>
+    private var reading = AudioClock.Reading()
+    private var atEnd = false
+
+    init(decoder: AudioDecoder, output: any AudioOutput) {
+        self.decoder = decoder
+        self.output = output
+        interleaved = .allocate(capacity: 2 * AudioPump.sliceFrames)
+    }
+
+    deinit { interleaved.deallocate() }
+
+    func run(_ pump: AudioPump) throws(MarbleError) {
+        pump.handoff.reset(base: 0)
+        while true {
+            let commands = pump.takeCommands()
+            if commands.stop { return }
+            if let target = commands.seek { try seek(to: target, pump) }
+            if commands.paused || atEnd {
+                try publish(pump)
+                Thread.sleep(forTimeInterval: 0.005)
+                continue
+            }
+            var chunk: (start: Int, error: MarbleError?) = (0, nil)
+            let more = try decoder.decodeNext { left, right in
+                chunk.start = decoder.chunkStart
+                if reading.written == 0 && chunk.start != reading.baseSample {
+                    // The demuxer landed after the seek target: the stream starts where it landed.
+                    reading.baseSample = chunk.start
+                    pump.handoff.reset(base: chunk.start)
+                }
+                pump.handoff.push(left, right, start: chunk.start)
+                do throws(MarbleError) { try play(left, right, pump) } catch { chunk.error = error }
+            }
+            if let e = chunk.error { throw e }
+            if !more {
+                try output.drain()
+                atEnd = true
+                reading.ended = true
+                try publish(pump)
+            }
+        }
+    }
+
+    /// Interleaves and writes one decoded block in slices, publishing the clock after each.
+    private func play(_ left: UnsafeBufferPointer<Float>, _ right: UnsafeBufferPointer<Float>?,
+                      _ pump: AudioPump) throws(MarbleError) {
+        var offset = 0
+        let r = right ?? left
+        while offset < left.count {
+            let n = min(AudioPump.sliceFrames, left.count - offset)
+            for i in 0..<n {
+                interleaved[2 &* i] = left[offset &+ i]
+                interleaved[2 &* i &+ 1] = r[offset &+ i]
+            }
+            try output.write(interleaved, frames: n)
+            reading.written += n
+            offset += n
+            try publish(pump)
+        }
+    }
+
+    private func seek(to seconds: Double, _ pump: AudioPump) throws(MarbleError) {
+        try output.flush()
+        try decoder.seek(to: seconds)
+        atEnd = false
+        reading.generation += 1
+        reading.baseSample = decoder.samplesDelivered
+        reading.written = 0
+        reading.ended = false
+        pump.handoff.reset(base: decoder.samplesDelivered)
+        try publish(pump)
+    }
+
+    private func publish(_ pump: AudioPump) throws(MarbleError) {
+        reading.latency = try output.latency()
+        reading.stamp = MonotonicClock.now()
+        pump.clock.publish(reading)
+    }
+}

@@ -1,0 +1,39 @@
+import MarbleCore
+
+/// What `marble play` was asked to do.
+public struct PlayOptions: Sendable {
+    /// The media file (any file FFmpeg reads with an audio stream).
+    public var input: String
+    /// PulseAudio sink name; nil for the default sink.
+    public var device: String?
+    /// Render without sound, driven by the monotonic clock.
+    public var noAudio = false
+    /// Target frames per second in the terminal.
+    public var fps = Rational(30)
+    /// Render threads.
+    public var threads = StripScheduler.availableCores
+    /// Stay on the last frame at the end (space plays again) instead of exiting.
+    public var keepOpen = false
+    /// Device buffer (target latency), seconds.
+    public var bufferSeconds = 0.1
+
+    public init(input: String) { self.input = input }
+
+    /// Checks the values a user typed.
+    public func validate() throws(MarbleError) {
+        guard fps.numerator > 0, fps.doubleValue >= 1, fps.doubleValue <= 240 else {
+            throw MarbleError(.option, "--fps \(fps): expected a rate between 1 and 240")
+        }
+        guard threads >= 1, threads <= 256 else { throw MarbleError(.option, "--threads \(threads): expected 1…256") }
+    }
+}
+
+/// How a play session ended.
+public enum PlayOutcome: Sendable, Equatable {
+    /// The user pressed q.
+    case quit
+    /// The media played to its end.
+    case ended
+    /// Ctrl-C or a termination signal.
+    case interrupted
+}

@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+
+/// `marble play` for real: a private PulseAudio daemon with a null sink, the player in a tmux window,
+/// what reaches the sink's monitor, and what the window shows.
+@Suite("marble play (PulseAudio + tmux)", .serialized,
+       .enabled(if: PlayTools.available, "needs \(PlayTools.missing.joined(separator: ", ")) (apt: pulseaudio pulseaudio-utils tmux)"))
+struct PlayCommandTests {
+    let song: String
+
+    init() throws {
+        song = CLI.path("play-sine.wav")
+        if !FileManager.default.fileExists(atPath: song) {
+            try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=440:d=120:r=48000", song])
+        }
+    }
+
+    /// The shell command for the tmux window: the player, then its exit status and the terminal's
+    /// settings (to prove raw mode was undone), then an idle shell so the pane stays inspectable.
+    func playCommand(_ pulse: PulseServer, config: String, results: String, extra: String = "") -> String {
+        let env = pulse.environment.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
+        return "env \(env) XDG_CONFIG_HOME=\(config) \(CLI.executable.path) play \(song) --fps 15 \(extra); "
+            + "echo $? > \(results)/status; stty -a > \(results)/stty; sleep 600"
+    }
+
+    @Test("plays to the sink, draws the picture, pauses, remembers settings, quits cleanly")
+    func playsPausesAndQuits() throws {
+        let pulse = try PulseServer()
+        defer { pulse.stop() }
+        let config = PlayTools.makeDirectory("marble-cfg")
+        let results = PlayTools.makeDirectory("marble-res")
+        defer {
+            try? FileManager.default.removeItem(atPath: config)
+            try? FileManager.default.removeItem(atPath: results)
+        }
+        let term = try TmuxTerminal(columns: 80, rows: 24, command: playCommand(pulse, config: config, results: results))
+        defer { term.stop() }
+
+        // The picture and the status line appear.
+        let drawn = PlayTools.eventually(timeout: 90) {
+            term.statusLine.contains("playing") && term.capture().contains("▀")
+        }
+        #expect(drawn, "screen:\n\(term.capture())")
+        try #require(drawn)
+        let colored = term.capture(escapes: true)
+        #expect(colored.contains("38;2;") && colored.contains("48;2;"), "no truecolor escapes")
+        #expect(term.statusLine.contains("preset spectrum"), "\(term.statusLine)")
+        #expect(term.statusLine.contains("/ 2:00"), "\(term.statusLine)")
+
+        // The sound reaches the sink: a 440 Hz sine at 1/8 full scale has an RMS of about 0.088.
+        var rms: Float = 0
+        let audible = try PlayTools.eventually(timeout: 30) { rms = try pulse.monitorRMS(); return rms > 0.03 }
+        #expect(audible, "monitor RMS \(rms)")
+
+        // Space pauses: the status says so and the sink goes quiet.
+        term.send("Space")
+        #expect(PlayTools.eventually(timeout: 20) { term.statusLine.contains("paused") }, "\(term.statusLine)")
+        let silent = try PlayTools.eventually(timeout: 30) { rms = try pulse.monitorRMS(); return rms >= 0 && rms < 0.001 }
+        #expect(silent, "monitor RMS \(rms) while paused")
+
+        // → while paused seeks exactly 5 s ahead (the position is frozen, so the jump is the seek's)
+        // and stays paused.
+        let pausedAt = Self.seconds(in: term.statusLine) ?? -1
+        term.send("Right")
+        #expect(PlayTools.eventually(timeout: 20) {
+            let now = Self.seconds(in: term.statusLine) ?? -1
+            return term.statusLine.contains("paused") && abs(now - (pausedAt + 5)) <= 1
+        }, "paused at \(pausedAt), after →: \(term.statusLine)")
+
+        // Space again resumes the sound.
+        term.send("Space")
+        #expect(PlayTools.eventually(timeout: 20) { term.statusLine.contains("playing") }, "\(term.statusLine)")
+        #expect(try PlayTools.eventually(timeout: 30) { rms = try pulse.monitorRMS(); return rms > 0.03 }, "RMS \(rms)")
+
+        // n and + change preset and sensitivity.
+        term.send("n")
+        term.send("+")
+        #expect(PlayTools.eventually(timeout: 20) {
+            term.statusLine.contains("preset bars") && term.statusLine.contains("sens 1.25")
+        }, "\(term.statusLine)")
+
+        // q quits with status 0 and a restored terminal.
+        term.send("q")
+        let status = "\(results)/status"
+        #expect(PlayTools.eventually(timeout: 30) { FileManager.default.fileExists(atPath: status) && !Self.read(status).isEmpty })
+        #expect(Self.read(status).trimmingCharacters(in: .whitespacesAndNewlines) == "0", "exit status \(Self.read(status))")
+        #expect(PlayTools.eventually(timeout: 10) { FileManager.default.fileExists(atPath: "\(results)/stty") })
+        Self.expectRestored(term, stty: Self.read("\(results)/stty"))
+
+        // The choices were saved where XDG_CONFIG_HOME says.
+        let saved = Self.read("\(config)/marble/player.json")
+        #expect(saved.contains("\"bars\"") && saved.contains("1.25"), "player.json: \(saved)")
+
+        // A second run starts with them; Ctrl-C also restores the terminal (exit 130).
+        try? FileManager.default.removeItem(atPath: status)
+        let again = try TmuxTerminal(columns: 80, rows: 24, command: playCommand(pulse, config: config, results: results))
+        defer { again.stop() }
+        #expect(PlayTools.eventually(timeout: 90) {
+            again.statusLine.contains("playing") && again.statusLine.contains("preset bars") && again.statusLine.contains("sens 1.25")
+        }, "\(again.statusLine)")
+        again.send("C-c")
+        #expect(PlayTools.eventually(timeout: 30) { !Self.read(status).isEmpty })
+        #expect(Self.read(status).trimmingCharacters(in: .whitespacesAndNewlines) == "130", "exit status \(Self.read(status))")
+        #expect(PlayTools.eventually(timeout: 10) { FileManager.default.fileExists(atPath: "\(results)/stty") })
+        Self.expectRestored(again, stty: Self.read("\(results)/stty"))
+    }
+
+    static func expectRestored(_ term: TmuxTerminal, stty: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(term.display("#{alternate_on}") == "0", "still on the alternate screen", sourceLocation: sourceLocation)
+        #expect(term.display("#{cursor_flag}") == "1", "cursor still hidden", sourceLocation: sourceLocation)
+        let flags = stty.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" })
+        #expect(flags.contains("icanon") && flags.contains("echo") && flags.contains("isig"),
+                "terminal left in raw mode: \(stty)", sourceLocation: sourceLocation)
+    }
+
+    static func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+    /// The position shown in a status line like " playing  0:12 / 2:00 …", in seconds.
+    static func seconds(in status: String) -> Int? {
+        guard let clock = status.split(separator: " ").first(where: { $0.contains(":") }) else { return nil }
+        let parts = clock.split(separator: ":").compactMap { Int($0) }
+        return parts.count == 2 ? parts[0] * 60 + parts[1] : nil
+    }
+}
+
+/// `marble play`'s errors need neither a terminal nor a sound server.
+@Suite("marble play errors")
+struct PlayCommandErrorTests {
+    @Test("a missing file is one line and exit status 1")
+    func missingFile() throws {
+        let r = try PlayTools.marble(["play", "/no/such/song.mp3"], environment: [:])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("/no/such/song.mp3: no such file"), "\(r.stderr)")
+    }
+
+    @Test("no PulseAudio server is one line and exit status 1")
+    func noServer() throws {
+        let song = CLI.path("play-short.wav")
+        if !FileManager.default.fileExists(atPath: song) {
+            try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=440:d=1:r=48000", song])
+        }
+        let nowhere = PlayTools.makeDirectory("marble-nopa")
+        defer { try? FileManager.default.removeItem(atPath: nowhere) }
+        let r = try PlayTools.marble(["play", song], environment: [
+            "PULSE_SERVER": "unix:\(nowhere)/no-such-socket", "XDG_RUNTIME_DIR": nowhere, "XDG_CONFIG_HOME": nowhere,
+        ])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("PulseAudio"), "\(r.stderr)")
+        #expect(r.stdout.isEmpty, "\(r.stdout)")
+    }
+
+    @Test("without a terminal it says so (exit status 2)")
+    func noTerminal() throws {
+        let song = CLI.path("play-short.wav")
+        if !FileManager.default.fileExists(atPath: song) {
+            try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=440:d=1:r=48000", song])
+        }
+        let config = PlayTools.makeDirectory("marble-cfg")
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let r = try PlayTools.marble(["play", song, "--no-audio"], environment: ["XDG_CONFIG_HOME": config])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("terminal"), "\(r.stderr)")
+    }
+
+    @Test("a bad option value is one line and exit status 2", arguments: [
+        (["--fps", "0"], "--fps"), (["--preset", "nope"], "unknown preset \"nope\""),
+    ])
+    func badOptions(extra: [String], words: String) throws {
+        let r = try PlayTools.marble(["play", "/no/such/song.mp3"] + extra, environment: [:])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains(words), "\(r.stderr)")
+    }
+}

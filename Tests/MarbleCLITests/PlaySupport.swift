@@ -1,0 +1,221 @@
+import Foundation
+
+/// Helpers for driving `marble play` for real: a private PulseAudio daemon with a null sink, a private
+/// tmux server as the terminal, and a recorder for the sink's monitor.
+enum PlayTools {
+    /// Full path of an executable on $PATH, or nil.
+    static func which(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for dir in path.split(separator: ":") {
+            let candidate = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    static let missing: [String] = ["pulseaudio", "parec", "tmux"].filter { which($0) == nil }
+    static var available: Bool { missing.isEmpty }
+
+    /// Runs a tool to completion; returns its status and standard output.
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: which(tool) ?? tool)
+        p.arguments = arguments
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Runs a tool that leaves a daemon behind (tmux new-session, pulseaudio --daemonize) and returns
+    /// its exit status. Not through `Process`: Foundation's `waitUntilExit` waits as long as the
+    /// daemon lives (it inherits a descriptor Foundation watches), so this uses `posix_spawn` and
+    /// `waitpid`, with standard input and output on /dev/null, and a clean signal state (the test
+    /// runner's threads block signals, and a blocked mask is inherited by everything started below).
+    @discardableResult
+    static func spawnDaemon(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Int32 {
+        guard let path = which(tool) else { throw PlayTestError("\(tool) not found") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in 0...2 {
+            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        let env = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup($0) } + [nil]
+        defer { for p in argv + envp { free(p) } }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        guard spawned == 0 else { throw PlayTestError("cannot start \(tool): error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status >> 8) & 0xFF
+    }
+
+    /// Runs `marble` with extra environment variables and no terminal.
+    static func marble(_ arguments: [String], environment: [String: String]) throws -> CLI.Result {
+        let p = Process()
+        p.executableURL = CLI.executable
+        p.arguments = arguments
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return CLI.Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+                          stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    /// Polls `condition` every 100 ms until it holds or `timeout` seconds pass (by the monotonic
+    /// clock); returns the last result.
+    static func eventually(timeout: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        while ContinuousClock.now < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return try condition()
+    }
+
+    /// A fresh private directory with a short path (unix socket paths are limited to 108 bytes).
+    static func makeDirectory(_ prefix: String) -> String {
+        var template = Array("/tmp/\(prefix).XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        precondition(made != nil, "mkdtemp failed")
+        let path = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+        chmod(path, 0o700)
+        return path
+    }
+}
+
+/// A headless PulseAudio daemon with one null sink named `viz`, in its own runtime directory,
+/// stopped by its PID.
+final class PulseServer {
+    let runtimeDirectory: String
+    private(set) var pid: pid_t = 0
+
+    var environment: [String: String] {
+        ["XDG_RUNTIME_DIR": runtimeDirectory, "PULSE_SERVER": "unix:\(runtimeDirectory)/pulse/native"]
+    }
+
+    init() throws {
+        runtimeDirectory = PlayTools.makeDirectory("marble-pa")
+        try PlayTools.spawnDaemon("pulseaudio", [
+            "--daemonize=yes", "-n", "--exit-idle-time=-1", "--load=module-native-protocol-unix",
+            "--load=module-null-sink sink_name=viz rate=48000", "--load=module-always-sink",
+        ], environment: ["XDG_RUNTIME_DIR": runtimeDirectory])
+        let pidFile = "\(runtimeDirectory)/pulse/pid"
+        let up = try PlayTools.eventually(timeout: 30) {
+            guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
+                  let value = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return false }
+            pid = value
+            return try PlayTools.run("pactl", ["set-default-sink", "viz"], environment: environment).status == 0
+        }
+        guard up else { stop(); throw PlayTestError("PulseAudio did not start in \(runtimeDirectory)") }
+    }
+
+    /// Stops the daemon (SIGTERM, then SIGKILL if it lingers) and removes its directory.
+    func stop() {
+        if pid > 0 {
+            kill(pid, SIGTERM)
+            if !PlayTools.eventually(timeout: 5, { kill(pid, 0) != 0 }) { kill(pid, SIGKILL) }
+            pid = 0
+        }
+        try? FileManager.default.removeItem(atPath: runtimeDirectory)
+    }
+
+    deinit { stop() }
+
+    /// Records the sink's monitor (mono float32) for `seconds` and returns the RMS of the last half
+    /// (the first half absorbs the recorder's start-up).
+    func monitorRMS(seconds: Double = 1.2) throws -> Float {
+        let file = "\(runtimeDirectory)/monitor-\(UUID().uuidString.prefix(6)).raw"
+        _ = FileManager.default.createFile(atPath: file, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: PlayTools.which("parec") ?? "parec")
+        p.arguments = ["-d", "viz.monitor", "--format=float32le", "--rate=48000", "--channels=1", "--latency-msec=20"]
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        p.standardOutput = handle
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        Thread.sleep(forTimeInterval: seconds)  // the recording's length, not a wait for a condition
+        // SIGKILL: parec inherits the test runner's blocked signal mask, so SIGTERM may never arrive.
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        try handle.close()
+        let data = try Data(contentsOf: URL(fileURLWithPath: file))
+        try? FileManager.default.removeItem(atPath: file)
+        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let tail = samples.suffix(samples.count / 2)
+        guard tail.count > 4800 else { return -1 }  // too little recorded to judge
+        let sum = tail.reduce(Float(0)) { $0 + $1 * $1 }
+        return (sum / Float(tail.count)).squareRoot()
+    }
+}
+
+/// A private tmux server (its own socket) running one command in a window of a fixed size.
+final class TmuxTerminal {
+    let socket: String
+    private let directory: String
+
+    init(columns: Int, rows: Int, command: String) throws {
+        directory = PlayTools.makeDirectory("marble-tmux")
+        socket = "\(directory)/socket"
+        let status = try PlayTools.spawnDaemon("tmux", ["-S", socket, "-f", "/dev/null", "new-session", "-d",
+                                                        "-x", "\(columns)", "-y", "\(rows)", command])
+        guard status == 0 else { throw PlayTestError("tmux did not start (status \(status))") }
+    }
+
+    /// The visible screen; with `escapes`, including colour escape sequences.
+    func capture(escapes: Bool = false) -> String {
+        (try? PlayTools.run("tmux", ["-S", socket, "capture-pane", "-p"] + (escapes ? ["-e"] : []) + ["-t", "0"]).output) ?? ""
+    }
+
+    /// The last non-empty line of the screen (the player's status line).
+    var statusLine: String {
+        capture().split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.map(String.init) ?? ""
+    }
+
+    func send(_ keys: String...) {
+        _ = try? PlayTools.run("tmux", ["-S", socket, "send-keys", "-t", "0"] + keys)
+    }
+
+    /// A tmux format value for the pane, e.g. `#{alternate_on}`.
+    func display(_ format: String) -> String {
+        ((try? PlayTools.run("tmux", ["-S", socket, "display-message", "-p", "-t", "0", format]).output) ?? "")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func stop() {
+        _ = try? PlayTools.run("tmux", ["-S", socket, "kill-server"])
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    deinit { stop() }
+}
+
+struct PlayTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
