@@ -76,7 +76,7 @@ struct PlayCommandTests {
         term.send("n")
         term.send("+")
         #expect(PlayTools.eventually(timeout: 20) {
-            term.statusLine.contains("preset bars") && term.statusLine.contains("sens 1.25")
+            term.statusLine.contains("preset \(Self.presetAfterDefault)") && term.statusLine.contains("sens 1.25")
         }, "\(term.statusLine)")
 
         // q quits with status 0 and a restored terminal.
@@ -89,14 +89,14 @@ struct PlayCommandTests {
 
         // The choices were saved where XDG_CONFIG_HOME says.
         let saved = Self.read("\(config)/marble/player.json")
-        #expect(saved.contains("\"bars\"") && saved.contains("1.25"), "player.json: \(saved)")
+        #expect(saved.contains("\"\(Self.presetAfterDefault)\"") && saved.contains("1.25"), "player.json: \(saved)")
 
         // A second run starts with them; Ctrl-C also restores the terminal (exit 130).
         try? FileManager.default.removeItem(atPath: status)
         let again = try TmuxTerminal(columns: 80, rows: 24, command: playCommand(pulse, config: config, results: results))
         defer { again.stop() }
         #expect(PlayTools.eventually(timeout: 90) {
-            again.statusLine.contains("playing") && again.statusLine.contains("preset bars") && again.statusLine.contains("sens 1.25")
+            again.statusLine.contains("playing") && again.statusLine.contains("preset \(Self.presetAfterDefault)") && again.statusLine.contains("sens 1.25")
         }, "\(again.statusLine)")
         again.send("C-c")
         #expect(PlayTools.eventually(timeout: 30) { !Self.read(status).isEmpty })
@@ -116,6 +116,16 @@ struct PlayCommandTests {
     static func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
 
     /// The position shown in a status line like " playing  0:12 / 2:00 …", in seconds.
+    /// The preset `n` moves to from the default one: the next bundled name in sorted order.
+    static let presetAfterDefault: String = {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Samples/Presets")
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
+        guard let i = names.firstIndex(of: "spectrum") else { return "spectrum" }
+        return names[(i + 1) % names.count]
+    }()
+
     static func seconds(in status: String) -> Int? {
         guard let clock = status.split(separator: " ").first(where: { $0.contains(":") }) else { return nil }
         let parts = clock.split(separator: ":").compactMap { Int($0) }
