@@ -20,6 +20,7 @@ struct BenchCommand: AsyncParsableCommand {
               marble bench --compare-ffmpeg --size 1280x720 --size 1920x1080
               marble bench --guard            (CI: exits 1 on a regression against Tests/Bench/baseline.json)
               marble bench --write-baseline   (after a deliberate change in cost)
+              marble bench --engines          (audio analysis and Granite store throughput)
             """)
 
     @Option(help: ArgumentHelp("Frame size WIDTHxHEIGHT (repeatable; default 1280x720 and 1920x1080).", valueName: "WxH"))
@@ -82,10 +83,25 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(name: [.short, .long], help: "No progress lines on stderr.")
     var quiet = false
 
+    @Flag(help: "Only the engines: audio analysis (x real time offline, ms per frame live) and the Granite store (events/s, latency).")
+    var engines = false
+
     func run() async throws {
         try await runReportingErrors {
             AllocationPreload.reexecIfNeeded()
             if runGuard || writeBaseline { try guardOrWriteBaseline(); return }
+            if engines {
+                let report = try await EngineBenchmarks.run()
+                if json {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                    let data = (try? encoder.encode(report)) ?? Data()
+                    Console.print(String(decoding: data, as: UTF8.self))
+                } else {
+                    Console.print(report.summary)
+                }
+                return
+            }
             let configuration = try makeConfiguration()
             if !AllocationCounter.isCounting && !quiet {
                 Console.warning("allocations are not counted: libMallocInterposerSwift.so was not found next to the executable")
