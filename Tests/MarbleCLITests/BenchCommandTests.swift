@@ -39,3 +39,18 @@ struct BenchCommandTests {
         #expect(r.stderr.contains("--write-baseline"))
     }
 }
+
+@Suite("marble bench --engines")
+struct BenchEnginesTests {
+    @Test("reports analysis speed and Granite throughput as JSON")
+    func engines() throws {
+        let r = try CLI.run(["bench", "--engines", "--json", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: [String: Double]])
+        let analysis = try #require(object["analysis"]), granite = try #require(object["granite"])
+        #expect((analysis["x_real_time"] ?? 0) > 1, "analysis must be faster than real time even in debug")
+        #expect((analysis["live_ms_per_frame"] ?? -1) > 0)
+        #expect((granite["events_per_second"] ?? 0) > 1000)
+        #expect((granite["latency_p50_us"] ?? -1) > 0)
+    }
+}
