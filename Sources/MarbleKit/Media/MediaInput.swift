@@ -55,16 +55,6 @@ final class MediaInput {
     /// True when the file has a real video stream (not just cover art).
     var hasVideo: Bool { bestStream(AVMEDIA_TYPE_VIDEO) != nil }
 
-    /// An attached picture (album cover) stream, if the file has one.
-    func coverArtStream() -> Int32? {
-        for i in 0..<Int32(context.pointee.nb_streams) {
-            let s = stream(i)
-            if s.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO,
-               s.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 { return i }
-        }
-        return nil
-    }
-
     func stream(_ index: Int32) -> UnsafeMutablePointer<AVStream> {
         context.pointee.streams[Int(index)]!
     }

@@ -23,21 +23,20 @@ final class PictureSource {
     private var lastFrameTime = 0.0
     private var frameDuration = 0.0
     private var inputEnded = false
-    private var decoderDrained = false
     private let startTime: Double
     /// Set when the source holds one picture: it is scaled once into this texture.
     private(set) var still: Texture?
     private(set) var warnings: [String] = []
 
-    /// Opens the best video stream of `path` (or its cover art when `coverArt` is true).
-    init(path: String, width: Int, height: Int, fit: Fit, loop: Bool, coverArt: Bool = false) throws(MarbleError) {
+    /// Opens the best video stream of `path` (cover art does not count: see `MediaInput.bestStream`).
+    init(path: String, width: Int, height: Int, fit: Fit, loop: Bool) throws(MarbleError) {
         self.path = path
         self.width = width
         self.height = height
         self.fit = fit
         self.loop = loop
         input = try MediaInput(path: path)
-        guard let index = coverArt ? input.coverArtStream() : input.bestStream(AVMEDIA_TYPE_VIDEO) else {
+        guard let index = input.bestStream(AVMEDIA_TYPE_VIDEO) else {
             throw MarbleError(.input, "\(path): has no picture or video stream")
         }
         streamIndex = index

@@ -17,7 +17,6 @@ final class VideoFileWriter {
     /// Milliseconds the last frame spent in the encoder and muxer (for benchmarks and summaries).
     private(set) var lastEncodeMs = 0.0
     var warnings: [String] { audioTrack?.warnings ?? [] }
-    var audioIsCopied: Bool { audioTrack?.isCopy ?? false }
 
     init(path: String, format: OutputFormat, settings: VideoEncoder.Settings, audioFrom source: String?) throws(MarbleError) {
         self.path = path
