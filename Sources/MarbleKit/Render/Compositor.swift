@@ -11,7 +11,8 @@ public final class Compositor {
     public let width: Int
     public let height: Int
     private var layers: [Layer]
-    private let scratch: Texture
+    /// The picture a filter reads (a copy of the canvas so far); only scenes with a filter have one.
+    private let scratch: Texture?
     private let scheduler: StripScheduler
     /// Milliseconds spent in each layer during the last frame (render + blend), for benchmarks.
     public private(set) var lastLayerTimes: [Double]
@@ -68,7 +69,7 @@ public final class Compositor {
             built.append(try Layer(spec: spec, isFirst: i == 0, width: width, height: height))
         }
         layers = built
-        scratch = Texture(width: width, height: height)
+        scratch = built.contains { $0.isFilter } ? Texture(width: width, height: height) : nil
         scheduler = StripScheduler(threads: threads)
         lastLayerTimes = [Double](repeating: 0, count: built.count)
         isBanded = built.allSatisfy { $0.drawsDirectly || $0.drawsOnCanvas }
@@ -153,10 +154,11 @@ public final class Compositor {
             let start = MonotonicClock.now()
             if layer.isFilter {
                 // The filter reads the picture so far from a copy, so strips never read rows another strip writes.
-                pass.step = .copy(from: canvasView, to: scratch.view)
+                let source = scratch!.view
+                pass.step = .copy(from: canvasView, to: source)
                 scheduler.run(count: height, pass)
                 pass.first = 0
-                pass.step = .renderAndBlend(layer, target: layer.texture!.view, source: scratch.view, canvas: canvasView)
+                pass.step = .renderAndBlend(layer, target: layer.texture!.view, source: source, canvas: canvasView)
                 scheduler.run(count: height, pass)
             } else {
                 let covered = layer.drawsDirectly ? 0..<height : layer.shader.coveredRows(height: height).clamped(to: 0..<height)
