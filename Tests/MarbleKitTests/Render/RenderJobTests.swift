@@ -157,3 +157,32 @@ struct RenderJobTests {
         #expect(a <= Double(summary.frames) / 30 + 0.05)
     }
 }
+
+@Suite("Backgrounds show through")
+struct BackgroundPictureTests {
+    /// Mean RGB of the top-left quarter of a PNG frame (the bars preset draws at the bottom).
+    func topLeft(_ png: String) throws -> (Double, Double, Double) {
+        let raw = [UInt8](try TestMedia.run("ffmpeg", ["-v", "error", "-i", png, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]))
+        var sum = (0.0, 0.0, 0.0), n = 0.0
+        for y in 0..<9 { for x in 0..<16 {
+            let i = (y * 64 + x) * 3
+            sum.0 += Double(raw[i]); sum.1 += Double(raw[i + 1]); sum.2 += Double(raw[i + 2]); n += 1
+        } }
+        return (sum.0 / n, sum.1 / n, sum.2 / n)
+    }
+
+    @Test("a --background picture replaces the preset's background, for every bundled preset's kind of first layer",
+          arguments: ["bars", "spectrum", "synthwave"])
+    func backgroundReplacesPreset(preset: String) throws {
+        let red = try TestMedia.make("red.png", ["-f", "lavfi", "-i", "color=c=red:s=80x45:d=0.1", "-frames:v", "1"])
+        var o = RenderOptions(input: try TestMedia.tone("wav", seconds: 0.5), output: TestMedia.output("bg.png"))
+        o.width = 64
+        o.height = 36
+        o.preset = preset
+        o.background = red
+        o.at = 0.2
+        _ = try RenderJob(options: o).run()
+        let (r, g, b) = try topLeft(o.output)
+        #expect(r > 180 && g < 80 && b < 80, "\(preset): top-left is \(r), \(g), \(b), not the red background")
+    }
+}
