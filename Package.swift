@@ -1,7 +1,17 @@
 // swift-tools-version: 6.1
 // MarbleKit: a CPU-only audio/video visualizer engine (FFmpeg in, SIMD-style kernels, FFmpeg out).
-// Calls go down only: marble → MarbleKit → {Shaders, Granite, MarbleCore, CFFmpeg, CPulse}; Shaders → MarbleCore.
+// Calls go down only: marble → MarbleKit → {Shaders, KernelsAVX2, Granite, MarbleCore, CFFmpeg, CPulse};
+// Shaders and KernelsAVX2 → MarbleCore.
 import PackageDescription
+
+// KernelsAVX2 is compiled for Haswell-class CPUs (AVX2, FMA3, BMI1/2) on x86-64 hosts; MarbleKit calls
+// it only after checking the CPU at run time, so the binary still runs on any x86-64. (The manifest is
+// compiled for the host, so `arch` here is the architecture being built for.)
+#if arch(x86_64)
+let avx2Settings: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "haswell"])]
+#else
+let avx2Settings: [SwiftSetting] = []
+#endif
 
 let package = Package(
     name: "MarbleKit",
@@ -34,13 +44,15 @@ let package = Package(
         .target(name: "MarbleCore"),
         // The state architecture (Redux-like, after pexavc/Granite), UI-free. Imports nothing of the project.
         .target(name: "Granite"),
+        // The hottest kernels again, inlined from MarbleCore and compiled for AVX2 (see avx2Settings).
+        .target(name: "KernelsAVX2", dependencies: ["MarbleCore"], swiftSettings: avx2Settings),
         // One kernel per file: the CPU's .metal files.
         .target(name: "Shaders", dependencies: ["MarbleCore"], path: "Shaders"),
         // The engine: media, analysis, render, capture, output, playback.
         .target(
             name: "MarbleKit",
             dependencies: [
-                "MarbleCore", "Shaders", "Granite", "CFFmpeg", "CPulse",
+                "MarbleCore", "KernelsAVX2", "Shaders", "Granite", "CFFmpeg", "CPulse",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
@@ -53,7 +65,7 @@ let package = Package(
         .testTarget(name: "MarbleCoreTests", dependencies: ["MarbleCore"]),
         .testTarget(name: "GraniteTests", dependencies: ["Granite"]),
         .testTarget(name: "ShadersTests", dependencies: ["Shaders", "MarbleCore"]),
-        .testTarget(name: "MarbleKitTests", dependencies: ["MarbleKit", "MarbleCore", "Shaders", "Granite"]),
+        .testTarget(name: "MarbleKitTests", dependencies: ["MarbleKit", "MarbleCore", "KernelsAVX2", "Shaders", "Granite"]),
         .testTarget(name: "MarbleCLITests", dependencies: ["marble"]),
     ],
     swiftLanguageModes: [.v6]

@@ -39,6 +39,12 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
     private let peakHeights: UnsafeMutablePointer<Float>  // pixels, bottom of the cap
     private let centers: UnsafeMutablePointer<Float>      // pixel x of the bar centre
     private let spanStart: UnsafeMutablePointer<Int>, spanEnd: UnsafeMutablePointer<Int>
+    private let bodyLimit: UnsafeMutablePointer<Float>    // rows with v ≤ this are the bar's plain body
+    // Per bar and span column, in the body rows: the column's weight, which there depends on x alone
+    // (distance = |x + 0.5 − cx| − halfWidth), so edge columns cost a table read instead of the shape code.
+    private var edgeWeights: UnsafeMutablePointer<UInt32> = .allocate(capacity: 1)
+    private var spanCapacity = 0
+    private var tableFits = false   // every span fits its table row (false before `configure`)
     // Per frame geometry and colours.
     private var halfWidth: Float = 1, maxHeight: Float = 1, capHalf: Float = 1, baseLine: Float = 0
     private var bottom = PremultipliedColor(.black), top = PremultipliedColor(.black)
@@ -57,11 +63,21 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
         heights = allocateFilled(count, 0); peakHeights = allocateFilled(count, 0)
         centers = allocateFilled(count, 0)
         spanStart = allocateFilled(count, 0); spanEnd = allocateFilled(count, 0)
+        bodyLimit = allocateFilled(count, 0)
     }
 
     deinit {
-        for p in [levels, peakLevels, heights, peakHeights, centers] { p.deallocate() }
-        spanStart.deallocate(); spanEnd.deallocate()
+        for p in [levels, peakLevels, heights, peakHeights, centers, bodyLimit] { p.deallocate() }
+        spanStart.deallocate(); spanEnd.deallocate(); edgeWeights.deallocate()
+    }
+
+    public func configure(width: Int, height: Int) {
+        // A span is at most 2·halfWidth + 3 columns and halfWidth ≤ slot / 2.
+        let capacity = Int(max(1, Float(width) / Float(count))) + 5
+        guard capacity != spanCapacity else { return }
+        edgeWeights.deallocate()
+        spanCapacity = capacity
+        edgeWeights = allocateFilled(count * capacity, 0)
     }
 
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
@@ -81,12 +97,20 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
         resampleBands(uniforms.features.bands, into: levels, count: count)
         resampleBands(uniforms.features.bandPeaks, into: peakLevels, count: count)
         let lastColumn = uniforms.width
+        tableFits = true
         for i in 0..<count {
             heights[i] = clamp01(levels[i] * scale) * maxHeight
             peakHeights[i] = max(heights[i], clamp01(peakLevels[i] * scale) * maxHeight)
             centers[i] = (Float(i) + 0.5) * slot
             spanStart[i] = max(0, Int(centers[i] - halfWidth - 1))
             spanEnd[i] = min(lastColumn, Int(centers[i] + halfWidth + 2))
+            let r = rounded ? min(halfWidth, max(heights[i], 0.5)) : 0
+            bodyLimit[i] = heights[i] - 0.5 - r
+            let weights = edgeWeights + i * spanCapacity
+            tableFits = tableFits && spanEnd[i] - spanStart[i] <= spanCapacity
+            for x in spanStart[i]..<max(spanStart[i], min(spanEnd[i], spanStart[i] + spanCapacity)) {
+                weights[x - spanStart[i]] = weight256(0.5 - (abs(Float(x) + 0.5 - centers[i]) - halfWidth))
+            }
         }
         dense = false
         for i in 0..<max(0, count - 2) where spanEnd[i] > spanStart[i + 2] { dense = true }
@@ -174,16 +198,27 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
         let end = spanEnd[i]
         let shared = i + 1 < count ? spanStart[i + 1] : end
         let next = i + 1 < count ? reaches(i + 1, v) : (bar: false, cap: false)
+        let body = drawBar && !drawCap && v <= bodyLimit[i]
+        let nextBody = next.bar && !next.cap && v <= bodyLimit[i + 1]
+        // Body rows of this bar, next to nothing or to the next bar's body: weights from the table.
+        let tabulated = tableFits && body && (nextBody || !(next.bar || next.cap))
+        let weights = edgeWeights + i * spanCapacity - spanStart[i]
+        let nextWeights = i + 1 < count ? edgeWeights + (i + 1) * spanCapacity - spanStart[i + 1] : weights
         @inline(__always) func column(_ x: Int) {
-            var p = pixel(x, bar: i, v: v, barPixel, drawBar, drawCap)
-            if x >= shared && (next.bar || next.cap) {
-                p = Blend.saturatingAdd(p, pixel(x, bar: i + 1, v: v, barPixel, next.bar, next.cap))
+            var p: UInt32
+            if tabulated {
+                p = scalePixel(barPixel, weights[x])
+                if x >= shared && nextBody { p = Blend.saturatingAdd(p, scalePixel(barPixel, nextWeights[x])) }
+            } else {
+                p = pixel(x, bar: i, v: v, barPixel, drawBar, drawCap)
+                if x >= shared && (next.bar || next.cap) {
+                    p = Blend.saturatingAdd(p, pixel(x, bar: i + 1, v: v, barPixel, next.bar, next.cap))
+                }
             }
             if p != 0 { dst[x] = B.blend(Blend.scaled(p, opacity: opacity), onto: dst[x]) }
         }
         let cx = centers[i], halfW = halfWidth
-        let r = rounded ? min(halfW, max(heights[i], 0.5)) : 0
-        if drawBar && !drawCap && v <= heights[i] - 0.5 - r {
+        if body {
             // Pixel x is inside when |x + 0.5 − cx| ≤ halfW − 0.5, i.e. cx − halfW ≤ x ≤ cx + halfW − 1.
             let inner = max(start, Int((cx - halfW).rounded(.up)))
             let innerEnd = min(shared, Int((cx + halfW - 1).rounded(.down)) + 1)

@@ -47,6 +47,7 @@ public final class Waveform: Shader, @unchecked Sendable {
     // Per frame.
     private var pixel: UInt32 = 0
     private var zeroLine: Float = 0, glowStrength: Float = 0, glowRadius2: Float = 1
+    private var glowReach: Float = 0   // the halo is drawn this far from the stroke (fainter than 1/65 beyond)
     private var firstRow = 0, lastRow = -1   // rows outside never get ink
 
     public init(parameters: ShaderParameters) throws {
@@ -102,11 +103,8 @@ public final class Waveform: Shader, @unchecked Sendable {
             trace[x] = 0.5 * (a + b)
             lowest = min(lowest, top[x]); highest = max(highest, bottom[x])
         }
-        let reach: Float = switch style {
-        case .line: 1
-        case .glow: glowRadius * 4
-        case .fill: 1
-        }
+        glowReach = glowRadius * 4
+        let reach: Float = style == .glow ? glowReach : 1
         if style == .fill { lowest = min(lowest, zeroLine); highest = max(highest, zeroLine) }
         firstRow = max(0, Int(clamp(lowest - reach, -1, h + 1)))
         lastRow = min(uniforms.height - 1, Int(clamp(highest + reach, -1, h + 1)))
@@ -137,39 +135,46 @@ public final class Waveform: Shader, @unchecked Sendable {
         }
     }
 
+    /// Column by column within the band: each column only visits the rows its stroke (plus the glow's
+    /// reach, or the span down to the zero line for `fill`) can touch, so a thin line costs a few pixels
+    /// per column instead of the whole band width times every row between the trace's extremes.
     @inline(__always)
     private func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
         let width = min(target.width, capacity)
+        let band = rows.clamped(to: max(0, firstRow)..<max(max(0, firstRow), lastRow + 1))
+        guard !band.isEmpty, width > 0 else { return }
         let pixel = Blend.scaled(self.pixel, opacity: opacity)
         let top = self.top, bottom = self.bottom, trace = self.trace
-        @inline(__always) func put(_ p: UInt32, _ at: UnsafeMutablePointer<UInt32>) {
-            if p != 0 { at.pointee = B.blend(p, onto: at.pointee) }
+        let base = target.row32(band.lowerBound), stride = target.bytesPerRow >> 2
+        let bandTop = Float(band.lowerBound), bandBottom = Float(band.upperBound)
+        let reach: Float = style == .glow ? glowReach : 0
+        @inline(__always) func put(_ p: UInt32, _ x: Int, _ y: Int) {
+            guard p != 0 else { return }
+            let at = base + ((y &- band.lowerBound) &* stride &+ x)
+            at.pointee = B.blend(p, onto: at.pointee)
         }
-        for y in rows {
-            let dst = target.row32(y)
-            guard y >= firstRow, y <= lastRow else { continue }
-            let rowTop = Float(y), rowBottom = Float(y) + 1, center = Float(y) + 0.5
-            switch style {
-            case .line:
-                for x in 0..<width {
-                    let coverage = min(rowBottom, bottom[x]) - max(rowTop, top[x])
-                    put(scalePixel(pixel, weight256(coverage)), dst + x)
-                }
-            case .glow:
-                let strength = glowStrength, r2 = glowRadius2
-                for x in 0..<width {
-                    let coverage = clamp01(min(rowBottom, bottom[x]) - max(rowTop, top[x]))
+        for x in 0..<width {
+            var from = top[x] - reach, to = bottom[x] + reach
+            if style == .fill { from = min(from, min(trace[x], zeroLine)); to = max(to, max(trace[x], zeroLine)) }
+            // Rows y with y + 1 > from and y < to.
+            let first = Int(max(bandTop, from).rounded(.down))
+            let end = Int(min(bandBottom, to).rounded(.up))
+            guard first < end else { continue }
+            for y in first..<end {
+                let rowTop = Float(y), rowBottom = rowTop + 1
+                let coverage = min(rowBottom, bottom[x]) - max(rowTop, top[x])
+                switch style {
+                case .line:
+                    put(scalePixel(pixel, weight256(coverage)), x, y)
+                case .glow:
+                    let c = clamp01(coverage), center = rowTop + 0.5
                     let d = max(0, max(top[x] - center, center - bottom[x]))
-                    let halo = strength * r2 / (r2 + d * d * 4)
-                    put(scalePixel(pixel, weight256(coverage + (1 - coverage) * halo)), dst + x)
-                }
-            case .fill:
-                let shade = glowStrength, zero = zeroLine
-                for x in 0..<width {
-                    let coverage = clamp01(min(rowBottom, bottom[x]) - max(rowTop, top[x]))
-                    let t = trace[x]
-                    let under = clamp01(min(rowBottom, max(t, zero)) - max(rowTop, min(t, zero)))
-                    put(scalePixel(pixel, weight256(coverage + (1 - coverage) * under * shade)), dst + x)
+                    let halo = glowStrength * glowRadius2 / (glowRadius2 + d * d * 4)
+                    put(scalePixel(pixel, weight256(c + (1 - c) * halo)), x, y)
+                case .fill:
+                    let c = clamp01(coverage), t = trace[x]
+                    let under = clamp01(min(rowBottom, max(t, zeroLine)) - max(rowTop, min(t, zeroLine)))
+                    put(scalePixel(pixel, weight256(c + (1 - c) * under * glowStrength)), x, y)
                 }
             }
         }

@@ -1,98 +1,33 @@
-/// RGBA8 (premultiplied, composited over black) to planar YUV 4:2:0, BT.709, limited range: what the
-/// video encoders take.
-///
-/// A hand-written kernel rather than swscale: it works on row pairs, so the strip scheduler can split it
-/// across cores, and it is written for SSE2 (the baseline every x86-64 has): eight pixels at a time in
-/// 16-bit lanes, whose multiplies are native, with 8-bit fixed-point coefficients (at most one level
-/// from exact on Y, exact on chroma for grey). Channels come out of each 32-bit pixel with masks and
-/// shifts; chroma is the rounded average of each 2x2 block. A scalar loop handles a width that is not a
-/// multiple of eight. (A byte-shuffle formulation with SIMD64 was 40x slower in Swift: generic code.)
+import CFFmpeg
+import KernelsAVX2
+import MarbleCore
+
+/// RGBA8 → YUV 4:2:0 (BT.709, limited range) for the encoders: the kernel in MarbleCore's ``YUV420``,
+/// run from its AVX2 build when the CPU has AVX2, FMA3 and BMI1/2 (Haswell, Zen and later), else from
+/// the portable SSE2 build. Both builds compute the same bytes.
 public enum YUVConverter {
-    // BT.709 (Kr = 0.2126, Kb = 0.0722) scaled to limited range (219/255 luma, 224/255 chroma), × 256.
-    // Chroma rows sum to zero so that grey maps to exactly 128.
-    @usableFromInline static let yr: UInt16 = 47, yg: UInt16 = 157, yb: UInt16 = 16
-    @usableFromInline static let ur: Int32 = -26, ug: Int32 = -86, ub: Int32 = 112
-    @usableFromInline static let vr: Int32 = 112, vg: Int32 = -102, vb: Int32 = -10
+    public typealias Planes = YUV420.Planes
 
-    /// Planes to write into, as handed over by the encoder's frame.
-    public struct Planes: @unchecked Sendable {
-        // Safety of @unchecked Sendable: concurrent callers convert disjoint row-pair ranges, so each
-        // thread writes different bytes of these planes.
-        public var y: UnsafeMutablePointer<UInt8>, u: UnsafeMutablePointer<UInt8>, v: UnsafeMutablePointer<UInt8>
-        public var yStride: Int, uStride: Int, vStride: Int
-        public init(y: UnsafeMutablePointer<UInt8>, yStride: Int, u: UnsafeMutablePointer<UInt8>, uStride: Int,
-                    v: UnsafeMutablePointer<UInt8>, vStride: Int) {
-            self.y = y; self.u = u; self.v = v
-            self.yStride = yStride; self.uStride = uStride; self.vStride = vStride
-        }
-    }
-
-    private typealias Pixels = SIMD8<UInt32>
-    private typealias Lanes = SIMD8<UInt16>
-    private typealias Half = SIMD4<UInt16>
+    /// Which build runs on this machine, decided once from FFmpeg's CPU detection (which also checks
+    /// that the OS saves the wide registers). `MARBLE_PORTABLE_KERNELS=1` forces the SSE2 build.
+    public static let usesAVX2: Bool = {
+        if let forced = getenv("MARBLE_PORTABLE_KERNELS"), String(cString: forced) == "1" { return false }
+        let needed = AV_CPU_FLAG_AVX2 | AV_CPU_FLAG_FMA3 | AV_CPU_FLAG_BMI1 | AV_CPU_FLAG_BMI2
+        return KernelsAVX2.isCompiledForAVX2 && av_get_cpu_flags() & needed == needed
+    }()
 
     /// Converts the row pairs `pairs` (row pair k = rows 2k and 2k+1). Width and height must be even.
+    /// Safe to call concurrently on disjoint ranges.
     public static func convert(_ source: TextureView, into planes: Planes, pairs: Range<Int>) {
-        let width = source.width
-        let vectorWidth = width & ~7
-        let mask = Pixels(repeating: 0xFF)
-        let yR = Lanes(repeating: yr), yG = Lanes(repeating: yg), yB = Lanes(repeating: yb)
-        let yOffset = Lanes(repeating: 16 * 256 + 128)
-        let uR = Half(repeating: UInt16(truncatingIfNeeded: ur)), uG = Half(repeating: UInt16(truncatingIfNeeded: ug))
-        let uB = Half(repeating: UInt16(truncatingIfNeeded: ub))
-        let vR = Half(repeating: UInt16(truncatingIfNeeded: vr)), vG = Half(repeating: UInt16(truncatingIfNeeded: vg))
-        let vB = Half(repeating: UInt16(truncatingIfNeeded: vb))
-        let cOffset = Half(repeating: 128 * 256 + 128), two = Half(repeating: 2)
-        for pair in pairs {
-            let r0 = UnsafeRawPointer(source.row(2 &* pair)), r1 = UnsafeRawPointer(source.row(2 &* pair &+ 1))
-            let y0 = planes.y + (2 &* pair) &* planes.yStride, y1 = y0 + planes.yStride
-            let u = planes.u + pair &* planes.uStride, v = planes.v + pair &* planes.vStride
-            var x = 0
-            while x < vectorWidth {
-                let a = r0.loadUnaligned(fromByteOffset: x &* 4, as: Pixels.self)
-                let b = r1.loadUnaligned(fromByteOffset: x &* 4, as: Pixels.self)
-                let ra = Lanes(truncatingIfNeeded: a & mask), ga = Lanes(truncatingIfNeeded: (a &>> 8) & mask)
-                let ba = Lanes(truncatingIfNeeded: (a &>> 16) & mask)
-                let rb = Lanes(truncatingIfNeeded: b & mask), gb = Lanes(truncatingIfNeeded: (b &>> 8) & mask)
-                let bb = Lanes(truncatingIfNeeded: (b &>> 16) & mask)
-                let lumaA = (ra &* yR &+ ga &* yG &+ ba &* yB &+ yOffset) &>> 8
-                let lumaB = (rb &* yR &+ gb &* yG &+ bb &* yB &+ yOffset) &>> 8
-                UnsafeMutableRawPointer(y0 + x).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: lumaA), as: SIMD8<UInt8>.self)
-                UnsafeMutableRawPointer(y1 + x).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: lumaB), as: SIMD8<UInt8>.self)
-                let rs = ra &+ rb, gs = ga &+ gb, bs = ba &+ bb
-                let r = (rs.evenHalf &+ rs.oddHalf &+ two) &>> 2
-                let g = (gs.evenHalf &+ gs.oddHalf &+ two) &>> 2
-                let bl = (bs.evenHalf &+ bs.oddHalf &+ two) &>> 2
-                // Wrapping 16-bit arithmetic: the true sums lie in 0…65 535, so the wrap cancels out.
-                let cb = (r &* uR &+ g &* uG &+ bl &* uB &+ cOffset) &>> 8
-                let cr = (r &* vR &+ g &* vG &+ bl &* vB &+ cOffset) &>> 8
-                UnsafeMutableRawPointer(u + x / 2).storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: cb), as: SIMD4<UInt8>.self)
-                UnsafeMutableRawPointer(v + x / 2).storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: cr), as: SIMD4<UInt8>.self)
-                x &+= 8
-            }
-            while x < width {
-                convertBlock(r0.assumingMemoryBound(to: UInt8.self) + x &* 4, r1.assumingMemoryBound(to: UInt8.self) + x &* 4,
-                             y0 + x, y1 + x, u + x / 2, v + x / 2)
-                x &+= 2
-            }
+        if usesAVX2 {
+            KernelsAVX2.convertYUV420(source, into: planes, pairs: pairs)
+        } else {
+            YUV420.convert(source, into: planes, pairs: pairs)
         }
     }
 
-    /// The portable reference: one 2x2 block, the same arithmetic as the vector loop.
-    @inline(__always)
-    static func convertBlock(_ r0: UnsafePointer<UInt8>, _ r1: UnsafePointer<UInt8>, _ y0: UnsafeMutablePointer<UInt8>,
-                             _ y1: UnsafeMutablePointer<UInt8>, _ u: UnsafeMutablePointer<UInt8>, _ v: UnsafeMutablePointer<UInt8>) {
-        @inline(__always) func luma(_ p: UnsafePointer<UInt8>) -> UInt8 {
-            let sum = Int32(yr) &* Int32(p[0]) &+ Int32(yg) &* Int32(p[1]) &+ Int32(yb) &* Int32(p[2])
-            return UInt8(truncatingIfNeeded: (sum &+ 16 * 256 &+ 128) >> 8)
-        }
-        y0[0] = luma(r0); y0[1] = luma(r0 + 4)
-        y1[0] = luma(r1); y1[1] = luma(r1 + 4)
-        @inline(__always) func average(_ c: Int) -> Int32 {
-            (Int32(r0[c]) &+ Int32(r0[c &+ 4]) &+ Int32(r1[c]) &+ Int32(r1[c &+ 4]) &+ 2) >> 2
-        }
-        let r = average(0), g = average(1), b = average(2)
-        u[0] = UInt8(truncatingIfNeeded: (ur &* r &+ ug &* g &+ ub &* b &+ 128 * 256 &+ 128) >> 8)
-        v[0] = UInt8(truncatingIfNeeded: (vr &* r &+ vg &* g &+ vb &* b &+ 128 * 256 &+ 128) >> 8)
+    /// The portable build, whatever the CPU (tests compare the two).
+    static func convertPortable(_ source: TextureView, into planes: Planes, pairs: Range<Int>) {
+        YUV420.convert(source, into: planes, pairs: pairs)
     }
 }

@@ -1,10 +1,15 @@
+import KernelsAVX2
+import MarbleCore
 import Testing
 @testable import MarbleKit
 
 @Suite("YUVConverter")
 struct YUVConverterTests {
     /// Converts a texture filled by `pixel(x, y)` and returns the three planes.
-    func convert(width: Int, height: Int, threads: Int = 1, _ pixel: (Int, Int) -> (UInt8, UInt8, UInt8)) -> ([UInt8], [UInt8], [UInt8]) {
+    /// `kernel` is the converter under test: the dispatching one unless said otherwise.
+    func convert(width: Int, height: Int, threads: Int = 1,
+                 kernel: @escaping @Sendable (TextureView, YUVConverter.Planes, Range<Int>) -> Void = { YUVConverter.convert($0, into: $1, pairs: $2) },
+                 _ pixel: (Int, Int) -> (UInt8, UInt8, UInt8)) -> ([UInt8], [UInt8], [UInt8]) {
         let t = Texture(width: width, height: height)
         for y in 0..<height {
             for x in 0..<width {
@@ -22,7 +27,7 @@ struct YUVConverterTests {
                     let planes = YUVConverter.Planes(y: yb.baseAddress!, yStride: width, u: ub.baseAddress!, uStride: width / 2,
                                                      v: vb.baseAddress!, vStride: width / 2)
                     StripScheduler(threads: threads).run(count: height / 2) { pairs in
-                        YUVConverter.convert(t.view, into: planes, pairs: pairs)
+                        kernel(t.view, planes, pairs)
                     }
                 }
             }
@@ -67,6 +72,22 @@ struct YUVConverterTests {
                 #expect(abs(Double(up[cy * width / 2 + cx]) - cb) <= 1.5, "U at \(cx),\(cy)")
                 #expect(abs(Double(vp[cy * width / 2 + cx]) - cr) <= 1.5, "V at \(cx),\(cy)")
             }
+        }
+    }
+
+    @Test("the AVX2 build gives the same bytes as the portable build", arguments: [16, 30, 1920])
+    func buildsAgree(width: Int) {
+        // A hash-like pattern: every channel value, every vector lane and the scalar tail get exercised.
+        func pixel(_ x: Int, _ y: Int) -> (UInt8, UInt8, UInt8) {
+            let h = UInt32(truncatingIfNeeded: x &* 2_654_435_761 ^ y &* 40_503)
+            return (UInt8(truncatingIfNeeded: h), UInt8(truncatingIfNeeded: h >> 8), UInt8(truncatingIfNeeded: h >> 16))
+        }
+        let dispatched = convert(width: width, height: 8, threads: 2, pixel)
+        let portable = convert(width: width, height: 8, threads: 2, kernel: { YUVConverter.convertPortable($0, into: $1, pairs: $2) }, pixel)
+        #expect(dispatched.0 == portable.0 && dispatched.1 == portable.1 && dispatched.2 == portable.2)
+        if YUVConverter.usesAVX2 {
+            let wide = convert(width: width, height: 8, threads: 1, kernel: { KernelsAVX2.convertYUV420($0, into: $1, pairs: $2) }, pixel)
+            #expect(wide.0 == portable.0 && wide.1 == portable.1 && wide.2 == portable.2)
         }
     }
 }

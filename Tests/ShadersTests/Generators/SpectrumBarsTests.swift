@@ -49,6 +49,7 @@ import Testing
         ("bars", [:]),
         ("bars-mirror-rounded", ["mirror": .flag(true), "rounded": .flag(true), "count": .number(12), "gap": .number(0.4)]),
         ("bars-many-no-gap", ["count": .number(40), "gap": .number(0), "peaks": .flag(false), "height_scale": .number(2)]),
+        ("bars-touching-mirrored", ["count": .number(8), "gap": .number(0), "mirror": .flag(true), "height_scale": .number(1.5)]),
     ]
 
     @Test(arguments: 0..<cases.count) func matchesTheReference(_ index: Int) throws {

@@ -1,0 +1,109 @@
+/// RGBA8 (premultiplied, composited over black) to planar YUV 4:2:0, BT.709, limited range: what the
+/// video encoders take. The kernel itself; `YUVConverter` in MarbleKit picks this build of it or the
+/// AVX2 build (target KernelsAVX2, which inlines this same code) at run time.
+///
+/// Hand-written rather than swscale: it works on row pairs, so the strip scheduler can split it across
+/// cores, and the compositor runs it band by band while the rows are in cache. Written for SSE2 (the
+/// baseline every x86-64 has): eight pixels at a time in 16-bit lanes, whose multiplies are native,
+/// with 8-bit fixed-point coefficients (at most one level from exact on Y, exact on chroma for grey).
+/// Channels come out of each 32-bit pixel with masks and shifts; chroma is the rounded average of each
+/// 2x2 block. A scalar loop handles a width that is not a multiple of eight. (A byte-shuffle
+/// formulation with SIMD64 was 40x slower in Swift: generic code.)
+///
+/// Everything is `@inlinable` so that another module compiled for a newer CPU gets its own copy.
+public enum YUV420 {
+    // BT.709 (Kr = 0.2126, Kb = 0.0722) scaled to limited range (219/255 luma, 224/255 chroma), × 256.
+    // Chroma rows sum to zero so that grey maps to exactly 128.
+    @inlinable public static var yr: UInt16 { 47 }
+    @inlinable public static var yg: UInt16 { 157 }
+    @inlinable public static var yb: UInt16 { 16 }
+    @inlinable public static var ur: Int32 { -26 }
+    @inlinable public static var ug: Int32 { -86 }
+    @inlinable public static var ub: Int32 { 112 }
+    @inlinable public static var vr: Int32 { 112 }
+    @inlinable public static var vg: Int32 { -102 }
+    @inlinable public static var vb: Int32 { -10 }
+
+    /// Planes to write into, as handed over by the encoder's frame.
+    @frozen public struct Planes: @unchecked Sendable {
+        // Safety of @unchecked Sendable: concurrent callers convert disjoint row-pair ranges, so each
+        // thread writes different bytes of these planes.
+        public var y: UnsafeMutablePointer<UInt8>, u: UnsafeMutablePointer<UInt8>, v: UnsafeMutablePointer<UInt8>
+        public var yStride: Int, uStride: Int, vStride: Int
+        public init(y: UnsafeMutablePointer<UInt8>, yStride: Int, u: UnsafeMutablePointer<UInt8>, uStride: Int,
+                    v: UnsafeMutablePointer<UInt8>, vStride: Int) {
+            self.y = y; self.u = u; self.v = v
+            self.yStride = yStride; self.uStride = uStride; self.vStride = vStride
+        }
+    }
+
+    public typealias Pixels = SIMD8<UInt32>
+    public typealias Lanes = SIMD8<UInt16>
+    public typealias Half = SIMD4<UInt16>
+
+    /// Converts the row pairs `pairs` (row pair k = rows 2k and 2k+1). Width and height must be even.
+    @inlinable @inline(__always)
+    public static func convert(_ source: TextureView, into planes: Planes, pairs: Range<Int>) {
+        let width = source.width
+        let vectorWidth = width & ~7
+        let mask = Pixels(repeating: 0xFF)
+        let yR = Lanes(repeating: yr), yG = Lanes(repeating: yg), yB = Lanes(repeating: yb)
+        let yOffset = Lanes(repeating: 16 * 256 + 128)
+        let uR = Half(repeating: UInt16(truncatingIfNeeded: ur)), uG = Half(repeating: UInt16(truncatingIfNeeded: ug))
+        let uB = Half(repeating: UInt16(truncatingIfNeeded: ub))
+        let vR = Half(repeating: UInt16(truncatingIfNeeded: vr)), vG = Half(repeating: UInt16(truncatingIfNeeded: vg))
+        let vB = Half(repeating: UInt16(truncatingIfNeeded: vb))
+        let cOffset = Half(repeating: 128 * 256 + 128), two = Half(repeating: 2)
+        for pair in pairs {
+            let r0 = UnsafeRawPointer(source.row(2 &* pair)), r1 = UnsafeRawPointer(source.row(2 &* pair &+ 1))
+            let y0 = planes.y + (2 &* pair) &* planes.yStride, y1 = y0 + planes.yStride
+            let u = planes.u + pair &* planes.uStride, v = planes.v + pair &* planes.vStride
+            var x = 0
+            while x < vectorWidth {
+                let a = r0.loadUnaligned(fromByteOffset: x &* 4, as: Pixels.self)
+                let b = r1.loadUnaligned(fromByteOffset: x &* 4, as: Pixels.self)
+                let ra = Lanes(truncatingIfNeeded: a & mask), ga = Lanes(truncatingIfNeeded: (a &>> 8) & mask)
+                let ba = Lanes(truncatingIfNeeded: (a &>> 16) & mask)
+                let rb = Lanes(truncatingIfNeeded: b & mask), gb = Lanes(truncatingIfNeeded: (b &>> 8) & mask)
+                let bb = Lanes(truncatingIfNeeded: (b &>> 16) & mask)
+                let lumaA = (ra &* yR &+ ga &* yG &+ ba &* yB &+ yOffset) &>> 8
+                let lumaB = (rb &* yR &+ gb &* yG &+ bb &* yB &+ yOffset) &>> 8
+                UnsafeMutableRawPointer(y0 + x).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: lumaA), as: SIMD8<UInt8>.self)
+                UnsafeMutableRawPointer(y1 + x).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: lumaB), as: SIMD8<UInt8>.self)
+                let rs = ra &+ rb, gs = ga &+ gb, bs = ba &+ bb
+                let r = (rs.evenHalf &+ rs.oddHalf &+ two) &>> 2
+                let g = (gs.evenHalf &+ gs.oddHalf &+ two) &>> 2
+                let bl = (bs.evenHalf &+ bs.oddHalf &+ two) &>> 2
+                // Wrapping 16-bit arithmetic: the true sums lie in 0…65 535, so the wrap cancels out.
+                let cb = (r &* uR &+ g &* uG &+ bl &* uB &+ cOffset) &>> 8
+                let cr = (r &* vR &+ g &* vG &+ bl &* vB &+ cOffset) &>> 8
+                UnsafeMutableRawPointer(u + x / 2).storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: cb), as: SIMD4<UInt8>.self)
+                UnsafeMutableRawPointer(v + x / 2).storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: cr), as: SIMD4<UInt8>.self)
+                x &+= 8
+            }
+            while x < width {
+                convertBlock(r0.assumingMemoryBound(to: UInt8.self) + x &* 4, r1.assumingMemoryBound(to: UInt8.self) + x &* 4,
+                             y0 + x, y1 + x, u + x / 2, v + x / 2)
+                x &+= 2
+            }
+        }
+    }
+
+    /// The portable reference: one 2x2 block, the same arithmetic as the vector loop.
+    @inlinable @inline(__always)
+    public static func convertBlock(_ r0: UnsafePointer<UInt8>, _ r1: UnsafePointer<UInt8>, _ y0: UnsafeMutablePointer<UInt8>,
+                             _ y1: UnsafeMutablePointer<UInt8>, _ u: UnsafeMutablePointer<UInt8>, _ v: UnsafeMutablePointer<UInt8>) {
+        @inline(__always) func luma(_ p: UnsafePointer<UInt8>) -> UInt8 {
+            let sum = Int32(yr) &* Int32(p[0]) &+ Int32(yg) &* Int32(p[1]) &+ Int32(yb) &* Int32(p[2])
+            return UInt8(truncatingIfNeeded: (sum &+ 16 * 256 &+ 128) >> 8)
+        }
+        y0[0] = luma(r0); y0[1] = luma(r0 + 4)
+        y1[0] = luma(r1); y1[1] = luma(r1 + 4)
+        @inline(__always) func average(_ c: Int) -> Int32 {
+            (Int32(r0[c]) &+ Int32(r0[c &+ 4]) &+ Int32(r1[c]) &+ Int32(r1[c &+ 4]) &+ 2) >> 2
+        }
+        let r = average(0), g = average(1), b = average(2)
+        u[0] = UInt8(truncatingIfNeeded: (ur &* r &+ ug &* g &+ ub &* b &+ 128 * 256 &+ 128) >> 8)
+        v[0] = UInt8(truncatingIfNeeded: (vr &* r &+ vg &* g &+ vb &* b &+ 128 * 256 &+ 128) >> 8)
+    }
+}
