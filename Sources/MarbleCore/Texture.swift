@@ -66,6 +66,18 @@ public struct TextureView: @unchecked Sendable {
         self.bytesPerRow = bytesPerRow
     }
 
+    /// A window that answers for rows `rows` of a picture `height` rows tall, backed by `buffer` (at
+    /// least `rows.count` rows of the same width): `row(y)` for y in `rows` is row `y − rows.lowerBound`
+    /// of the buffer. The compositor draws a band of a frame into a cache-sized scratch this way, with
+    /// kernels still seeing the frame's coordinates. Rows outside `rows` must never be touched (the rule
+    /// kernels already follow: they only write, and read, the rows they are given).
+    public init(window buffer: TextureView, rows: Range<Int>, height: Int) {
+        precondition(rows.count <= buffer.height && buffer.width > 0)
+        let origin = UInt(bitPattern: buffer.pixels) &- UInt(rows.lowerBound &* buffer.bytesPerRow)
+        self.init(pixels: UnsafeMutableRawPointer(bitPattern: origin)!, width: buffer.width, height: height,
+                  bytesPerRow: buffer.bytesPerRow)
+    }
+
     /// Start of row `y` as bytes (R, G, B, A, R, …).
     @inlinable public func row(_ y: Int) -> UnsafeMutablePointer<UInt8> {
         (pixels + y &* bytesPerRow).assumingMemoryBound(to: UInt8.self)

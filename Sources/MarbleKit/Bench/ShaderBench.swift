@@ -78,7 +78,7 @@ private final class ShaderPass: StripTask, @unchecked Sendable {
         self.source = source
     }
 
-    func run(strip: Range<Int>) {
+    func run(strip: Range<Int>, worker: Int) {
         guard let uniforms else { return }
         shader.render(target, source: source, rows: strip, uniforms: uniforms)
     }

@@ -81,6 +81,10 @@ public final class Compositor {
         bandPass.clear = built.first?.drawsDirectly != true
         bandPass.height = height
         bandPass.times = bandTimes
+        if isBanded {
+            bandScratch = (0..<scheduler.threads).map { _ in Texture(width: width, height: Compositor.bandHeight) }
+            bandPass.scratch = bandScratch.map(\.view)
+        }
     }
 
     deinit { bandTimes.deallocate() }
@@ -97,6 +101,8 @@ public final class Compositor {
     /// Milliseconds the last frame spent converting to YUV.
     public private(set) var lastConvertTime = 0.0
     private let bandPass = BandPass()
+    /// Per strip thread, one band of pixels (banded scenes only): see ``BandPass/scratch``.
+    private var bandScratch: [Texture] = []
     private let layerPass = LayerPass()
 
     /// Layer names, bottom first.
@@ -104,7 +110,8 @@ public final class Compositor {
 
     /// Draws one frame into `canvas` (which must have the compositor's size) and, given `planes`,
     /// converts it to YUV 4:2:0 there: fused into the bands in the banded path, after the layers
-    /// otherwise. Allocates nothing.
+    /// otherwise. In the banded path with `planes`, the frame goes only to the planes: bands are drawn
+    /// in per-thread scratch and `canvas` is left untouched. Allocates nothing.
     public func render(_ uniforms: FrameUniforms, into canvas: Texture, convertingInto planes: YUVConverter.Planes? = nil) {
         for layer in layers { layer.prepare(uniforms) }
         if isBanded {

@@ -31,7 +31,7 @@ public final class StripScheduler: Sendable {
     public func run(count: Int, _ task: any StripTask) {
         let n = min(strips, max(1, count))
         guard n > 1, let pool else {
-            task.run(strip: 0..<count)
+            task.run(strip: 0..<count, worker: 0)
             return
         }
         pool.run(StripJob(work: .task(task), count: count, strips: n))
@@ -53,10 +53,12 @@ public final class StripScheduler: Sendable {
     }
 }
 
-/// Work that can be split into strips of rows: `run(strip:)` is called on disjoint ranges, from several
-/// threads at once. Per-frame passes are long-lived task objects whose fields change between frames.
+/// Work that can be split into strips of rows: `run(strip:worker:)` is called on disjoint ranges, from
+/// several threads at once. `worker` (0 for the calling thread, 1…threads−1 for the helpers) says which
+/// thread runs the strip, so a task can keep per-thread scratch memory. Per-frame passes are long-lived
+/// task objects whose fields change between frames.
 public protocol StripTask: AnyObject {
-    func run(strip: Range<Int>)
+    func run(strip: Range<Int>, worker: Int)
 }
 
 /// One `run`: the work and how to cut `0..<count` into `strips` ranges.
@@ -73,9 +75,9 @@ private struct StripJob: @unchecked Sendable {
 
     func range(_ i: Int) -> Range<Int> { (count * i / strips)..<(count * (i + 1) / strips) }
 
-    func run(_ i: Int) {
+    func run(_ i: Int, worker: Int) {
         switch work {
-        case .task(let task): task.run(strip: range(i))
+        case .task(let task): task.run(strip: range(i), worker: worker)
         case .closure(let body): body(range(i))
         }
     }
@@ -112,16 +114,16 @@ private final class WorkerPool: @unchecked Sendable {
         job = newJob
         next.store(0, ordering: .relaxed)
         for s in wake { s.signal() }
-        work(newJob)
+        work(newJob, worker: 0)
         for _ in 0..<helpers { finished.wait() }
         job = nil
     }
 
-    private func work(_ job: StripJob) {
+    private func work(_ job: StripJob, worker: Int) {
         while true {
             let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
             guard i < job.strips else { return }
-            job.run(i)
+            job.run(i, worker: worker)
         }
     }
 
@@ -129,7 +131,7 @@ private final class WorkerPool: @unchecked Sendable {
         while true {
             wake[index].wait()
             if stopping.load(ordering: .acquiring) { return }
-            if let job { work(job) }
+            if let job { work(job, worker: index + 1) }
             finished.signal()
         }
     }

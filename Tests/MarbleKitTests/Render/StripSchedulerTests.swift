@@ -11,7 +11,7 @@ struct StripSchedulerTests {
         let counts: UnsafeMutableBufferPointer<Int>
         init(_ n: Int) { counts = .allocate(capacity: n); counts.initialize(repeating: 0) }
         deinit { counts.deallocate() }
-        func run(strip: Range<Int>) {
+        func run(strip: Range<Int>, worker: Int) {
             for i in strip { counts[i] += 1 }
         }
     }
@@ -23,6 +23,34 @@ struct StripSchedulerTests {
             let visits = Visits(max(1, count))
             for _ in 0..<20 { scheduler.run(count: count, visits) }
             #expect(visits.counts.prefix(count).allSatisfy { $0 == 20 }, "count \(count)")
+        }
+    }
+
+    /// Notes which worker runs each strip, and whether a worker ever ran two strips at once.
+    final class Workers: StripTask, @unchecked Sendable {
+        // Safety: all state sits behind the mutex.
+        let state: Mutex<(busy: [Bool], seen: Set<Int>, clashes: Int)>
+        init(threads: Int) { state = Mutex((busy: [Bool](repeating: false, count: threads + 1), seen: [], clashes: 0)) }
+        func run(strip: Range<Int>, worker: Int) {
+            state.withLock { s in
+                let w = min(max(worker, 0), s.busy.count - 1)
+                if s.busy[w] || worker != w { s.clashes += 1 }
+                s.busy[w] = true
+                s.seen.insert(worker)
+            }
+            for _ in 0..<2_000 { _ = strip.count }   // a little work, so strips overlap in time
+            state.withLock { $0.busy[min(max(worker, 0), $0.busy.count - 1)] = false }
+        }
+    }
+
+    @Test("a strip's worker index lies in 0..<threads and is never in use twice at once", arguments: [1, 2, 3])
+    func workerIndices(threads: Int) {
+        let scheduler = StripScheduler(threads: threads)
+        let task = Workers(threads: threads)
+        for _ in 0..<50 { scheduler.run(count: 1080, task) }
+        task.state.withLock { s in
+            #expect(s.clashes == 0)
+            #expect(s.seen.allSatisfy { (0..<threads).contains($0) } && s.seen.contains(0))
         }
     }
 
