@@ -40,6 +40,7 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
     private let centers: UnsafeMutablePointer<Float>      // pixel x of the bar centre
     private let spanStart: UnsafeMutablePointer<Int>, spanEnd: UnsafeMutablePointer<Int>
     private let bodyLimit: UnsafeMutablePointer<Float>    // rows with v ≤ this are the bar's plain body
+    private let innerStart: UnsafeMutablePointer<Int>, innerEnd: UnsafeMutablePointer<Int>  // fully covered columns
     // Per bar and span column, in the body rows: the column's weight, which there depends on x alone
     // (distance = |x + 0.5 − cx| − halfWidth), so edge columns cost a table read instead of the shape code.
     private var edgeWeights: UnsafeMutablePointer<UInt32> = .allocate(capacity: 1)
@@ -64,11 +65,13 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
         centers = allocateFilled(count, 0)
         spanStart = allocateFilled(count, 0); spanEnd = allocateFilled(count, 0)
         bodyLimit = allocateFilled(count, 0)
+        innerStart = allocateFilled(count, 0); innerEnd = allocateFilled(count, 0)
     }
 
     deinit {
         for p in [levels, peakLevels, heights, peakHeights, centers, bodyLimit] { p.deallocate() }
-        spanStart.deallocate(); spanEnd.deallocate(); edgeWeights.deallocate()
+        for p in [spanStart, spanEnd, innerStart, innerEnd] { p.deallocate() }
+        edgeWeights.deallocate()
     }
 
     public func configure(width: Int, height: Int) {
@@ -106,6 +109,9 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
             spanEnd[i] = min(lastColumn, Int(centers[i] + halfWidth + 2))
             let r = rounded ? min(halfWidth, max(heights[i], 0.5)) : 0
             bodyLimit[i] = heights[i] - 0.5 - r
+            // Pixel x is inside when |x + 0.5 − cx| ≤ halfW − 0.5, i.e. cx − halfW ≤ x ≤ cx + halfW − 1.
+            innerStart[i] = Int((centers[i] - halfWidth).rounded(.up))
+            innerEnd[i] = Int((centers[i] + halfWidth - 1).rounded(.down)) + 1
             let weights = edgeWeights + i * spanCapacity
             tableFits = tableFits && spanEnd[i] - spanStart[i] <= spanCapacity
             for x in spanStart[i]..<max(spanStart[i], min(spanEnd[i], spanStart[i] + spanCapacity)) {
@@ -217,11 +223,9 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
             }
             if p != 0 { dst[x] = B.blend(Blend.scaled(p, opacity: opacity), onto: dst[x]) }
         }
-        let cx = centers[i], halfW = halfWidth
         if body {
-            // Pixel x is inside when |x + 0.5 − cx| ≤ halfW − 0.5, i.e. cx − halfW ≤ x ≤ cx + halfW − 1.
-            let inner = max(start, Int((cx - halfW).rounded(.up)))
-            let innerEnd = min(shared, Int((cx + halfW - 1).rounded(.down)) + 1)
+            let inner = max(start, innerStart[i])
+            let innerEnd = min(shared, self.innerEnd[i])
             if inner < innerEnd {
                 for x in start..<inner { column(x) }
                 let solid = Blend.scaled(barPixel, opacity: opacity)
