@@ -50,6 +50,9 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(name: .customLong("encoder-preset"), help: ArgumentHelp("Encoder speed: ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow.", valueName: "speed"))
     var encoderPreset: String = EncoderPreset.superfast.rawValue
 
+    @Option(name: .customLong("audio-bitrate"), help: ArgumentHelp("Sound bitrate in kbit/s (16–512); re-encodes even sound the container could take as it is. Default: copy where possible, else 160 (96 for mono).", valueName: "kbps"))
+    var audioBitrate: Int?
+
     @Option(help: ArgumentHelp("For a .png output: the time of the frame, as 42s, 1:23, 83.5 or 1500ms.", valueName: "time"))
     var at: String?
 
@@ -116,6 +119,7 @@ struct RenderCommand: AsyncParsableCommand {
             throw MarbleError(.option, "--encoder-preset \(encoderPreset): expected one of \(EncoderPreset.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         o.encoderPreset = p
+        o.audioBitrate = audioBitrate
         if let at {
             guard let seconds = TimeParser.seconds(at) else {
                 throw MarbleError(.option, "--at \(at): expected a time like 42s, 1:23, 83.5 or 1500ms")

@@ -17,7 +17,7 @@ struct RenderCommandTests {
         let r = try CLI.run(["render", "--help"])
         #expect(r.status == 0)
         for option in ["--output", "--size", "--fps", "--preset", "--effect", "--background", "--fit", "--crf",
-                       "--encoder-preset", "--at", "--threads", "--bands", "--quiet"] {
+                       "--encoder-preset", "--audio-bitrate", "--at", "--threads", "--bands", "--quiet"] {
             #expect(r.stdout.contains(option), "help lacks \(option)")
         }
     }
@@ -49,6 +49,7 @@ struct RenderCommandTests {
         (["render", "SONG", "-o", "OUT.mp4", "--preset", "nope"], 2, "unknown preset \"nope\""),
         (["render", "SONG", "-o", "OUT.mp4", "--effect", "nope"], 2, "--effect nope"),
         (["render", "SONG", "-o", "OUT.mp4", "--encoder-preset", "warp"], 2, "--encoder-preset warp"),
+        (["render", "SONG", "-o", "OUT.mp4", "--audio-bitrate", "1000"], 2, "--audio-bitrate 1000"),
         (["render", "SONG", "-o", "OUT.png", "--at", "soon"], 2, "--at soon"),
         (["render", "SONG", "-o", "OUT.png", "--at", "99s"], 2, "past the end"),
         (["render", "GARBAGE", "-o", "OUT.mp4"], 1, "GARBAGE"),

@@ -1,7 +1,8 @@
 import CFFmpeg
 
 /// The output's sound: the input's audio stream, copied packet for packet where the container can hold
-/// its codec, or else decoded again and encoded (AAC for MP4/MOV/MKV, Opus for WebM).
+/// its codec (and no bitrate was asked for), or else decoded again and encoded (AAC for MP4/MOV/MKV, Opus
+/// for WebM) at the bitrate asked for, or 160 kbit/s (96 for mono).
 ///
 /// It reads its own copy of the input file, so the sound never waits on the render stages; the writer
 /// pulls it up to the time of the last video frame written (``write(upTo:into:)``), which keeps the file
@@ -21,7 +22,7 @@ final class AudioTrack {
         case encode(AudioTranscoder)
     }
 
-    init(path: String, format: OutputFormat, muxer: Muxer) throws(MarbleError) {
+    init(path: String, format: OutputFormat, muxer: Muxer, bitrate: Int? = nil) throws(MarbleError) {
         self.path = path
         self.muxer = muxer
         let probe = try MediaInput(path: path)
@@ -33,13 +34,13 @@ final class AudioTrack {
         case .mkv: muxer.canHold(codec) && codec != AV_CODEC_ID_NONE
         case .png: false
         }
-        isCopy = copyable
-        if copyable {
+        isCopy = copyable && bitrate == nil
+        if isCopy {
             outputStream = try muxer.addStream(copying: probe.stream(index))
             strategy = .copy(probe, index, try Packet())
         } else {
             let transcoder = try AudioTranscoder(path: path, codecName: format == .webm ? "libopus" : "aac",
-                                                 globalHeader: muxer.needsGlobalHeader)
+                                                 globalHeader: muxer.needsGlobalHeader, bitrate: bitrate)
             outputStream = try muxer.addStream(encoder: transcoder.encoder)
             strategy = .encode(transcoder)
         }
@@ -97,7 +98,8 @@ final class AudioTranscoder {
 
     var encodedSeconds: Double { flushed ? .infinity : Double(nextPts) / Double(encoder.pointee.sample_rate) }
 
-    init(path: String, codecName: String, globalHeader: Bool) throws(MarbleError) {
+    /// `bitrate` in kbit/s; nil: 160 (96 for mono).
+    init(path: String, codecName: String, globalHeader: Bool, bitrate: Int? = nil) throws(MarbleError) {
         decoder = try AudioDecoder(path: path)
         guard let codec = avcodec_find_encoder_by_name(codecName) else {
             throw MarbleError(.output, "this FFmpeg build has no \(codecName) encoder")
@@ -113,7 +115,7 @@ final class AudioTranscoder {
         ctx.pointee.sample_rate = rate
         ctx.pointee.sample_fmt = codecName == "libopus" ? AV_SAMPLE_FMT_FLT : AV_SAMPLE_FMT_FLTP
         if decoder.channels == 1 { marble_channel_layout_mono(&ctx.pointee.ch_layout) } else { marble_channel_layout_stereo(&ctx.pointee.ch_layout) }
-        ctx.pointee.bit_rate = decoder.channels == 1 ? 96_000 : 160_000
+        ctx.pointee.bit_rate = Int64(bitrate.map { $0 * 1000 } ?? (decoder.channels == 1 ? 96_000 : 160_000))
         ctx.pointee.time_base = AVRational(num: 1, den: rate)
         ctx.pointee.flags |= AV_CODEC_FLAG_BITEXACT
         if globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }

@@ -18,7 +18,9 @@ final class VideoFileWriter {
     private(set) var lastEncodeMs = 0.0
     var warnings: [String] { audioTrack?.warnings ?? [] }
 
-    init(path: String, format: OutputFormat, settings: VideoEncoder.Settings, audioFrom source: String?) throws(MarbleError) {
+    /// `audioBitrate` (kbit/s): see ``RenderOptions/audioBitrate``.
+    init(path: String, format: OutputFormat, settings: VideoEncoder.Settings, audioFrom source: String?,
+         audioBitrate: Int? = nil) throws(MarbleError) {
         self.path = path
         self.fps = settings.fps
         let muxer = try Muxer(destination: path, format: format)
@@ -28,7 +30,7 @@ final class VideoFileWriter {
             s.globalHeader = muxer.needsGlobalHeader
             encoder = try VideoEncoder(format: format, settings: s)
             videoStream = try muxer.addStream(encoder: encoder.context)
-            audioTrack = try source.map { (path: String) throws(MarbleError) -> AudioTrack in try AudioTrack(path: path, format: format, muxer: muxer) }
+            audioTrack = try source.map { (path: String) throws(MarbleError) -> AudioTrack in try AudioTrack(path: path, format: format, muxer: muxer, bitrate: audioBitrate) }
             try muxer.writeHeader()
             audio = audioTrack.map { SoundThread(track: $0) }
         } catch {

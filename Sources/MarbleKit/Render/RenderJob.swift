@@ -115,7 +115,8 @@ public final class RenderJob {
             } else {
                 let settings = VideoEncoder.Settings(width: o.width, height: o.height, fps: o.fps, crf: o.crf,
                                                      preset: o.encoderPreset, threads: max(1, o.threads), globalHeader: false)
-                let writer = try VideoFileWriter(path: o.output, format: format, settings: settings, audioFrom: o.input)
+                let writer = try VideoFileWriter(path: o.output, format: format, settings: settings, audioFrom: o.input,
+                                                 audioBitrate: o.audioBitrate)
                 var lastReport = started
                 let renderStarted = MonotonicClock.now()
                 var encodeTotal = 0.0

@@ -14,6 +14,9 @@ public struct RenderOptions: Sendable {
     public var fit = Fit.cover
     public var crf = 23
     public var encoderPreset = EncoderPreset.superfast
+    /// Sound bitrate in kbit/s. nil: copy the source's sound where the container can hold it, else
+    /// encode at 160 (96 for mono). Set: always encode, at this rate.
+    public var audioBitrate: Int?
     /// For a PNG: the media time of the frame to write.
     public var at: Double?
     public var threads = StripScheduler.availableCores
@@ -37,6 +40,9 @@ public struct RenderOptions: Sendable {
         }
         guard (0...63).contains(crf) else { throw MarbleError(.option, "--crf \(crf): must be between 0 and 63") }
         guard (8...512).contains(bandCount) else { throw MarbleError(.option, "--bands \(bandCount): must be between 8 and 512") }
+        if let audioBitrate, !(16...512).contains(audioBitrate) {
+            throw MarbleError(.option, "--audio-bitrate \(audioBitrate): must be between 16 and 512 (kbit/s)")
+        }
         guard threads >= 1 else { throw MarbleError(.option, "--threads \(threads): must be at least 1") }
         guard let format = OutputFormat(path: output) else {
             throw MarbleError(.option, "\(output): unknown output type (use .mp4, .mkv, .mov, .webm or .png)")

@@ -72,6 +72,35 @@ struct RenderJobTests {
         #expect(try Probe(mp4).audio?.codec == "aac")
     }
 
+    @Test("--audio-bitrate sets the sound's rate, and re-encodes sound that would otherwise be copied")
+    func audioBitrate() throws {
+        let m4a = try TestMedia.tone("m4a", seconds: 2.0, codec: ["-c:a", "aac", "-b:a", "192k"])
+        let copied = TestMedia.output("copied.mp4")
+        try render(options(m4a, copied))
+        let source = try #require(try Probe(copied, countFrames: false).audio?.bitRate)
+        for kbps in [64, 256] {
+            var o = options(m4a, TestMedia.output("rate\(kbps).mp4"))
+            o.audioBitrate = kbps
+            try render(o)
+            let rate = try #require(try Probe(o.output, countFrames: false).audio?.bitRate)
+            #expect(abs(Double(rate) / 1000 - Double(kbps)) <= Double(kbps) * 0.3, "\(rate) bit/s for \(kbps) kbit/s")
+            #expect(rate != source, "the 192k source was re-encoded")
+        }
+        // WebM (Opus) has no per-stream bitrate to read: the same video with 32 and 256 kbit/s sound
+        // differs in size by about the difference in sound.
+        var sizes: [Int] = []
+        for kbps in [32, 256] {
+            var o = options(m4a, TestMedia.output("rate\(kbps).webm"))
+            o.audioBitrate = kbps
+            sizes.append(try render(o).bytes)
+        }
+        let extra = Double(sizes[1] - sizes[0]) * 8 / 2.0 / 1000   // kbit/s over the 2 s
+        #expect(extra > 224 * 0.6 && extra < 224 * 1.3, "\(sizes): \(extra) kbit/s more")
+        var bad = options(m4a, TestMedia.output("bad.mp4"))
+        bad.audioBitrate = 5
+        #expect(throws: MarbleError.self) { try RenderJob(options: bad) }
+    }
+
     @Test("the same command twice gives the same bytes")
     func determinism() throws {
         let input = try TestMedia.tone("mp3", seconds: 1.0, codec: ["-c:a", "libmp3lame"])

@@ -71,7 +71,7 @@ enum TestMedia {
 
 /// Reads a file back with ffprobe: streams, durations, frame counts, and whether it warned.
 struct Probe {
-    struct Stream { let type: String; let codec: String; let frames: Int?; let duration: Double?; let rate: String? }
+    struct Stream { let type: String; let codec: String; let frames: Int?; let duration: Double?; let rate: String?; let bitRate: Int? }
     let streams: [Stream]
     let formatDuration: Double?
     let warnings: String
@@ -94,7 +94,7 @@ struct Probe {
             Stream(type: s["codec_type"] as? String ?? "", codec: s["codec_name"] as? String ?? "",
                    frames: (s["nb_read_frames"] as? String).flatMap(Int.init),
                    duration: (s["duration"] as? String).flatMap(Double.init),
-                   rate: s["r_frame_rate"] as? String)
+                   rate: s["r_frame_rate"] as? String, bitRate: (s["bit_rate"] as? String).flatMap(Int.init))
         }
         formatDuration = ((json["format"] as? [String: Any])?["duration"] as? String).flatMap(Double.init)
     }
