@@ -36,7 +36,7 @@ extension BenchReport {
     }
 
     func comparisonLines() -> [String] {
-        var lines = ["vs FFmpeg (same song → MP4, x264 + AAC; speed = song seconds / wall seconds):"]
+        var lines = ["vs FFmpeg (same song → MP4, x264 + AAC \(FFmpegComparison.audioKilobits) kbit/s; speed = song seconds / wall seconds):"]
         for c in comparisons {
             lines.append(String(format: "  %@ %dx%d@%.0f %@: ours %.2fx real time (%.1f s), ffmpeg %.2fx (%.1f s) → ratio %.2f",
                                 c.filter, c.width, c.height, c.fps, c.encoderPreset, c.oursSpeed, c.oursSeconds,
@@ -67,8 +67,8 @@ extension BenchReport {
             out += "\(allocations(s.allocationsPerFrame)) |\n"
         }
         if !comparisons.isEmpty {
-            out += String(format: "\nSame %.0f s song → MP4 (x264 CRF %d, AAC), best of the alternating rounds; speed = song seconds / wall seconds.\n",
-                          comparisons[0].songSeconds, configuration.crf)
+            out += String(format: "\nSame %.0f s song → MP4 (x264 CRF %d, AAC %d kbit/s), best of the alternating rounds; speed = song seconds / wall seconds.\n",
+                          comparisons[0].songSeconds, configuration.crf, FFmpegComparison.audioKilobits)
             out += "\n| vs FFmpeg filter | size | encoder | ours (x real time) | FFmpeg (x real time) | ratio (ours / FFmpeg) |\n"
             out += "|---|---|---|---:|---:|---:|\n"
             for c in comparisons {
