@@ -111,12 +111,13 @@ public final class Compositor {
     /// Draws one frame into `canvas` (which must have the compositor's size) and, given `planes`,
     /// converts it to YUV 4:2:0 there: fused into the bands in the banded path, after the layers
     /// otherwise. In the banded path with `planes`, the frame goes only to the planes: bands are drawn
-    /// in per-thread scratch and `canvas` is left untouched. Allocates nothing.
-    public func render(_ uniforms: FrameUniforms, into canvas: Texture, convertingInto planes: YUVConverter.Planes? = nil) {
+    /// in per-thread scratch and `canvas` is left untouched, so it may be nil. Allocates nothing.
+    public func render(_ uniforms: FrameUniforms, into canvas: Texture?, convertingInto planes: YUVConverter.Planes? = nil) {
+        precondition(canvas != nil || (isBanded && planes != nil), "a canvas is needed unless a banded scene goes to YUV")
         for layer in layers { layer.prepare(uniforms) }
         if isBanded {
-            renderBands(uniforms, canvas.view, planes)
-        } else {
+            renderBands(uniforms, canvas?.view, planes)
+        } else if let canvas {
             renderLayers(uniforms, canvas)
             if let planes {
                 let start = MonotonicClock.now()
@@ -131,7 +132,7 @@ public final class Compositor {
     }
 
     /// The fused path: bands of rows across cores, each through all layers and the conversion.
-    private func renderBands(_ uniforms: FrameUniforms, _ canvas: TextureView, _ planes: YUVConverter.Planes?) {
+    private func renderBands(_ uniforms: FrameUniforms, _ canvas: TextureView?, _ planes: YUVConverter.Planes?) {
         let count = layers.count
         let pass = bandPass
         // Written in place (the pass owns the only reference): no copy, no allocation.

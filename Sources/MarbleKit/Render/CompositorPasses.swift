@@ -22,12 +22,18 @@ final class BandPass: StripTask, @unchecked Sendable {
 
     /// Each band: every layer over its rows while they are in cache, then the colour conversion.
     func run(strip bands: Range<Int>, worker: Int) {
-        guard let uniforms, let canvas, let times else { return }
+        guard let uniforms, let times else { return }
         let band = Compositor.bandHeight, count = layers.count
         for b in bands {
             let rows = (b * band)..<min(height, (b + 1) * band)
-            let canvas = planes != nil && worker < scratch.count
-                ? TextureView(window: scratch[worker], rows: rows, height: height) : canvas
+            let canvas: TextureView
+            if planes != nil && worker < scratch.count {
+                canvas = TextureView(window: scratch[worker], rows: rows, height: height)
+            } else if let whole = self.canvas {
+                canvas = whole
+            } else {
+                return   // (the compositor's precondition rules this out)
+            }
             if clear { for y in rows { canvas.row32(y).update(repeating: 0xFF00_0000, count: canvas.width) } }
             var start = MonotonicClock.now()
             for i in 0..<count {

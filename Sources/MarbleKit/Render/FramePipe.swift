@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// One frame in flight: its features, its media picture and its rendered canvas. Slots are made once
-/// and circulate between the stages, so steady-state frames allocate nothing.
+/// One frame in flight: its features, its media picture, and its result: the YUV frame for the encoder,
+/// or the RGBA canvas for a PNG. Slots are made once and circulate between the stages, so steady-state
+/// frames allocate nothing.
 ///
 /// Safety of @unchecked Sendable: a slot is owned by exactly one stage at a time; it changes hands only
 /// through a ``BoundedQueue``, whose lock orders the writes of one stage before the reads of the next.
@@ -12,7 +13,9 @@ final class FrameSlot: @unchecked Sendable {
     var features: AudioFeatures
     let picture: Texture?
     var pictureView: TextureView?
-    let canvas: Texture
+    /// The rendered picture, when the job writes a PNG (nil when it encodes: the render stage converts
+    /// to YUV in its own working memory, so the RGBA picture never travels between stages).
+    let canvas: Texture?
     /// The frame in the encoder's format (nil when the job writes a PNG).
     let yuv: YUVFrame?
 
@@ -20,7 +23,7 @@ final class FrameSlot: @unchecked Sendable {
         self.features = features
         yuv = encoded ? try YUVFrame(width: width, height: height) : nil
         picture = hasPicture ? Texture(width: width, height: height) : nil
-        canvas = Texture(width: width, height: height)
+        canvas = encoded ? nil : Texture(width: width, height: height)
     }
 }
 

@@ -109,7 +109,7 @@ public final class RenderJob {
                     let duration = producer.durationSeconds
                     throw MarbleError(.option, "--at \(o.at!)s is past the end of \(o.input) (\(String(format: "%.2f", duration)) s)")
                 }
-                try PNGWriter.write(slot.canvas, to: o.output)
+                try PNGWriter.write(slot.canvas!, to: o.output)
                 summary.frames = 1
                 stopAll()
             } else {
@@ -245,10 +245,14 @@ private final class Producer: @unchecked Sendable {
     }
 }
 
-/// Stage 2: draws each slot's canvas.
+/// Stage 2: draws each slot's frame: into its YUV frame for the encoder, or its canvas for a PNG.
 private final class RenderStage: @unchecked Sendable {
     // Safety of @unchecked Sendable: used by the render thread only.
     let compositor: Compositor
+    /// The RGBA picture of a frame bound for the encoder, when the scene needs one whole (a filter);
+    /// banded scenes draw in the compositor's band scratch and never touch it. One for the stage: the
+    /// frame leaves as YUV, so the next frame can reuse it.
+    private lazy var workingCanvas = Texture(width: width, height: height)
     let fps: Rational
     let width: Int, height: Int
     private(set) var busyMilliseconds = 0.0
@@ -271,10 +275,10 @@ private final class RenderStage: @unchecked Sendable {
             if let yuv = slot.yuv {
                 // Colour conversion happens here, band by band while the rows are still in cache.
                 do throws(MarbleError) { try yuv.prepareForWriting() } catch { failure.record(error); return }
-                compositor.render(uniforms, into: slot.canvas, convertingInto: yuv.planes)
+                compositor.render(uniforms, into: compositor.isBanded ? nil : workingCanvas, convertingInto: yuv.planes)
                 convertMilliseconds += compositor.lastConvertTime
             } else {
-                compositor.render(uniforms, into: slot.canvas)
+                compositor.render(uniforms, into: slot.canvas!)
             }
             busyMilliseconds += MonotonicClock.milliseconds(since: start)
             for i in layerMilliseconds.indices { layerMilliseconds[i] += compositor.lastLayerTimes[i] }
