@@ -62,10 +62,12 @@ let package = Package(
             name: "marble",
             dependencies: ["MarbleKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
+        // Helpers the test targets share (recorders, gates, polling): written once.
+        .target(name: "TestSupport", dependencies: ["Granite"], path: "Tests/TestSupport"),
         .testTarget(name: "MarbleCoreTests", dependencies: ["MarbleCore"]),
-        .testTarget(name: "GraniteTests", dependencies: ["Granite"]),
+        .testTarget(name: "GraniteTests", dependencies: ["Granite", "TestSupport"]),
         .testTarget(name: "ShadersTests", dependencies: ["Shaders", "MarbleCore"]),
-        .testTarget(name: "MarbleKitTests", dependencies: ["MarbleKit", "MarbleCore", "KernelsAVX2", "Shaders", "Granite"]),
+        .testTarget(name: "MarbleKitTests", dependencies: ["MarbleKit", "MarbleCore", "KernelsAVX2", "Shaders", "Granite", "TestSupport"]),
         .testTarget(name: "MarbleCLITests", dependencies: ["marble"]),
     ],
     swiftLanguageModes: [.v6]

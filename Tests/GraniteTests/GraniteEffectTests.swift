@@ -1,5 +1,6 @@
 import Granite
 import Testing
+import TestSupport
 
 /// A search whose results arrive after one second of store-clock time.
 struct Search: GraniteCenter {

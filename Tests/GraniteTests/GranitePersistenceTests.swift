@@ -1,6 +1,7 @@
 import Foundation
 import Granite
 import Testing
+import TestSupport
 
 struct Preferences: GraniteCenter {
     struct State: GraniteState {

@@ -1,5 +1,6 @@
 import Granite
 import Testing
+import TestSupport
 
 /// Logs every step so that the before → self → after order is visible.
 struct Chain: GraniteCenter {

@@ -1,5 +1,6 @@
 import Granite
 import Testing
+import TestSupport
 
 struct MixerService: GraniteService {
     struct State: GraniteState { var level = 0 }

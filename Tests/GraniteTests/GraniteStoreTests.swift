@@ -1,6 +1,7 @@
 import Granite
 import Synchronization
 import Testing
+import TestSupport
 
 /// Per-sender sequence numbers: no update may be lost and each sender's events must be reduced in
 /// the order it sent them.

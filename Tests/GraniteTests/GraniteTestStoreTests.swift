@@ -1,5 +1,6 @@
 import Granite
 import Testing
+import TestSupport
 
 /// The test store must catch what a test forgot: these tests expect failures.
 @Suite struct GraniteTestStoreTests {

@@ -1,5 +1,6 @@
 import Granite
 import Testing
+import TestSupport
 
 /// Debounced typing, a throttled slider and a metronome, all on the store clock.
 struct Controls: GraniteCenter {

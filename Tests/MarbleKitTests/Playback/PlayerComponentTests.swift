@@ -1,6 +1,7 @@
 import Granite
 import MarbleKit
 import Testing
+import TestSupport
 
 @Suite struct PlayerComponentTests {
     /// Every file loads at once with a 120-second duration, except "missing.mp3".
@@ -59,8 +60,8 @@ import Testing
     }
 
     @Test func openingAnotherFileDropsTheStaleLoad() async {
-        let latch = Latch()
-        let attempts = Collected<String>()
+        let latch = Gate()
+        let attempts = Recorder<String>()
         let client = PlayerClient(load: { path in
             if path == "slow.mkv" { await latch.wait() }
             attempts.append(path)
@@ -173,7 +174,7 @@ import Testing
     }
 
     @Test func stoppingCancelsALoadInProgress() async {
-        let latch = Latch()
+        let latch = Gate()
         let player = PlayerComponent(
             availablePresets: ["aura"], client: PlayerClient(load: { _ in await latch.wait(); return 5 }))
         player.start()

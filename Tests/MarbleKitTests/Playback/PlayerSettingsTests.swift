@@ -2,6 +2,7 @@ import Foundation
 import Granite
 import MarbleKit
 import Testing
+import TestSupport
 
 @Suite struct PlayerSettingsTests {
     let folder = FileManager.default.temporaryDirectory
@@ -68,7 +69,7 @@ import Testing
     @Test func corruptFileGivesDefaultsAndOneWarning() throws {
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("preset: vinyl".utf8).write(to: file)
-        let warnings = Collected<String>()
+        let warnings = Recorder<String>()
         let settings = PlayerSettingsStore.make(file: file, onWarning: { warnings.append($0) })
         #expect(settings.state == PlayerSettings())
         #expect(warnings.all.count == 1)

@@ -1,0 +1,61 @@
+// Helpers shared by the test targets (GraniteTests, MarbleKitTests): a library target of its own so
+// that they are written once. Nothing outside Tests/ depends on it.
+import Granite
+import Synchronization
+import Testing
+
+/// Turns a Granite test store's failure into a Swift Testing issue at the store's calling line.
+@Sendable public func recordIssue(_ message: String, _ location: GraniteSourceLocation) {
+    Issue.record(
+        Comment(rawValue: message),
+        sourceLocation: SourceLocation(
+            fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column))
+}
+
+/// Collects values handed over from other threads.
+public final class Recorder<Value: Sendable>: Sendable {
+    private let values = Mutex<[Value]>([])
+    public init() {}
+    public func append(_ value: Value) { values.withLock { $0.append(value) } }
+    public var all: [Value] { values.withLock { $0 } }
+}
+
+/// Opens once; `wait()` ignores task cancellation on purpose (to model work that cannot be
+/// interrupted and still tries to report a result).
+public final class Gate: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    public init() {}
+
+    public func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let open = state.withLock { state -> Bool in
+                if state.open { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if open { continuation.resume() }
+        }
+    }
+
+    public var waiterCount: Int { state.withLock { $0.waiters.count } }
+
+    public func open() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+/// Polls `condition` (real time, as a guard against I/O that completes on another task).
+public func eventually(timeout: Duration = .seconds(2), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return condition()
+}
