@@ -35,8 +35,9 @@ final class VideoEncoder {
         ctx.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
         // x264's frame threads wait on each other (a frame's motion search needs its reference's rows),
         // and here they share the cores with the render stage: twice as many frame threads as cores
-        // keeps the cores busy. Song → 1080p60 on 2 cores: 4.6 s with 2 threads, 3.9 s with 4.
-        ctx.pointee.thread_count = Int32(format == .webm ? s.threads : 2 * s.threads)
+        // keeps the cores busy. Song → 1080p60 on 2 cores: 4.6 s with 2 threads, 3.9 s with 4. Capped at
+        // 16: each frame thread holds frames of its own, and more stop paying off long before that.
+        ctx.pointee.thread_count = Int32(format == .webm ? s.threads : min(2 * s.threads, 16))
         ctx.pointee.color_range = AVCOL_RANGE_MPEG
         ctx.pointee.colorspace = AVCOL_SPC_BT709
         ctx.pointee.color_primaries = AVCOL_PRI_BT709
