@@ -40,6 +40,7 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
     private let centers: UnsafeMutablePointer<Float>      // pixel x of the bar centre
     private let spanStart: UnsafeMutablePointer<Int>, spanEnd: UnsafeMutablePointer<Int>
     private let bodyLimit: UnsafeMutablePointer<Float>    // rows with v ≤ this are the bar's plain body
+    private let flatLimit: UnsafeMutablePointer<Float>    // rows with v ≤ this have no rounded corner inside
     private let innerStart: UnsafeMutablePointer<Int>, innerEnd: UnsafeMutablePointer<Int>  // fully covered columns
     // Per bar and span column, in the body rows: the column's weight, which there depends on x alone
     // (distance = |x + 0.5 − cx| − halfWidth), so edge columns cost a table read instead of the shape code.
@@ -64,12 +65,12 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
         heights = allocateFilled(count, 0); peakHeights = allocateFilled(count, 0)
         centers = allocateFilled(count, 0)
         spanStart = allocateFilled(count, 0); spanEnd = allocateFilled(count, 0)
-        bodyLimit = allocateFilled(count, 0)
+        bodyLimit = allocateFilled(count, 0); flatLimit = allocateFilled(count, 0)
         innerStart = allocateFilled(count, 0); innerEnd = allocateFilled(count, 0)
     }
 
     deinit {
-        for p in [levels, peakLevels, heights, peakHeights, centers, bodyLimit] { p.deallocate() }
+        for p in [levels, peakLevels, heights, peakHeights, centers, bodyLimit, flatLimit] { p.deallocate() }
         for p in [spanStart, spanEnd, innerStart, innerEnd] { p.deallocate() }
         edgeWeights.deallocate()
     }
@@ -109,6 +110,7 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
             spanEnd[i] = min(lastColumn, Int(centers[i] + halfWidth + 2))
             let r = rounded ? min(halfWidth, max(heights[i], 0.5)) : 0
             bodyLimit[i] = heights[i] - 0.5 - r
+            flatLimit[i] = rounded ? heights[i] - r : .infinity
             // Pixel x is inside when |x + 0.5 − cx| ≤ halfW − 0.5, i.e. cx − halfW ≤ x ≤ cx + halfW − 1.
             innerStart[i] = Int((centers[i] - halfWidth).rounded(.up))
             innerEnd[i] = Int((centers[i] + halfWidth - 1).rounded(.down)) + 1
@@ -223,13 +225,18 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
             }
             if p != 0 { dst[x] = B.blend(Blend.scaled(p, opacity: opacity), onto: dst[x]) }
         }
-        if body {
+        // Inside the bar's width every column of this row gets the same pixel unless a rounded corner
+        // reaches in: the body's colour, or (cap rows, the bar's top edge) one pixel computed once.
+        if !drawBar || v <= flatLimit[i] {
             let inner = max(start, innerStart[i])
             let innerEnd = min(shared, self.innerEnd[i])
             if inner < innerEnd {
                 for x in start..<inner { column(x) }
-                let solid = Blend.scaled(barPixel, opacity: opacity)
-                if solid >> 24 == 255 && B.self == NormalBlend.self {
+                let solid = Blend.scaled(body ? barPixel : pixel(inner, bar: i, v: v, barPixel, drawBar, drawCap),
+                                         opacity: opacity)
+                if solid == 0 {
+                    // nothing to draw
+                } else if solid >> 24 == 255 && B.self == NormalBlend.self {
                     dst.advanced(by: inner).update(repeating: solid, count: innerEnd - inner)
                 } else {
                     for x in inner..<innerEnd { dst[x] = B.blend(solid, onto: dst[x]) }
