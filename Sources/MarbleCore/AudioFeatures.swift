@@ -99,26 +99,25 @@ public struct AudioFeatures: Sendable, Equatable {
         return f
     }
 
-    /// Reads a scalar feature by its preset name (for parameter bindings); nil for unknown names.
-    public func scalar(named name: String) -> Float? {
-        switch name {
-        case "rms": rms
-        case "peak": peak
-        case "level": level
-        case "bass": bass
-        case "mid": mid
-        case "treble": treble
-        case "bass_att": bassAttenuated
-        case "mid_att": midAttenuated
-        case "treble_att": trebleAttenuated
-        case "onset": onset
-        case "beat": beatPulse
-        case "beat_phase": beatPhase
-        default: nil
-        }
+    /// The scalar features a preset binding can follow, by name, in documentation order: one table for
+    /// lookups, docs and error messages.
+    public static let scalars: [(name: String, value: KeyPath<AudioFeatures, Float> & Sendable)] = [
+        ("rms", \.rms), ("peak", \.peak), ("level", \.level), ("bass", \.bass), ("mid", \.mid),
+        ("treble", \.treble), ("bass_att", \.bassAttenuated), ("mid_att", \.midAttenuated),
+        ("treble_att", \.trebleAttenuated), ("onset", \.onset), ("beat", \.beatPulse), ("beat_phase", \.beatPhase),
+    ]
+
+    /// Names accepted by ``scalar(named:)``.
+    public static var scalarNames: [String] { scalars.map(\.name) }
+
+    /// The key path of a scalar feature by its preset name (resolve once, read every frame); nil for
+    /// unknown names.
+    public static func scalarKeyPath(named name: String) -> (KeyPath<AudioFeatures, Float> & Sendable)? {
+        scalars.first { $0.name == name }?.value
     }
 
-    /// Names accepted by ``scalar(named:)``, for docs and error messages.
-    public static let scalarNames = ["rms", "peak", "level", "bass", "mid", "treble", "bass_att", "mid_att",
-                                     "treble_att", "onset", "beat", "beat_phase"]
+    /// Reads a scalar feature by its preset name; nil for unknown names.
+    public func scalar(named name: String) -> Float? {
+        Self.scalarKeyPath(named: name).map { self[keyPath: $0] }
+    }
 }

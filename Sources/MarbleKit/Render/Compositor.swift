@@ -10,7 +10,7 @@ import Shaders
 public final class Compositor {
     public let width: Int
     public let height: Int
-    private var layers: [Layer]
+    private let layers: [Layer]
     /// The picture a filter reads (a copy of the canvas so far); only scenes with a filter have one.
     private let scratch: Texture?
     private let scheduler: StripScheduler
@@ -18,13 +18,15 @@ public final class Compositor {
     public private(set) var lastLayerTimes: [Double]
 
     final class Layer: @unchecked Sendable {
-        // Safety of @unchecked Sendable: bindings and parameters change only in `prepare`, before the
-        // frame's strips start; strips only read them.
+        // Safety of @unchecked Sendable: bindings, parameters and uniforms change only in `prepare`,
+        // before the frame's strips start; strips only read them.
         let spec: LayerSpec
         let shader: any Shader
         var parameters: ShaderParameters
-        /// (parameter index, binding, smoothed value)
-        var bindings: [(index: Int, binding: Binding, base: Double, value: Double)]
+        /// (parameter index, the feature it follows, binding, base value, smoothed value)
+        var bindings: [(index: Int, feature: KeyPath<AudioFeatures, Float>, binding: Binding, base: Double, value: Double)]
+        /// This frame's uniforms with the layer's blend mode and opacity, set by `prepare` for the strips.
+        private(set) var uniforms: FrameUniforms?
         let texture: Texture?
         let drawsDirectly: Bool
         let drawsOnCanvas: Bool
@@ -53,10 +55,12 @@ public final class Compositor {
             drawsDirectly = !isFilter && spec.blend == .normal && spec.opacity >= 1 && (d.isOpaque || isFirst)
             drawsOnCanvas = !isFilter && !drawsDirectly && d.drawsOnCanvas
             texture = drawsDirectly || drawsOnCanvas ? nil : Texture(width: width, height: height)
+            let parameters = self.parameters
             bindings = spec.bindings.sorted { $0.key < $1.key }.compactMap { name, binding in
-                guard let i = d.index(of: name) else { return nil }
-                let base = binding.base ?? ShaderParameters.numberValue(of: d.parameters[i], in: spec.parameters)
-                return (i, binding, base, base)
+                // Preset validation has checked both names; an unknown one is simply not bound.
+                guard let i = d.index(of: name), let feature = AudioFeatures.scalarKeyPath(named: binding.feature) else { return nil }
+                let base = binding.base ?? parameters.numberValue(at: i)
+                return (i, feature, binding, base, base)
             }
         }
     }
@@ -78,7 +82,8 @@ public final class Compositor {
         bandTimes.initialize(repeating: 0, count: max(1, bands * (built.count + 1)))
         bandPass.covered = [Range<Int>](repeating: 0..<0, count: built.count)
         bandPass.layers = built
-        bandPass.clear = built.first?.drawsDirectly != true
+        clearsCanvas = built.first?.drawsDirectly != true
+        bandPass.clear = clearsCanvas
         bandPass.height = height
         bandPass.times = bandTimes
         if isBanded {
@@ -101,6 +106,8 @@ public final class Compositor {
     /// Milliseconds the last frame spent converting to YUV.
     public private(set) var lastConvertTime = 0.0
     private let bandPass = BandPass()
+    /// True when no opaque background draws every pixel first: frames then start from black.
+    private let clearsCanvas: Bool
     /// Per strip thread, one band of pixels (banded scenes only): see ``BandPass/scratch``.
     private var bandScratch: [Texture] = []
     private let layerPass = LayerPass()
@@ -116,9 +123,9 @@ public final class Compositor {
         precondition(canvas != nil || (isBanded && planes != nil), "a canvas is needed unless a banded scene goes to YUV")
         for layer in layers { layer.prepare(uniforms) }
         if isBanded {
-            renderBands(uniforms, canvas?.view, planes)
+            renderBands(canvas?.view, planes)
         } else if let canvas {
-            renderLayers(uniforms, canvas)
+            renderLayers(canvas)
             if let planes {
                 let start = MonotonicClock.now()
                 layerPass.step = .convert(canvas.view, planes)
@@ -132,32 +139,36 @@ public final class Compositor {
     }
 
     /// The fused path: bands of rows across cores, each through all layers and the conversion.
-    private func renderBands(_ uniforms: FrameUniforms, _ canvas: TextureView?, _ planes: YUVConverter.Planes?) {
+    private func renderBands(_ canvas: TextureView?, _ planes: YUVConverter.Planes?) {
         let count = layers.count
         let pass = bandPass
         // Written in place (the pass owns the only reference): no copy, no allocation.
         for (i, layer) in layers.enumerated() {
-            pass.covered[i] = layer.drawsDirectly ? 0..<height : layer.shader.coveredRows(height: height).clamped(to: 0..<height)
+            pass.covered[i] = layer.coveredRows(height: height)
         }
         let bands = (height + Compositor.bandHeight - 1) / Compositor.bandHeight
-        pass.uniforms = uniforms
         pass.canvas = canvas
         pass.planes = planes
+        let start = MonotonicClock.now()
         scheduler.run(count: bands, pass)
-        pass.uniforms = nil
+        let wall = MonotonicClock.milliseconds(since: start)
+        // Band times add up CPU time over the threads; scaled to shares of the wall time, the layers and
+        // the conversion add up to what this frame took (so "render" = total − conversion stays ≥ 0).
+        var cpu = 0.0
+        for k in 0..<(bands * (count + 1)) { cpu += bandTimes[k] }
+        let scale = cpu > 0 ? wall / cpu : 0
         for i in 0...count {
             var total = 0.0
             for b in 0..<bands { total += bandTimes[b * (count + 1) + i] }
-            if i < count { lastLayerTimes[i] = total } else { lastConvertTime = planes == nil ? 0 : total }
+            if i < count { lastLayerTimes[i] = total * scale } else { lastConvertTime = planes == nil ? 0 : total * scale }
         }
     }
 
     /// The general path: one layer after another over the whole frame (filters need whole pictures).
-    private func renderLayers(_ uniforms: FrameUniforms, _ canvas: Texture) {
+    private func renderLayers(_ canvas: Texture) {
         let canvasView = canvas.view
-        if layers.first?.drawsDirectly != true { canvas.fill(RGBA8(r: 0, g: 0, b: 0)) }
+        if clearsCanvas { canvas.fill(RGBA8(r: 0, g: 0, b: 0)) }
         let pass = layerPass
-        pass.uniforms = uniforms
         for (index, layer) in layers.enumerated() {
             let start = MonotonicClock.now()
             if layer.isFilter {
@@ -165,63 +176,52 @@ public final class Compositor {
                 let source = scratch!.view
                 pass.step = .copy(from: canvasView, to: source)
                 scheduler.run(count: height, pass)
-                pass.first = 0
-                pass.step = .renderAndBlend(layer, target: layer.texture!.view, source: source, canvas: canvasView)
+                pass.step = .renderAndBlend(layer, target: layer.texture!.view, source: source, canvas: canvasView, first: 0)
                 scheduler.run(count: height, pass)
             } else {
-                let covered = layer.drawsDirectly ? 0..<height : layer.shader.coveredRows(height: height).clamped(to: 0..<height)
+                let covered = layer.coveredRows(height: height)
                 if layer.drawsDirectly || layer.drawsOnCanvas {
                     pass.step = .draw(layer, canvas: canvasView, first: covered.lowerBound)
                 } else {
                     // Only the rows the generator covers this frame are drawn and blended.
-                    pass.first = covered.lowerBound
-                    pass.step = .renderAndBlend(layer, target: layer.texture!.view, source: canvasView, canvas: canvasView)
+                    pass.step = .renderAndBlend(layer, target: layer.texture!.view, source: canvasView, canvas: canvasView,
+                                                first: covered.lowerBound)
                 }
                 scheduler.run(count: covered.count, pass)
             }
             lastLayerTimes[index] = MonotonicClock.milliseconds(since: start)
         }
         pass.step = .idle
-        pass.uniforms = nil
     }
 }
 
 extension Compositor.Layer {
     /// Applies the audio bindings to this frame's parameters and runs the shader's `prepare`.
-    func prepare(_ uniforms: FrameUniforms) {
+    func prepare(_ frame: FrameUniforms) {
+        var uniforms = frame
+        uniforms.blend = spec.blend
+        uniforms.opacity = Float(spec.opacity)
+        self.uniforms = uniforms
         for j in bindings.indices {
             let b = bindings[j]
-            let feature = Double(uniforms.features.scalar(named: b.binding.feature) ?? 0)
+            let feature = Double(uniforms.features[keyPath: b.feature])
             let target = b.base + b.binding.amount * feature
             let value = b.binding.smoothing * b.value + (1 - b.binding.smoothing) * target
             bindings[j].value = value
             parameters.setNumber(at: b.index, value)
         }
-        shader.prepare(withBlend(uniforms), parameters: parameters)
+        shader.prepare(uniforms, parameters: parameters)
     }
 
-    /// Draws straight onto the canvas (an opaque background, or a generator that blends itself).
-    func draw(_ canvas: TextureView, rows: Range<Int>, _ uniforms: FrameUniforms) {
-        shader.render(canvas, source: canvas, rows: rows, uniforms: withBlend(uniforms))
+    /// Draws straight onto the canvas (an opaque background, or a generator that blends itself), with
+    /// the uniforms of this frame's `prepare`.
+    func draw(_ canvas: TextureView, rows: Range<Int>) {
+        guard let uniforms else { return }
+        shader.render(canvas, source: canvas, rows: rows, uniforms: uniforms)
     }
 
-    /// The uniforms with this layer's blend mode and opacity.
-    func withBlend(_ uniforms: FrameUniforms) -> FrameUniforms {
-        var u = uniforms
-        u.blend = spec.blend
-        u.opacity = Float(spec.opacity)
-        return u
-    }
-}
-
-extension ShaderParameters {
-    /// The number a user gave for a parameter, or its default.
-    static func numberValue(of p: ParameterDescriptor, in values: [String: ParameterValue]) -> Double {
-        if case .number(let x)? = values[p.name] { return x }
-        switch p.kind {
-        case .number(let d, _): return d
-        case .integer(let d, _): return Double(d)
-        default: return 0
-        }
+    /// The rows this layer draws in this frame (all of them for an opaque background).
+    func coveredRows(height: Int) -> Range<Int> {
+        drawsDirectly ? 0..<height : shader.coveredRows(height: height).clamped(to: 0..<height)
     }
 }

@@ -9,7 +9,6 @@ import Shaders
 final class BandPass: StripTask, @unchecked Sendable {
     var layers: [Compositor.Layer] = []
     var covered: [Range<Int>] = []
-    var uniforms: FrameUniforms?
     var canvas: TextureView?
     var planes: YUVConverter.Planes?
     var clear = false
@@ -22,7 +21,7 @@ final class BandPass: StripTask, @unchecked Sendable {
 
     /// Each band: every layer over its rows while they are in cache, then the colour conversion.
     func run(strip bands: Range<Int>, worker: Int) {
-        guard let uniforms, let times else { return }
+        guard let times else { return }
         let band = Compositor.bandHeight, count = layers.count
         for b in bands {
             let rows = (b * band)..<min(height, (b + 1) * band)
@@ -38,7 +37,7 @@ final class BandPass: StripTask, @unchecked Sendable {
             var start = MonotonicClock.now()
             for i in 0..<count {
                 let r = rows.clamped(to: covered[i])
-                if !r.isEmpty { layers[i].draw(canvas, rows: r, uniforms) }
+                if !r.isEmpty { layers[i].draw(canvas, rows: r) }
                 let now = MonotonicClock.now()
                 times[b * (count + 1) + i] = Double(now &- start) / 1e6
                 start = now
@@ -55,7 +54,7 @@ final class LayerPass: StripTask, @unchecked Sendable {
         /// Copy the canvas into the filter's source picture.
         case copy(from: TextureView, to: TextureView)
         /// Render into the layer's texture, then blend it onto the canvas.
-        case renderAndBlend(Compositor.Layer, target: TextureView, source: TextureView, canvas: TextureView)
+        case renderAndBlend(Compositor.Layer, target: TextureView, source: TextureView, canvas: TextureView, first: Int)
         /// Draw straight onto the canvas, rows offset by `first` (the layer's covered rows).
         case draw(Compositor.Layer, canvas: TextureView, first: Int)
         /// Convert finished canvas rows to YUV (row pairs).
@@ -63,22 +62,18 @@ final class LayerPass: StripTask, @unchecked Sendable {
         case idle
     }
     var step = Step.idle
-    var uniforms: FrameUniforms?
-    /// Offset of the strip ranges for `renderAndBlend` (covered rows of a generator; 0 for filters).
-    var first = 0
 
     func run(strip: Range<Int>, worker: Int) {
         switch step {
         case .copy(let from, let to):
             for y in strip { to.row(y).update(from: from.row(y), count: from.bytesPerRow) }
-        case .renderAndBlend(let layer, let target, let source, let canvas):
-            guard let uniforms else { return }
+        case .renderAndBlend(let layer, let target, let source, let canvas, let first):
+            guard let uniforms = layer.uniforms else { return }
             let rows = (first + strip.lowerBound)..<(first + strip.upperBound)
             layer.shader.render(target, source: source, rows: rows, uniforms: uniforms)
             Blend.composite(layer: target, onto: canvas, rows: rows, mode: layer.spec.blend, opacity: Float(layer.spec.opacity))
         case .draw(let layer, let canvas, let first):
-            guard let uniforms else { return }
-            layer.draw(canvas, rows: (first + strip.lowerBound)..<(first + strip.upperBound), uniforms)
+            layer.draw(canvas, rows: (first + strip.lowerBound)..<(first + strip.upperBound))
         case .convert(let canvas, let planes):
             YUVConverter.convert(canvas, into: planes, pairs: strip)
         case .idle:
