@@ -46,6 +46,9 @@ final class AudioDecoder {
             throw MarbleError(.input, "\(path): no decoder for its audio codec \(String(cString: avcodec_get_name(parameters.pointee.codec_id)))")
         }
         codecName = String(cString: avcodec_get_name(parameters.pointee.codec_id))
+        // Objects first: they free themselves if a later step throws; the codec context is freed by hand.
+        packet = try Packet()
+        frame = try Frame()
         var ctx = avcodec_alloc_context3(decoder)
         guard ctx != nil else { throw MarbleError(.media, "out of memory allocating an audio decoder") }
         do throws(MarbleError) {
@@ -69,8 +72,6 @@ final class AudioDecoder {
         statedDuration = exact ? input.duration(ofStream: index) : nil
         sampleLimit = statedDuration.map { Int(($0 * Double(rate)).rounded()) }
 
-        packet = try Packet()
-        frame = try Frame()
         capacity = 8192
         left = .allocate(capacity: capacity)
         right = .allocate(capacity: capacity)
@@ -166,7 +167,7 @@ final class AudioDecoder {
         }
         defer { av_channel_layout_uninit(&inLayout) }
         var outLayout = AVChannelLayout()
-        if channels == 1 { marble_channel_layout_mono(&outLayout) } else { marble_channel_layout_stereo(&outLayout) }
+        setChannelLayout(&outLayout, channels: channels)
         var swr: OpaquePointer? = nil
         try ffCheck(swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLTP, Int32(sampleRate),
                                         &inLayout, AVSampleFormat(decoded.pointee.format), decoded.pointee.sample_rate,

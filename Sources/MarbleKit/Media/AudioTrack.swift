@@ -101,6 +101,10 @@ final class AudioTranscoder {
     /// `bitrate` in kbit/s; nil: 160 (96 for mono).
     init(path: String, codecName: String, globalHeader: Bool, bitrate: Int? = nil) throws(MarbleError) {
         decoder = try AudioDecoder(path: path)
+        // Objects first: if a later step throws, they free themselves; the C contexts below are freed
+        // by hand on every failure path (deinit does not run for a half-made object).
+        frame = try Frame()
+        packet = try Packet()
         guard let codec = avcodec_find_encoder_by_name(codecName) else {
             throw MarbleError(.output, "this FFmpeg build has no \(codecName) encoder")
         }
@@ -114,7 +118,7 @@ final class AudioTranscoder {
         }
         ctx.pointee.sample_rate = rate
         ctx.pointee.sample_fmt = codecName == "libopus" ? AV_SAMPLE_FMT_FLT : AV_SAMPLE_FMT_FLTP
-        if decoder.channels == 1 { marble_channel_layout_mono(&ctx.pointee.ch_layout) } else { marble_channel_layout_stereo(&ctx.pointee.ch_layout) }
+        setChannelLayout(&ctx.pointee.ch_layout, channels: decoder.channels)
         ctx.pointee.bit_rate = Int64(bitrate.map { $0 * 1000 } ?? (decoder.channels == 1 ? 96_000 : 160_000))
         ctx.pointee.time_base = AVRational(num: 1, den: rate)
         ctx.pointee.flags |= AV_CODEC_FLAG_BITEXACT
@@ -125,23 +129,21 @@ final class AudioTranscoder {
             avcodec_free_context(&c)
             throw MarbleError(.output, "cannot open the \(codecName) encoder: \(ffErrorString(opened))")
         }
-        guard let f = av_audio_fifo_alloc(ctx.pointee.sample_fmt, ctx.pointee.ch_layout.nb_channels, 4096) else {
-            throw MarbleError(.media, "out of memory")
+        var inLayout = AVChannelLayout()
+        setChannelLayout(&inLayout, channels: decoder.channels)
+        var swr: OpaquePointer? = nil
+        let converts = swr_alloc_set_opts2(&swr, &ctx.pointee.ch_layout, ctx.pointee.sample_fmt, rate, &inLayout,
+                                           AV_SAMPLE_FMT_FLTP, Int32(decoder.sampleRate), 0, nil) >= 0 && swr_init(swr) >= 0
+        guard converts, let f = av_audio_fifo_alloc(ctx.pointee.sample_fmt, ctx.pointee.ch_layout.nb_channels, 4096) else {
+            swr_free(&swr)
+            var c: UnsafeMutablePointer<AVCodecContext>? = ctx
+            avcodec_free_context(&c)
+            throw MarbleError(.media, converts ? "out of memory" : "cannot set up audio conversion")
         }
         fifo = f
-        frame = try Frame()
-        packet = try Packet()
+        resampler = swr
         convertBuffer = .allocate(capacity: 8)
         convertBuffer.initialize(repeating: nil, count: 8)
-
-        var inLayout = AVChannelLayout()
-        if decoder.channels == 1 { marble_channel_layout_mono(&inLayout) } else { marble_channel_layout_stereo(&inLayout) }
-        var swr: OpaquePointer? = nil
-        try ffCheck(swr_alloc_set_opts2(&swr, &ctx.pointee.ch_layout, ctx.pointee.sample_fmt, rate,
-                                        &inLayout, AV_SAMPLE_FMT_FLTP, Int32(decoder.sampleRate), 0, nil),
-                    .media, "cannot set up audio conversion")
-        try ffCheck(swr_init(swr), .media, "cannot set up audio conversion")
-        resampler = swr
     }
 
     deinit {

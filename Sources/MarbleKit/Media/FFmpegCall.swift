@@ -26,6 +26,11 @@ enum FFmpegLog {
     }()
 }
 
+/// Sets `layout` to mono for one channel, else stereo: the two layouts the engine works in.
+func setChannelLayout(_ layout: inout AVChannelLayout, channels: Int) {
+    if channels == 1 { marble_channel_layout_mono(&layout) } else { marble_channel_layout_stereo(&layout) }
+}
+
 func getenvString(_ name: String) -> String? {
     guard let v = getenv(name) else { return nil }
     return String(cString: v)

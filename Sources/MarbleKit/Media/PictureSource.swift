@@ -48,6 +48,7 @@ final class PictureSource {
             throw MarbleError(.input, "\(path): no decoder for its video codec")
         }
         var ctx = avcodec_alloc_context3(decoder)
+        guard ctx != nil else { throw MarbleError(.media, "out of memory allocating a video decoder") }
         do throws(MarbleError) {
             try ffCheck(avcodec_parameters_to_context(ctx, parameters), .input, "\(path): bad video parameters")
             ctx!.pointee.pkt_timebase = stream.pointee.time_base

@@ -11,7 +11,7 @@ public enum YUVConverter {
     /// Which build runs on this machine, decided once from FFmpeg's CPU detection (which also checks
     /// that the OS saves the wide registers). `MARBLE_PORTABLE_KERNELS=1` forces the SSE2 build.
     public static let usesAVX2: Bool = {
-        if let forced = getenv("MARBLE_PORTABLE_KERNELS"), String(cString: forced) == "1" { return false }
+        if getenvString("MARBLE_PORTABLE_KERNELS") == "1" { return false }
         let needed = AV_CPU_FLAG_AVX2 | AV_CPU_FLAG_FMA3 | AV_CPU_FLAG_BMI1 | AV_CPU_FLAG_BMI2
         return KernelsAVX2.isCompiledForAVX2 && av_get_cpu_flags() & needed == needed
     }()

@@ -43,10 +43,13 @@ enum PNGWriter {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())")
         do {
             try data.write(to: temporary)
-            guard rename(temporary.path, path) == 0 else { throw MarbleError(.output, "\(path): cannot move into place") }
         } catch {
             unlink(temporary.path)
             throw MarbleError(.output, "\(path): cannot write (\(error.localizedDescription))")
+        }
+        guard rename(temporary.path, path) == 0 else {
+            unlink(temporary.path)
+            throw MarbleError(.output, "\(path): cannot move into place")
         }
     }
 }

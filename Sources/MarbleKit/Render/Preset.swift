@@ -166,7 +166,10 @@ extension Preset {
                 guard AudioFeatures.scalarNames.contains(binding.feature) else {
                     throw MarbleError(.preset, "\(source): \(at).feature: unknown feature \"\(binding.feature)\" (expected one of: \(AudioFeatures.scalarNames.joined(separator: ", ")))")
                 }
-                guard binding.amount.isFinite, (0...0.999).contains(binding.smoothing) else {
+                guard binding.amount.isFinite else {
+                    throw MarbleError(.preset, "\(source): \(at).amount: \(binding.amount) is not a finite number")
+                }
+                guard (0...0.999).contains(binding.smoothing) else {
                     throw MarbleError(.preset, "\(source): \(at).smoothing: \(binding.smoothing) is out of range 0…0.999")
                 }
             }

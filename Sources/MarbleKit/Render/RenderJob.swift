@@ -82,7 +82,8 @@ public final class RenderJob {
             renderDone.wait()
             joined = true
         }
-        let targetFrame = o.at.map { o.fps.frame(at: $0) }
+        // A PNG is one frame: the one at --at, or the first.
+        let targetFrame = format == .png ? o.fps.frame(at: o.at ?? 0) : nil
         let producer = Producer(decoder: decoder, extractor: extractor, pictures: pictures, fps: o.fps,
                                 targetFrame: targetFrame, cancel: cancel)
         let renderer = RenderStage(compositor: compositor, fps: o.fps, width: o.width, height: o.height)
@@ -106,8 +107,9 @@ public final class RenderJob {
                 guard let slot = toEncode.pop() else {
                     join()
                     if let e = failure.error { throw e }
+                    if cancel.isCancelled { throw MarbleError(.cancelled, "stopped before the frame was drawn; no file written") }
                     let duration = producer.durationSeconds
-                    throw MarbleError(.option, "--at \(o.at!)s is past the end of \(o.input) (\(String(format: "%.2f", duration)) s)")
+                    throw MarbleError(.option, "--at \(o.at ?? 0)s is past the end of \(o.input) (\(String(format: "%.2f", duration)) s)")
                 }
                 try PNGWriter.write(slot.canvas!, to: o.output)
                 summary.frames = 1

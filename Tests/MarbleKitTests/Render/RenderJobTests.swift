@@ -145,6 +145,22 @@ struct RenderJobTests {
         o.output = TestMedia.output("late.png")
         #expect(throws: MarbleError.self) { try render(o) }
         #expect(!FileManager.default.fileExists(atPath: o.output))
+        // Without --at: the first frame, one frame only.
+        o.at = nil
+        o.output = TestMedia.output("first.png")
+        #expect(try render(o).frames == 1)
+        #expect(try Probe(o.output, countFrames: false).video?.codec == "png")
+        // Stopped before its frame: a clean "cancelled" error and no file.
+        o.output = TestMedia.output("never.png")
+        let stopped = CancellationFlag()
+        stopped.cancel()
+        do {
+            _ = try RenderJob(options: o).run(cancel: stopped)
+            Issue.record("a cancelled PNG render must throw")
+        } catch {
+            #expect(error.kind == .cancelled, "\(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: o.output))
     }
 
     @Test("bad inputs and options fail before anything is written")
@@ -165,8 +181,10 @@ struct RenderJobTests {
         o = options(input, TestMedia.output("x.mp4"))
         o.effects = ["nope"]
         #expect(throws: MarbleError.self) { try RenderJob(options: o) }
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: TestMedia.folder.path).filter { $0.contains("partial") }
-        #expect(leftovers.isEmpty)
+        // Neither the outputs (each named "<random>-x.…") nor their partial files exist.
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: TestMedia.folder.path)
+            .filter { $0.contains("partial") || $0.hasSuffix("-x.mp4") || $0.hasSuffix("-x.avi") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
     @Test("cancelling keeps a valid file of what was rendered")
