@@ -7,8 +7,6 @@
 #include <libavutil/cpu.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/error.h>
-#include <libavutil/imgutils.h>
-#include <libavutil/opt.h>
 #include <libavutil/tx.h>
 #include <libavutil/mem.h>
 #include <libavutil/pixdesc.h>
@@ -19,8 +17,6 @@
 static inline int64_t marble_av_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline int marble_averror_eof(void) { return AVERROR_EOF; }
 static inline int marble_averror_eagain(void) { return AVERROR(EAGAIN); }
-static inline int marble_averror(int e) { return AVERROR(e); }
-static inline AVRational marble_av_time_base_q(void) { return AV_TIME_BASE_Q; }
 
 /// AVFrame.data / linesize import as 8-tuples; these return one plane.
 static inline uint8_t *marble_frame_data(const AVFrame *f, int plane) { return f->data[plane]; }

@@ -107,17 +107,12 @@ public struct AudioFeatures: Sendable, Equatable {
         ("treble_att", \.trebleAttenuated), ("onset", \.onset), ("beat", \.beatPulse), ("beat_phase", \.beatPhase),
     ]
 
-    /// Names accepted by ``scalar(named:)``.
+    /// Names a binding can follow (``scalarKeyPath(named:)``).
     public static var scalarNames: [String] { scalars.map(\.name) }
 
     /// The key path of a scalar feature by its preset name (resolve once, read every frame); nil for
     /// unknown names.
     public static func scalarKeyPath(named name: String) -> (KeyPath<AudioFeatures, Float> & Sendable)? {
         scalars.first { $0.name == name }?.value
-    }
-
-    /// Reads a scalar feature by its preset name; nil for unknown names.
-    public func scalar(named name: String) -> Float? {
-        Self.scalarKeyPath(named: name).map { self[keyPath: $0] }
     }
 }

@@ -5,7 +5,7 @@ import CFFmpeg
 /// for WebM) at the bitrate asked for, or 160 kbit/s (96 for mono).
 ///
 /// It reads its own copy of the input file, so the sound never waits on the render stages; the writer
-/// pulls it up to the time of the last video frame written (``write(upTo:into:)``), which keeps the file
+/// pulls it up to the time of the last video frame written (``write(upTo:)``), which keeps the file
 /// interleaved and memory flat.
 final class AudioTrack {
     private let path: String
@@ -15,7 +15,6 @@ final class AudioTrack {
     private(set) var warnings: [String] = []
     /// Seconds of sound written so far.
     private(set) var writtenSeconds = 0.0
-    let isCopy: Bool
 
     private enum Strategy {
         case copy(MediaInput, Int32, Packet)
@@ -34,8 +33,7 @@ final class AudioTrack {
         case .mkv: muxer.canHold(codec) && codec != AV_CODEC_ID_NONE
         case .png: false
         }
-        isCopy = copyable && bitrate == nil
-        if isCopy {
+        if copyable && bitrate == nil {
             outputStream = try muxer.addStream(copying: probe.stream(index))
             strategy = .copy(probe, index, try Packet())
         } else {

@@ -14,7 +14,6 @@ final class Muxer {
     private var isOpen = false
     /// Video and sound are written from two threads; libavformat's context is not thread-safe.
     private let lock = NSLock()
-    private var headerWritten = false
 
     init(destination: String, format: OutputFormat) throws(MarbleError) {
         self.destination = destination
@@ -75,7 +74,6 @@ final class Muxer {
             av_dict_set(&options, "movflags", "+faststart", 0)
         }
         try ffCheck(avformat_write_header(context, &options), .output, "\(destination): cannot write the header")
-        headerWritten = true
     }
 
     func timeBase(ofStream index: Int32) -> AVRational { context.pointee.streams[Int(index)]!.pointee.time_base }

@@ -21,7 +21,6 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         }
     }
 
-    var isVideo: Bool { self != .png }
 }
 
 /// x264's speed/quality presets, fastest first (also mapped onto VP9's cpu-used).

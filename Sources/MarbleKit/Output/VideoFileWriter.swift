@@ -11,12 +11,12 @@ final class VideoFileWriter {
     private let encoder: VideoEncoder
     private let videoStream: Int32
     private let audio: SoundThread?
-    private let audioTrack: AudioTrack?
     private let fps: Rational
     private(set) var framesWritten = 0
     /// Milliseconds the last frame spent in the encoder and muxer (for benchmarks and summaries).
     private(set) var lastEncodeMs = 0.0
-    var warnings: [String] { audioTrack?.warnings ?? [] }
+    /// The sound's warnings (read them after ``finish(trimAudio:)``: the sound thread has ended then).
+    var warnings: [String] { audio?.warnings ?? [] }
 
     /// `audioBitrate` (kbit/s): see ``RenderOptions/audioBitrate``.
     init(path: String, format: OutputFormat, settings: VideoEncoder.Settings, audioFrom source: String?,
@@ -30,9 +30,11 @@ final class VideoFileWriter {
             s.globalHeader = muxer.needsGlobalHeader
             encoder = try VideoEncoder(format: format, settings: s)
             videoStream = try muxer.addStream(encoder: encoder.context)
-            audioTrack = try source.map { (path: String) throws(MarbleError) -> AudioTrack in try AudioTrack(path: path, format: format, muxer: muxer, bitrate: audioBitrate) }
+            let track = try source.map { (path: String) throws(MarbleError) -> AudioTrack in
+                try AudioTrack(path: path, format: format, muxer: muxer, bitrate: audioBitrate)
+            }
             try muxer.writeHeader()
-            audio = audioTrack.map { SoundThread(track: $0) }
+            audio = track.map { SoundThread(track: $0) }
         } catch {
             muxer.abort()
             throw error
