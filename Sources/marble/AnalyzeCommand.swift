@@ -30,9 +30,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            guard let rate = Rational(parsing: fps), rate.numerator > 0, rate.doubleValue <= 240 else {
-                throw MarbleError(.option, "--fps \(fps): expected a rate like 60 or 30000/1001")
-            }
+            let rate = try OptionParsing.fps(fps, maximum: 240)
             guard (8...512).contains(bands) else { throw MarbleError(.option, "--bands \(bands): must be between 8 and 512") }
             var configuration = AnalysisConfiguration()
             configuration.bandCount = bands

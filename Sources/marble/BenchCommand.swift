@@ -149,9 +149,8 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func guardOrWriteBaseline() throws(MarbleError) {
-        let exists = FileManager.default.fileExists(atPath: baseline)
-        if runGuard && !exists { _ = try Baseline.load(baseline) }  // throws the "no baseline" message
-        let base = exists ? try Baseline.load(baseline) : Baseline()
+        // The guard needs the file (load throws the "no baseline" message); writing may start afresh.
+        let base = runGuard || FileManager.default.fileExists(atPath: baseline) ? try Baseline.load(baseline) : Baseline()
         let benchGuard = BenchGuard(baseline: base)
         let quiet = self.quiet
         let measured = try benchGuard.measure(filter: filter) { if !quiet { Console.writeErr("bench guard: \($0)\n") } }
@@ -173,27 +172,14 @@ struct BenchCommand: AsyncParsableCommand {
 
     func makeConfiguration() throws(MarbleError) -> BenchConfiguration {
         var c = BenchConfiguration()
-        if !size.isEmpty {
-            c.sizes = try size.map { text throws(MarbleError) in
-                guard let s = BenchConfiguration.Size(parsing: text) else {
-                    throw MarbleError(.option, "--size \(text): expected even WIDTHxHEIGHT between 16x16 and 7680x4320, e.g. 1920x1080")
-                }
-                return s
-            }
-        }
+        if !size.isEmpty { c.sizes = try size.map { text throws(MarbleError) in try OptionParsing.size(text) } }
         if !threads.isEmpty { c.threads = threads }
         c.frames = frames
         c.warmup = warmup
-        guard let rate = Rational(parsing: fps), rate.numerator > 0 else {
-            throw MarbleError(.option, "--fps \(fps): expected a rate like 60 or 30000/1001")
-        }
-        c.fps = rate
+        c.fps = try OptionParsing.fps(fps)
         c.filter = filter
         c.encode = encode
-        guard let p = EncoderPreset(rawValue: encoderPreset) else {
-            throw MarbleError(.option, "--encoder-preset \(encoderPreset): expected one of \(EncoderPreset.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        c.encoderPreset = p
+        c.encoderPreset = try OptionParsing.encoderPreset(encoderPreset)
         guard (0...51).contains(crf) else { throw MarbleError(.option, "--crf \(crf): must be between 0 and 51") }
         c.crf = crf
         if !kind.isEmpty {

@@ -9,13 +9,6 @@ enum Console {
     static func writeErr(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
     static func print(_ text: String) { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
     static var stderrIsTerminal: Bool { isatty(2) == 1 }
-    static var stdoutIsTerminal: Bool { isatty(1) == 1 }
-}
-
-/// Turns a MarbleError into one line on stderr and a non-zero exit code.
-struct Failure: Error, CustomStringConvertible {
-    let error: MarbleError
-    var description: String { error.message }
 }
 
 extension MarbleError {
@@ -39,17 +32,12 @@ func runReportingErrors(_ body: () async throws -> Void) async throws {
     }
 }
 
-/// Formats byte counts and durations for summaries.
+/// Formats byte counts for summaries (durations: ``TimeFormat``).
 enum Format {
     static func bytes(_ n: Int) -> String {
         let units = ["B", "KB", "MB", "GB"]
         var v = Double(n), u = 0
         while v >= 1000 && u < units.count - 1 { v /= 1000; u += 1 }
         return u == 0 ? "\(n) B" : String(format: "%.1f %@", v, units[u])
-    }
-    static func clock(_ seconds: Double) -> String {
-        guard seconds.isFinite, seconds >= 0 else { return "--:--" }
-        let s = Int(seconds.rounded())
-        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
     }
 }

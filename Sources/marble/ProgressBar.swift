@@ -15,15 +15,15 @@ struct ProgressBar {
         if p.phase == .analysing {
             let fraction = p.expectedSeconds.map { min(1, p.mediaSeconds / max(0.001, $0)) }
             line = fraction.map { String(format: "analysing the song (tempo, beats) %3d%%", Int($0 * 100)) }
-                ?? "analysing the song (tempo, beats) " + Format.clock(p.mediaSeconds)
+                ?? "analysing the song (tempo, beats) " + TimeFormat.clock(p.mediaSeconds)
         } else if let total = p.expectedFrames, total > 0 {
             let fraction = min(1, Double(p.frames) / Double(total))
             let filled = Int(fraction * Double(width))
             let eta = speed > 0 ? (Double(total - p.frames) / Double(max(1, p.frames))) * p.wallSeconds : .nan
             line = "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled) + "]"
-            line += String(format: " %3d%%  %d/%d frames  %.2fx  ETA %@", Int(fraction * 100), p.frames, total, speed, Format.clock(eta))
+            line += String(format: " %3d%%  %d/%d frames  %.2fx  ETA %@", Int(fraction * 100), p.frames, total, speed, TimeFormat.clock(eta))
         } else {
-            line = String(format: "%d frames  %@  %.2fx", p.frames, Format.clock(p.mediaSeconds), speed)
+            line = String(format: "%d frames  %@  %.2fx", p.frames, TimeFormat.clock(p.mediaSeconds), speed)
         }
         Console.writeErr("\r\u{1B}[2K" + line)
     }

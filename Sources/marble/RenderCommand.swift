@@ -82,7 +82,7 @@ struct RenderCommand: AsyncParsableCommand {
                     Console.writeErr("wrote frame at \(options.at ?? 0) s → \(summary.output) (\(Format.bytes(summary.bytes)))\n")
                 } else {
                     Console.writeErr(String(format: "%@%d frames (%@) in %.1f s: %.0f fps, %.2fx real time → %@ (%@)\n",
-                                            summary.cancelled ? "stopped: " : "", summary.frames, Format.clock(summary.mediaSeconds),
+                                            summary.cancelled ? "stopped: " : "", summary.frames, TimeFormat.clock(summary.mediaSeconds),
                                             summary.wallSeconds, summary.framesPerSecond, summary.realTimeFactor,
                                             summary.output, Format.bytes(summary.bytes)))
                 }
@@ -99,26 +99,17 @@ struct RenderCommand: AsyncParsableCommand {
 
     func makeOptions() throws(MarbleError) -> RenderOptions {
         var o = RenderOptions(input: input, output: output)
-        let parts = size.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
-            throw MarbleError(.option, "--size \(size): expected WIDTHxHEIGHT, e.g. 1920x1080")
-        }
-        o.width = w
-        o.height = h
-        guard let rate = Rational(parsing: fps), rate.numerator > 0 else {
-            throw MarbleError(.option, "--fps \(fps): expected a rate like 60 or 30000/1001")
-        }
-        o.fps = rate
+        let frameSize = try OptionParsing.size(size)
+        o.width = frameSize.width
+        o.height = frameSize.height
+        o.fps = try OptionParsing.fps(fps)
         o.preset = preset
         o.effects = effects
         o.background = background
         guard let f = Fit(rawValue: fit) else { throw MarbleError(.option, "--fit \(fit): expected contain or cover") }
         o.fit = f
         o.crf = crf
-        guard let p = EncoderPreset(rawValue: encoderPreset) else {
-            throw MarbleError(.option, "--encoder-preset \(encoderPreset): expected one of \(EncoderPreset.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        o.encoderPreset = p
+        o.encoderPreset = try OptionParsing.encoderPreset(encoderPreset)
         o.audioBitrate = audioBitrate
         if let at {
             guard let seconds = TimeParser.seconds(at) else {

@@ -17,7 +17,13 @@ struct AnalyzeCommandTests {
     func summary() throws {
         let r = try CLI.run(["analyze", try clicks()])
         #expect(r.status == 0, "\(r.stderr)")
-        for word in ["Duration", "Tempo", "120", "LUFS", "Pitch"] { #expect(r.stdout.contains(word), "\(r.stdout)") }
+        for word in ["Duration", "LUFS", "Pitch"] { #expect(r.stdout.contains(word), "\(r.stdout)") }
+        // "Tempo      120.0 BPM, 4/4 (8 beats, 8 onsets)": the tempo line itself must say about 120 BPM.
+        let tempoLine = try #require(r.stdout.split(separator: "\n").first { $0.hasPrefix("Tempo ") }, "\(r.stdout)")
+        let words = tempoLine.split(separator: " ")
+        #expect(words.count > 2 && words[2].hasPrefix("BPM"), "\(tempoLine)")
+        let bpm = try #require(Double(words[1]), "\(tempoLine)")
+        #expect(abs(bpm - 120) < 1.2, "\(tempoLine)")
     }
 
     @Test("--json has the documented keys and finds the beats")

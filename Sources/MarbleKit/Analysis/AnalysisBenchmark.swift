@@ -16,19 +16,12 @@ public enum AnalysisBenchmark {
         public var liveMillisecondsPerFrame: Double
         /// Tempo found (the signal is 124 BPM), as a sanity check.
         public var tempo: Double
-
-        /// One line for `marble bench`.
-        public var summary: String {
-            func f(_ x: Double, _ d: Int) -> String { String(format: "%.\(d)f", x) }
-            return "analysis: \(f(audioSeconds, 0)) s of \(sampleRate) Hz stereo in \(f(seconds * 1000, 1)) ms "
-                + "(\(f(realTimeFactor, 0))x real time, one core); live: \(f(liveMillisecondsPerFrame, 3)) ms/frame at 60 fps"
-        }
     }
 
     /// Generates `seconds` of 44.1 kHz stereo "music" (124 BPM kick and hat pattern, a bass line and
     /// a chord), runs ``OfflineAnalyzer`` on it `repetitions` times (the best time counts: the machine
     /// is shared), and ``FeatureExtractor`` at 60 fps over its first 10 seconds. Single-threaded.
-    public static func run(seconds: Double = 60, sampleRate: Int = 44100, repetitions: Int = 3) throws -> Result {
+    public static func run(seconds: Double = 60, sampleRate: Int = 44100, repetitions: Int = 3) throws(MarbleError) -> Result {
         let (left, right) = signal(seconds: seconds, sampleRate: sampleRate)
         var offline = Double.infinity
         var report: AnalysisReport?

@@ -68,7 +68,7 @@ public struct AnalysisConfiguration: Sendable, Equatable, Codable {
     public init() {}
 
     /// Checks the ranges; throws a one-line ``MarbleError`` (kind `.option`).
-    public func validate() throws {
+    public func validate() throws(MarbleError) {
         func fail(_ m: String) -> MarbleError { MarbleError(.option, m) }
         guard (8...512).contains(bandCount) else { throw fail("band count \(bandCount) must be between 8 and 512") }
         guard minFrequency >= 1, maxFrequency > minFrequency * 1.05 else {
@@ -93,8 +93,6 @@ public struct AnalysisConfiguration: Sendable, Equatable, Codable {
     /// The main FFT length used at `sampleRate`.
     public func resolvedFFTSize(sampleRate: Int) -> Int {
         if fftSize > 0 { return fftSize }
-        var n = 256
-        while Double(n) < Double(sampleRate) * 0.0425 { n <<= 1 }
-        return n
+        return FastMath.powerOfTwo(from: 256, atLeast: Double(sampleRate) * 0.0425)
     }
 }

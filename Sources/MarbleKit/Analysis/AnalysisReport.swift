@@ -101,10 +101,7 @@ public struct AnalysisReport: Codable, Sendable, Equatable {
     /// ```
     public func summary() -> String {
         func f(_ x: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", x) }
-        let minutes = Int(duration) / 60
-        let seconds = duration - Double(minutes * 60)
-        let clock = "\(minutes):" + (seconds < 10 ? "0" : "") + f(seconds, 1)
-        var lines = ["Duration   \(clock) (\(f(duration, 2)) s, \(sampleRate) Hz)"]
+        var lines = ["Duration   \(TimeFormat.clock(duration, tenths: true)) (\(f(duration, 2)) s, \(sampleRate) Hz)"]
         let meter = beatsPerBar > 0 ? ", \(beatsPerBar)/4" : ""
         lines.append(tempo > 0 ? "Tempo      \(f(tempo, 1)) BPM\(meter) (\(beats.count) beats, \(onsets.count) onsets)"
                                : "Tempo      none detected (\(onsets.count) onsets)")

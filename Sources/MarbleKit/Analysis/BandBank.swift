@@ -15,8 +15,6 @@ struct BandBank {
     private let start: [Int], length: [Int], firstBin: [Int], weights: [Float]
     /// 0 = main spectrum, 1 = long spectrum.
     let source: [UInt8]
-    /// Whether any band reads the long spectrum.
-    let usesLong: Bool
 
     /// Band edges for a configuration, before any FFT is chosen.
     static func edges(layout: BandLayout, count: Int, minFrequency: Double, maxFrequency: Double)
@@ -81,7 +79,6 @@ struct BandBank {
         }
         self.start = start; self.length = length; self.firstBin = firstBin
         self.weights = weights; self.source = source
-        usesLong = source.contains(1)
     }
 
     /// Writes band amplitudes (full-scale sine ≈ 1) to `out`, from power spectra already scaled so a

@@ -24,8 +24,8 @@ final class BandSmoother {
     init(count: Int, frameDuration: Double, configuration c: AnalysisConfiguration) {
         self.count = count
         dt = Float(frameDuration)
-        attackCoeff = c.attack <= 0 ? 1 : Float(1 - exp(-frameDuration / c.attack))
-        releaseCoeff = c.release <= 0 ? 1 : Float(1 - exp(-frameDuration / c.release))
+        attackCoeff = EnvelopeFollower.coefficient(step: frameDuration, timeConstant: c.attack)
+        releaseCoeff = EnvelopeFollower.coefficient(step: frameDuration, timeConstant: c.release)
         gravity = Float(c.gravity)
         peakHold = Float(c.peakHold)
         peakFall = Float(c.peakFall)

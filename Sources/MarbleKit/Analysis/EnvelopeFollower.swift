@@ -6,8 +6,13 @@ struct EnvelopeFollower {
     private(set) var value: Float = 0
 
     init(attack: Double, release: Double, step: Double) {
-        self.attack = attack <= 0 ? 1 : Float(1 - exp(-step / attack))
-        self.release = release <= 0 ? 1 : Float(1 - exp(-step / release))
+        self.attack = Self.coefficient(step: step, timeConstant: attack)
+        self.release = Self.coefficient(step: step, timeConstant: release)
+    }
+
+    /// The one-pole smoothing coefficient `1 - exp(-step / τ)` (1, i.e. instant, for τ ≤ 0).
+    static func coefficient(step: Double, timeConstant tau: Double) -> Float {
+        tau <= 0 ? 1 : Float(1 - exp(-step / tau))
     }
 
     @inline(__always)

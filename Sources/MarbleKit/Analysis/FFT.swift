@@ -25,7 +25,7 @@ final class RealFFT {
 
     /// Creates a forward RDFT of `size` points. Throws when `size` is not a power of two ≥ 16
     /// or av_tx cannot be initialised.
-    init(size: Int) throws {
+    init(size: Int) throws(MarbleError) {
         guard size >= 16, size & (size - 1) == 0, size <= 1 << 20 else {
             throw MarbleError(.option, "FFT size \(size) must be a power of two between 16 and 1048576")
         }
@@ -64,13 +64,13 @@ final class RealFFT {
         function(context, output, input, MemoryLayout<Float>.stride)
     }
 
-    /// Writes |X[k]|² for every bin into `power` (`binCount` values).
+    /// Writes `scale` · |X[k]|² for every bin into `power` (`binCount` values).
     @inline(__always)
-    func powerSpectrum(into power: UnsafeMutablePointer<Float>) {
+    func powerSpectrum(into power: UnsafeMutablePointer<Float>, scale: Float = 1) {
         let out = output
         for k in 0..<binCount {
             let re = out[2 &* k], im = out[2 &* k &+ 1]
-            power[k] = re * re + im * im
+            power[k] = (re * re + im * im) * scale
         }
     }
 }

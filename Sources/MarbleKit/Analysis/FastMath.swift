@@ -37,6 +37,13 @@ enum FastMath {
     @inline(__always)
     static func finite(_ x: Float) -> Float { x.isFinite ? x : 0 }
 
+    /// The smallest `start · 2ᵏ` (k ≥ 0) that is at least `target`: FFT lengths and ring capacities.
+    static func powerOfTwo(from start: Int, atLeast target: Double) -> Int {
+        var n = start
+        while Double(n) < target { n <<= 1 }
+        return n
+    }
+
     /// Largest |x| in `x` (NaN counts as 0): compares magnitudes as integers, which vectorises,
     /// where a `max(abs(…))` loop over floats does not.
     static func absolutePeak(_ x: UnsafeBufferPointer<Float>) -> Float {

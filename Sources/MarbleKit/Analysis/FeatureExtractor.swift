@@ -50,8 +50,6 @@ public final class FeatureExtractor: @unchecked Sendable {
     public var bandLowerEdges: [Double] { bank.lower }
     public var bandUpperEdges: [Double] { bank.upper }
     public var bandCenters: [Double] { bank.center }
-    /// Rhythm latency of live mode, seconds: onsets are confirmed one hop (10 ms) after their peak.
-    public var onsetLatency: Double { Double(onsets.hop) / Double(sampleRate) }
 
     private let ring: SampleRing
     /// Samples per channel the ring holds (for tests: stays put when frames are computed as audio comes).
@@ -63,7 +61,7 @@ public final class FeatureExtractor: @unchecked Sendable {
     private let mainScale: Float, longScale: Float
     private let mainPower: UnsafeMutablePointer<Float>
     private let longPower: UnsafeMutablePointer<Float>
-    private let magnitude: UnsafeMutablePointer<Float>
+    /// Main-spectrum magnitudes of the last frame computed (this frame's once ``fillSpectralShape(_:)`` ran).
     private let previousMagnitude: UnsafeMutablePointer<Float>
     private let bandAmplitude: UnsafeMutablePointer<Float>
     private let rangeAmplitude: UnsafeMutablePointer<Float>
@@ -81,6 +79,8 @@ public final class FeatureExtractor: @unchecked Sendable {
     private var onsetScale: Float = 0
 
     private let frameDuration: Double
+    /// Per-frame decay of the onset normaliser (a 5 s time constant).
+    private let onsetScaleDecay: Float
     private let frameSamples: Int
     private var loudnessPosition = 0
     private var nextHop = 0
@@ -90,7 +90,7 @@ public final class FeatureExtractor: @unchecked Sendable {
 
     /// - Throws: ``MarbleError`` (`.option`) for a sample rate outside 8…192 kHz, a non-positive
     ///   frame rate or an invalid configuration; (`.media`) if av_tx cannot be set up.
-    public init(sampleRate: Int, fps: Rational, configuration: AnalysisConfiguration = AnalysisConfiguration()) throws {
+    public init(sampleRate: Int, fps: Rational, configuration: AnalysisConfiguration = AnalysisConfiguration()) throws(MarbleError) {
         guard (8000...192_000).contains(sampleRate) else {
             throw MarbleError(.option, "sample rate \(sampleRate) Hz is outside 8000–192000 Hz")
         }
@@ -131,11 +131,11 @@ public final class FeatureExtractor: @unchecked Sendable {
         }
         mainPower = buffer(main.binCount)
         longPower = buffer(long.binCount)
-        magnitude = buffer(main.binCount)
         previousMagnitude = buffer(main.binCount)
         bandAmplitude = buffer(bank.count)
         rangeAmplitude = buffer(3)
         frameDuration = 1 / fps.doubleValue
+        onsetScaleDecay = Float(exp(-frameDuration / 5))
         frameSamples = max(1, Int((Double(sampleRate) * frameDuration).rounded(.up)))
         smoother = BandSmoother(count: bank.count, frameDuration: frameDuration, configuration: configuration)
         chroma = ChromaMap(sampleRate: sampleRate, fftSize: 4 * n)
@@ -150,7 +150,7 @@ public final class FeatureExtractor: @unchecked Sendable {
     }
 
     deinit {
-        for p in [mainWindow, longWindow, mainPower, longPower, magnitude, previousMagnitude, bandAmplitude, rangeAmplitude] {
+        for p in [mainWindow, longWindow, mainPower, longPower, previousMagnitude, bandAmplitude, rangeAmplitude] {
             p.deallocate()
         }
     }
@@ -250,7 +250,7 @@ public final class FeatureExtractor: @unchecked Sendable {
         while let b = beats.upcomingBeat, onsets.time(ofHop: b) < start + frameDuration {
             if beats.emitUpcoming(), !clock.hasGrid { clock.liveBeat(at: onsets.time(ofHop: b)) }
         }
-        onsetScale = max(onsetMax, onsetScale * Float(exp(-frameDuration / 5)), 0.5)
+        onsetScale = max(onsetMax, onsetScale * onsetScaleDecay, 0.5)
         features.onset = min(1, onsetMax / onsetScale)
         features.isOnset = isOnset
         let livePeriod = beats.period > 0 ? beats.period / onsets.rate : 0
@@ -268,15 +268,11 @@ public final class FeatureExtractor: @unchecked Sendable {
     private func transformSpectra(end: Int) {
         ring.copyMonoWindowed(from: end - main.size, count: main.size, window: mainWindow, to: main.input)
         main.transform()
-        main.powerSpectrum(into: mainPower)
-        let ms = mainScale
-        for k in 0..<main.binCount { mainPower[k] *= ms }
+        main.powerSpectrum(into: mainPower, scale: mainScale)
         // The long spectrum serves the bass bands and chroma.
         ring.copyMonoWindowed(from: end - long.size, count: long.size, window: longWindow, to: long.input)
         long.transform()
-        long.powerSpectrum(into: longPower)
-        let ls = longScale
-        for k in 0..<long.binCount { longPower[k] *= ls }
+        long.powerSpectrum(into: longPower, scale: longScale)
         bank.amplitudes(main: mainPower, long: longPower, into: bandAmplitude)
         ranges.amplitudes(main: mainPower, long: nil, into: rangeAmplitude)
     }
@@ -288,7 +284,6 @@ public final class FeatureExtractor: @unchecked Sendable {
         let df = Float(sampleRate) / Float(main.size)
         for k in 0..<bins {
             let m = mainPower[k].squareRoot()
-            magnitude[k] = m
             weighted += Float(k) * m
             total += m
             let d = m - previousMagnitude[k]
@@ -317,7 +312,7 @@ public final class FeatureExtractor: @unchecked Sendable {
         if !features.spectrum.isEmpty {
             let c = min(features.spectrum.count, bins)
             features.spectrum.withUnsafeMutableBufferPointer { s in
-                for k in 0..<c { s[k] = magnitude[k] }
+                for k in 0..<c { s[k] = previousMagnitude[k] }
             }
             if features.spectrumDecibels.count == features.spectrum.count {
                 features.spectrumDecibels.withUnsafeMutableBufferPointer { d in

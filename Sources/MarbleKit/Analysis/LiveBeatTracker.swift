@@ -33,8 +33,6 @@ final class LiveBeatTracker {
     private var nextBeat: Double = 0
     private var lastEmitted: Double?
     private var disagreement = 0
-    /// Number of beats emitted so far.
-    private(set) var beatCount = 0
 
     init(rate: Double, minBPM: Double, maxBPM: Double) {
         self.rate = rate
@@ -51,8 +49,6 @@ final class LiveBeatTracker {
 
     deinit { history.deallocate(); groupHistory.deallocate(); linear.deallocate(); scratch.deallocate() }
 
-    var bpm: Double { period > 0 ? 60 * rate / period : 0 }
-
     @inline(__always) private func value(_ i: Int) -> Float {
         (i < 0 || i < count - Self.size || i >= count) ? 0 : history[i & (Self.size - 1)]
     }
@@ -60,8 +56,7 @@ final class LiveBeatTracker {
     /// Feeds ODF value number `count` and updates tempo and phase. Beats are taken with
     /// ``upcomingBeat`` / ``emitUpcoming()`` when the caller's clock reaches them (they are predicted,
     /// so the caller can emit one before its ODF peak has even arrived).
-    @discardableResult
-    func push(_ v: Float, groups: UnsafePointer<Float>) -> Double? {
+    func push(_ v: Float, groups: UnsafePointer<Float>) {
         history[count & (Self.size - 1)] = v
         let gc = OnsetDetector.groupCount
         for g in 0..<gc { groupHistory[(count & (Self.size - 1)) * gc + g] = groups[g] }
@@ -69,7 +64,7 @@ final class LiveBeatTracker {
         activity = max(v, activity * 0.99)   // fades within ~3 s of silence
         let t = Double(count - 1)
         if count % 25 == 0 { reestimate() }
-        guard period > 0, activity > 0.05 else { return nil }
+        guard period > 0, activity > 0.05 else { return }
         // Where was the most recent beat? Comb over the last four periods.
         let p = Int(period.rounded())
         var best: Float = -1, phi = 0
@@ -97,7 +92,6 @@ final class LiveBeatTracker {
         } else {
             lock(recent: recent, now: t)
         }
-        return nil
     }
 
     /// The next predicted beat (fractional ODF position), when tracking.
@@ -111,7 +105,6 @@ final class LiveBeatTracker {
         nextBeat += period
         if let e = lastEmitted, beat - e < 0.5 * period { return false }
         lastEmitted = beat
-        beatCount += 1
         return true
     }
 

@@ -88,8 +88,8 @@ struct LoudnessMeter {
             }
             if completed >= 300 {
                 let z = mean(last: 300)
-                maxShortTerm = max(maxShortTerm, Self.lufs(z))
                 let l = Self.lufs(z)
+                maxShortTerm = max(maxShortTerm, l)
                 if l > -70 { shortHist.add(l, energy: z); rangeStale = true }
             }
         }

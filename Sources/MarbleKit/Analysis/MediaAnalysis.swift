@@ -10,9 +10,7 @@ public enum MediaAnalysis {
                               shouldContinue: () -> Bool = { true },
                               progress: (Double) -> Void = { _ in }) throws(MarbleError) -> AnalysisReport {
         let decoder = try AudioDecoder(path: path)
-        let analyzer: OfflineAnalyzer
-        do { analyzer = try OfflineAnalyzer(sampleRate: decoder.sampleRate, configuration: configuration) }
-        catch { throw error as? MarbleError ?? MarbleError(.input, "\(path): \(error)") }
+        let analyzer = try OfflineAnalyzer(sampleRate: decoder.sampleRate, configuration: configuration)
         var reported = 0
         while try decoder.decodeNext({ left, right in analyzer.append(left: left, right: right) }) {
             if decoder.samplesDelivered - reported >= decoder.sampleRate / 10 {
@@ -28,9 +26,7 @@ public enum MediaAnalysis {
     /// The per-frame extractor a render uses: features at `fps`, beats from the song's beat grid.
     public static func extractor(sampleRate: Int, fps: Rational, configuration: AnalysisConfiguration,
                                  report: AnalysisReport?) throws(MarbleError) -> FeatureExtractor {
-        let extractor: FeatureExtractor
-        do { extractor = try FeatureExtractor(sampleRate: sampleRate, fps: fps, configuration: configuration) }
-        catch { throw error as? MarbleError ?? MarbleError(.option, "\(error)") }
+        let extractor = try FeatureExtractor(sampleRate: sampleRate, fps: fps, configuration: configuration)
         if let report { extractor.setBeatGrid(from: report) }
         return extractor
     }

@@ -46,7 +46,7 @@ public final class OfflineAnalyzer: @unchecked Sendable {
     private let cleanRight = UnsafeMutablePointer<Float>.allocate(capacity: chunk)
 
     /// - Parameter frameRate: when set, per-frame features at this rate go into the report's `frames`.
-    public init(sampleRate: Int, configuration: AnalysisConfiguration = AnalysisConfiguration(), frameRate: Rational? = nil) throws {
+    public init(sampleRate: Int, configuration: AnalysisConfiguration = AnalysisConfiguration(), frameRate: Rational? = nil) throws(MarbleError) {
         guard (8000...192_000).contains(sampleRate) else {
             throw MarbleError(.option, "sample rate \(sampleRate) Hz is outside 8000–192000 Hz")
         }
@@ -56,8 +56,7 @@ public final class OfflineAnalyzer: @unchecked Sendable {
         self.frameRate = frameRate
         onsets = try OnsetDetector(sampleRate: sampleRate)
         loudness = LoudnessMeter(sampleRate: sampleRate)
-        var n = 1024
-        while Double(n) < Double(sampleRate) * 0.17 { n <<= 1 }
+        let n = FastMath.powerOfTwo(from: 1024, atLeast: Double(sampleRate) * 0.17)
         chromaFFT = try RealFFT(size: n)
         chromaWindow = .allocate(capacity: n)
         SpectrumScaling.fill(chromaWindow, count: n, shape: .hann)
@@ -85,7 +84,7 @@ public final class OfflineAnalyzer: @unchecked Sendable {
     /// Whole-signal convenience: planar float, `right == nil` for mono.
     public static func analyze(left: [Float], right: [Float]? = nil, sampleRate: Int,
                                configuration: AnalysisConfiguration = AnalysisConfiguration(),
-                               frameRate: Rational? = nil) throws -> AnalysisReport {
+                               frameRate: Rational? = nil) throws(MarbleError) -> AnalysisReport {
         let a = try OfflineAnalyzer(sampleRate: sampleRate, configuration: configuration, frameRate: frameRate)
         left.withUnsafeBufferPointer { l in
             if let right {
@@ -148,10 +147,8 @@ public final class OfflineAnalyzer: @unchecked Sendable {
     private func computeFrames(upTo available: Int, _ fx: FeatureExtractor) {
         while fx.samplesNeeded(forFrame: nextFrame) <= available {
             fx.computeFeatures(forFrame: nextFrame, into: &features)
-            let f = features
-            frames.append(AnalysisReport.Frame(time: f.time, rms: f.rms, peak: f.peak, level: f.level, bass: f.bass,
-                                               mid: f.mid, treble: f.treble, onset: f.onset, isBeat: false, isDownbeat: false, beatPhase: 0,
-                                               loudness: f.loudnessMomentary, centroid: f.centroid, bands: f.bands))
+            // Beat fields are live guesses here; finish() replaces them from the whole-song grid.
+            frames.append(AnalysisReport.Frame(features))
             nextFrame += 1
         }
     }

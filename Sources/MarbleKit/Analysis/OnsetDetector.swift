@@ -33,11 +33,10 @@ final class OnsetDetector {
     /// loud kick outweighs a quiet off-beat note here: it decides the metrical level, not detection.
     let groupFlux: UnsafeMutablePointer<Float>
 
-    init(sampleRate: Int) throws {
+    init(sampleRate: Int) throws(MarbleError) {
         self.sampleRate = sampleRate
         hop = max(1, Int((Double(sampleRate) / 100).rounded()))
-        var n = 256
-        while Double(n) < Double(sampleRate) * 0.02 { n <<= 1 }
+        let n = FastMath.powerOfTwo(from: 256, atLeast: Double(sampleRate) * 0.02)
         windowSize = n
         rate = Double(sampleRate) / Double(hop)
         fft = try RealFFT(size: n)
@@ -88,18 +87,9 @@ final class OnsetDetector {
         return v
     }
 
-    /// Computes the next ODF value from mono samples `x[0 ..< windowSize]` (the window is applied here).
-    func next(samples x: UnsafePointer<Float>) -> Float {
-        let d = fft.input, w = window
-        for i in 0..<windowSize { d[i] = x[i] * w[i] }
-        return nextFromInput()
-    }
-
     private func nextFromInput() -> Float {
         fft.transform()
-        fft.powerSpectrum(into: power)
-        let s = powerScale
-        for k in 0..<fft.binCount { power[k] *= s }
+        fft.powerSpectrum(into: power, scale: powerScale)
         bank.amplitudes(main: power, long: nil, into: current)
         let perGroup = bank.count / Self.groupCount
         var flux: Float = 0

@@ -12,7 +12,7 @@ struct RelativeLevels {
 
     init(step: Double) {
         self.step = step
-        mediumCoeff = Float(1 - exp(-step / 0.3))
+        mediumCoeff = EnvelopeFollower.coefficient(step: step, timeConstant: 0.3)
     }
 
     /// `imm` are the three range amplitudes this frame. Returns (relative, attenuated) per range.
@@ -20,7 +20,7 @@ struct RelativeLevels {
         elapsed += step
         // The long average adapts fast at the start (time constant grows with elapsed time up to 8 s).
         let tau = min(8, max(0.5, elapsed))
-        let lc = Float(1 - exp(-step / tau))
+        let lc = EnvelopeFollower.coefficient(step: step, timeConstant: tau)
         func one(_ x: Float, _ long: inout Float, _ med: inout Float) -> (Float, Float) {
             long += (x - long) * lc
             med += (x - med) * mediumCoeff

@@ -16,8 +16,7 @@ final class SampleRing {
     private(set) var sawStereo = false
 
     init(minimumCapacity: Int) {
-        var c = 1024
-        while c < minimumCapacity { c <<= 1 }
+        let c = FastMath.powerOfTwo(from: 1024, atLeast: Double(minimumCapacity))
         capacity = c
         mask = c - 1
         left = .allocate(capacity: c)
@@ -80,8 +79,7 @@ final class SampleRing {
     }
 
     private func grow(toHold needed: Int) {
-        var c = capacity
-        while c < needed { c <<= 1 }
+        let c = FastMath.powerOfTwo(from: capacity, atLeast: Double(needed))
         let nl = UnsafeMutablePointer<Float>.allocate(capacity: c)
         let nr = UnsafeMutablePointer<Float>.allocate(capacity: c)
         nl.initialize(repeating: 0, count: c)
@@ -131,13 +129,6 @@ final class SampleRing {
             for j in 0..<chunk { d[j] = (l[j] + r[j]) * 0.5 * w[j] }
             i += chunk
         }
-    }
-
-    /// Reads one sample pair (zero when not held).
-    @inline(__always)
-    func sample(at i: Int) -> (Float, Float) {
-        guard i >= oldest, i < count else { return (0, 0) }
-        return (left[i & mask], right[i & mask])
     }
 
     /// Calls `body` with contiguous pointer runs covering `[start, end)` (only held samples).

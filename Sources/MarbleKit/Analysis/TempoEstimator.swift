@@ -71,7 +71,7 @@ struct TempoEstimator {
             // track from reading as 90.
             let raw = (hit - 0.2 * max(half, third)) / terms
             let bpm = 60 * rate / t
-            let z = log2(bpm / 120) / 1.0
+            let z = log2(bpm / 120)
             return (raw * exp(-0.5 * z * z), raw)
         }
         // Coarse search in 0.1-lag steps (the comb reads ±1 lag around each multiple, so nothing falls

@@ -8,12 +8,16 @@ public struct BenchConfiguration: Sendable {
         public init(_ width: Int, _ height: Int) { self.width = width; self.height = height }
         public var description: String { "\(width)x\(height)" }
 
-        /// Parses "1920x1080".
+        /// Parses "1920x1080" (the form only: ``isValidFrameSize`` says whether it can be rendered).
         public init?(parsing text: String) {
             let parts = text.lowercased().split(separator: "x")
-            guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
-                  (16...7680).contains(w), (16...4320).contains(h), w % 2 == 0, h % 2 == 0 else { return nil }
+            guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else { return nil }
             self.init(w, h)
+        }
+
+        /// Even, and between 16x16 and 7680x4320.
+        public var isValidFrameSize: Bool {
+            (16...7680).contains(width) && (16...4320).contains(height) && width % 2 == 0 && height % 2 == 0
         }
     }
 
@@ -51,6 +55,9 @@ public struct BenchConfiguration: Sendable {
         guard frames >= 1 else { throw MarbleError(.option, "--frames \(frames): must be at least 1") }
         guard warmup >= 0 else { throw MarbleError(.option, "--warmup \(warmup): must be ≥ 0") }
         guard !sizes.isEmpty else { throw MarbleError(.option, "--size: give at least one size") }
+        for size in sizes where !size.isValidFrameSize {
+            throw MarbleError(.option, "--size \(size): expected even WIDTHxHEIGHT between 16x16 and 7680x4320, e.g. 1920x1080")
+        }
         guard threads.allSatisfy({ $0 >= 1 }) else { throw MarbleError(.option, "--threads: must be at least 1") }
         guard fps.numerator > 0, fps.doubleValue >= 1, fps.doubleValue <= 240 else {
             throw MarbleError(.option, "--fps \(fps): must be between 1 and 240")

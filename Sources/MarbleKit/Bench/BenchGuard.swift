@@ -43,9 +43,7 @@ public struct BenchGuard {
         defer { try? FileManager.default.removeItem(at: folder) }
         let song = folder.appendingPathComponent("song.wav").path
         try signal.write(to: song)
-        let features: [AudioFeatures]
-        do { features = try signal.features(fps: c.fps, frames: c.warmup + c.frames) }
-        catch { throw error as? MarbleError ?? MarbleError(.media, "\(error)") }
+        let features = try signal.features(fps: c.fps, frames: c.warmup + c.frames)
         let picture = ShaderBench.picture(size: size, features: features[min(features.count - 1, 60)], fps: c.fps)
         let referenceIsShader = baseline.reference != ReferenceKernel.name
         let reference = ShaderLibrary.shader(named: baseline.reference)

@@ -25,7 +25,7 @@ public final class BenchRunner {
     deinit { try? FileManager.default.removeItem(at: workFolder) }
 
     /// Presets the run covers: every bundled one that matches the filter.
-    public var presetNames: [String] { PresetLibrary.names() }
+    public var presetNames: [String] { PresetLibrary.names().filter(configuration.matches) }
 
     public func run() throws(MarbleError) -> BenchReport {
         let c = configuration
@@ -33,9 +33,7 @@ public final class BenchRunner {
         func add(_ r: BenchResult) { results.append(r); onResult(r) }
         let song = workFolder.appendingPathComponent("song.wav").path
         try signal.write(to: song)
-        let features: [AudioFeatures]
-        do { features = try signal.features(fps: c.fps, frames: c.warmup + c.frames) }
-        catch { throw error as? MarbleError ?? MarbleError(.media, "\(error)") }
+        let features = try signal.features(fps: c.fps, frames: c.warmup + c.frames)
 
         for size in c.sizes {
             for threads in c.threads {
@@ -47,7 +45,7 @@ public final class BenchRunner {
                     }
                 }
                 if c.includePresets {
-                    for name in presetNames where c.matches(name) {
+                    for name in presetNames {
                         let preset = try PresetLibrary.load(name)
                         add(try PresetBench(preset: preset, size: size, threads: threads).run(song: song, configuration: c))
                     }

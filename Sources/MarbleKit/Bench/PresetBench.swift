@@ -13,9 +13,8 @@ struct PresetBench {
     func run(song: String, configuration c: BenchConfiguration) throws(MarbleError) -> BenchResult {
         let w = size.width, h = size.height
         let decoder = try AudioDecoder(path: song)
-        let extractor: FeatureExtractor
-        do { extractor = try FeatureExtractor(sampleRate: decoder.sampleRate, fps: c.fps) }
-        catch { throw error as? MarbleError ?? MarbleError(.media, "\(error)") }
+        let extractor = try MediaAnalysis.extractor(sampleRate: decoder.sampleRate, fps: c.fps,
+                                                    configuration: AnalysisConfiguration(), report: nil)
         let compositor = try Compositor(preset: preset, width: w, height: h, threads: threads)
         let canvas = Texture(width: w, height: h)
         var features = extractor.makeFeatures()
@@ -37,7 +36,7 @@ struct PresetBench {
         var layers = compositor.layerNames.enumerated().map { StageTimer(name: "layer \($0.offset + 1): \($0.element)") }
         var render = StageTimer(name: "render (all layers)")
         var convert = StageTimer(name: "convert"), encode = StageTimer(name: "encode"), total = StageTimer(name: "frame")
-        var mallocs = (decode: 0, analysis: 0, render: 0, convert: 0, encode: 0)
+        var mallocs = (decode: 0, analysis: 0, render: 0, encode: 0)
         var ended = false
         for n in 0..<(c.warmup + c.frames) {
             let measured = n >= c.warmup
@@ -96,21 +95,19 @@ struct PresetBench {
         if counting {
             decode.allocations = mallocs.decode
             analysis.allocations = mallocs.analysis
-            convert.allocations = mallocs.convert
             encode.allocations = mallocs.encode
         }
         var stages = [decode.stats(frames: c.frames), analysis.stats(frames: c.frames)]
         if counting { render.allocations = mallocs.render }
-        // Layers have times of their own; their allocations are counted together, in `render`.
+        // Layers and the conversion have times of their own; their allocations are counted together, in `render`.
         stages += layers.map { $0.stats(frames: c.frames) }
         stages.append(render.stats(frames: c.frames))
         stages.append(convert.stats(frames: c.frames))
         if c.encode { stages.append(encode.stats(frames: c.frames)) }
         var frame = total.stats(frames: c.frames)
-        let renderPath = counting ? Double(mallocs.render + mallocs.convert) / Double(c.frames) : nil
+        let renderPath = counting ? Double(mallocs.render) / Double(c.frames) : nil
         if counting {
-            frame.allocationsPerFrame = Double(mallocs.decode + mallocs.analysis + mallocs.render + mallocs.convert
-                                               + mallocs.encode) / Double(c.frames)
+            frame.allocationsPerFrame = Double(mallocs.decode + mallocs.analysis + mallocs.render + mallocs.encode) / Double(c.frames)
         }
         return BenchResult(name: preset.name, kind: .preset, width: w, height: h, threads: threads, frames: c.frames,
                            total: frame, stages: stages, fps: 1000 / max(frame.mean, 1e-6),

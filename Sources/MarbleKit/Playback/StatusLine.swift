@@ -30,13 +30,8 @@ struct StatusLine {
         case .failed: state = "failed"
         }
         let text = String(format: " %@  %@ / %@  preset %@  sens %.2f  %d.%d fps  dropped %d   [space] pause  [<-/->] seek  [n/p] preset  [+/-] sens  [q] quit",
-                          state, Self.clock(content.second), Self.clock(content.duration), content.preset,
+                          state, TimeFormat.clock(Double(max(0, content.second))), TimeFormat.clock(Double(max(0, content.duration))), content.preset,
                           Double(content.sensitivity), content.fpsTenths / 10, content.fpsTenths % 10, content.dropped)
         bytes = Array(text.unicodeScalars.map { $0.isASCII ? UInt8($0.value) : UInt8(ascii: "?") })
-    }
-
-    static func clock(_ seconds: Int) -> String {
-        let s = max(0, seconds)
-        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
     }
 }

@@ -29,6 +29,29 @@ struct AnalysisReportTests {
         #expect(text.contains("Tempo      120.0 BPM") && text.contains("LUFS") && text.contains("Pitch      ") && text.contains("C#"), "\(text)")
     }
 
+    @Test("the summary rounds the whole duration to tenths (no \"0:60.0\" or \"0:010.0\")")
+    func summaryDuration() {
+        func line(_ duration: Double) -> String {
+            let r = AnalysisReport(duration: duration, sampleRate: 44100, tempo: 0, beats: [], downbeats: [], beatsPerBar: 0,
+                                   onsets: [], loudness: .init(integrated: -120, range: 0, momentaryMax: -120, shortTermMax: -120),
+                                   peak: -120, dominantPitchClasses: [], chroma: [], frames: nil, frameRate: nil)
+            return String(r.summary().split(separator: "\n")[0])
+        }
+        #expect(line(59.96) == "Duration   1:00.0 (59.96 s, 44100 Hz)")
+        #expect(line(119.99) == "Duration   2:00.0 (119.99 s, 44100 Hz)")
+        #expect(line(9.97) == "Duration   0:10.0 (9.97 s, 44100 Hz)")
+        #expect(line(192.44) == "Duration   3:12.4 (192.44 s, 44100 Hz)")
+    }
+
+    @Test("TimeFormat.clock: seconds, hours, tenths, and nonsense")
+    func clock() {
+        #expect(TimeFormat.clock(0) == "0:00")
+        #expect(TimeFormat.clock(59.6) == "1:00")
+        #expect(TimeFormat.clock(3723) == "1:02:03")
+        #expect(TimeFormat.clock(3599.96, tenths: true) == "1:00:00.0")
+        #expect(TimeFormat.clock(-1) == "--:--" && TimeFormat.clock(.nan) == "--:--")
+    }
+
     @Test("streaming in chunks gives the same report as one call")
     func chunks() throws {
         let (x, _) = AnalysisRhythmTests.clickTrack(bpm: 110, seconds: 6, sampleRate: 22050)

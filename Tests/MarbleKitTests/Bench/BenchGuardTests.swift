@@ -41,11 +41,10 @@ struct BenchGuardTests {
         #expect(check.notes.contains { $0.contains("shader/new") && $0.contains("no baseline") })
     }
 
-    @Test("a real measurement trips on a doctored baseline and passes the one it writes")
+    @Test("a real measurement passes a baseline 10x slower, and fails one 10x faster or an allocation")
     func realRun() throws {
-        let small = Baseline(width: 64, height: 36, threads: 1, frames: 3, rounds: 1, margin: 0.5)
+        let small = Baseline(width: 64, height: 36, threads: 1, frames: 3, rounds: 1, margin: 0.5, slack: 0)
         let measured = try BenchGuard(baseline: small).measure()
-        #expect(measured.ratios["shader/reference"] == 1)
         #expect(measured.ratios.keys.contains("shader/solid"))
         #expect(measured.ratios.keys.contains("shader/bars"))
         #expect(measured.ratios.keys.contains("preset/spectrum"))
@@ -56,13 +55,22 @@ struct BenchGuardTests {
         #expect(measured.allocations.count == measured.ratios.count - 1)
         var timesOnly = measured
         timesOnly.allocations = [:]
-        let written = BenchGuard(baseline: small).updated(with: measured)
-        #expect(BenchGuard(baseline: written).check(timesOnly).passed)
-        var doctored = written
-        doctored.ratios["shader/bars"] = (measured.ratios["shader/bars"] ?? 1) / 10
-        let tripped = BenchGuard(baseline: doctored).check(timesOnly)
-        #expect(!tripped.passed)
+        let kernels = measured.ratios.filter { $0.key != "shader/\(small.reference)" }
+        #expect(kernels.values.allSatisfy { $0 > 0 && $0.isFinite }, "\(kernels)")
+        var slower = small
+        slower.ratios = kernels.mapValues { $0 * 10 }
+        let passed = BenchGuard(baseline: slower).check(timesOnly)
+        #expect(passed.passed, "\(passed.failures)")
+        var faster = small
+        faster.ratios = kernels.mapValues { $0 / 10 }
+        let tripped = BenchGuard(baseline: faster).check(timesOnly)
+        #expect(tripped.failures.count == kernels.count, "\(tripped.failures)")
         #expect(tripped.failures.contains { $0.hasPrefix("shader/bars") })
+        #expect(tripped.failures.contains { $0.hasPrefix("preset/spectrum") })
+        var allocating = timesOnly
+        allocating.allocations = ["preset/spectrum": 0.5]
+        let allocated = BenchGuard(baseline: slower).check(allocating)
+        #expect(allocated.failures == ["preset/spectrum: 0.5 allocations per frame in the render path (must be 0)"])
     }
 
     @Test("a baseline survives a write and a load")
