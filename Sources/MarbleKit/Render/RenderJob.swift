@@ -12,6 +12,8 @@ public final class RenderJob {
     public let options: RenderOptions
     public let scene: Preset
     private let format: OutputFormat
+    /// Whether the input has its own pictures (a video with sound), found when `init` opened it.
+    private let inputHasVideo: Bool
 
     /// Validates options, loads the preset and checks the input before anything is written.
     public init(options: RenderOptions) throws(MarbleError) {
@@ -20,16 +22,11 @@ public final class RenderJob {
         format = OutputFormat(path: options.output)!
         let preset = try PresetLibrary.load(options.preset)
         // Open the inputs once now, so a bad file fails before the output is created.
-        _ = try AudioDecoder(path: options.input)
+        inputHasVideo = try AudioDecoder(path: options.input).input.hasVideo
         if let background = options.background { _ = try MediaInput(path: background) }
-        var hasPicture = options.background != nil
-        if !hasPicture { hasPicture = try Self.hasVideo(options.input) }
-        scene = try SceneBuilder.layers(preset: preset, effects: options.effects, hasPicture: hasPicture)
+        scene = try SceneBuilder.layers(preset: preset, effects: options.effects,
+                                        hasPicture: options.background != nil || inputHasVideo)
         try scene.validate()
-    }
-
-    static func hasVideo(_ path: String) throws(MarbleError) -> Bool {
-        try MediaInput(path: path).hasVideo
     }
 
     /// Runs the job. `progress` is called from the calling thread at most every `progressInterval` seconds.
@@ -42,7 +39,7 @@ public final class RenderJob {
         let pictures: PictureSource?
         if let background = o.background {
             pictures = try PictureSource(path: background, width: o.width, height: o.height, fit: o.fit, loop: true)
-        } else if try Self.hasVideo(o.input) {
+        } else if inputHasVideo {
             pictures = try PictureSource(path: o.input, width: o.width, height: o.height, fit: o.fit, loop: false)
         } else {
             pictures = nil
