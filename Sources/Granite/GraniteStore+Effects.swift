@@ -97,10 +97,8 @@ extension GraniteStore {
             core.running[token] = nil
             cancelled.append(running.task)
         }
-        if core.throttles[id] != nil {
-            core.throttles[id]?.pending = nil
-            core.throttles[id]?.timerToken = nil
-        }
+        core.throttles[id]?.pending = nil
+        core.throttles[id]?.timerToken = nil
     }
 
     /// Leading edge at once; with `latest`, the last effect of the interval at its end.

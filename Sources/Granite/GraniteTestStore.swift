@@ -100,19 +100,8 @@ public final class GraniteTestStore<Center: GraniteCenter>: Sendable where Cente
         if !finished {
             let deadline = ContinuousClock.now + .milliseconds(100)
             while store.runningEffectCount > 0 && ContinuousClock.now < deadline { usleep(500) }
-            let running = store.runningEffectCount
-            if running > 0 {
-                let ids = store.runningEffectIDs.map(\.name).sorted()
-                reportIssue(
-                    "\(running) effect(s) still running when the test store went away"
-                        + (ids.isEmpty ? "." : " (ids: \(ids.joined(separator: ", "))).")
-                        + " Cancel them or call finish().",
-                    createdAt)
-            }
-            let left = inbox.contents.withLock { $0.events }
-            if !left.isEmpty {
-                reportIssue("\(left.count) received event(s) were not asserted: \(left)", createdAt)
-            }
+            reportLeftovers(
+                running: "when the test store went away", advice: "Cancel them or call finish().", createdAt)
         }
         store.cancelAllEffects()
     }
@@ -177,15 +166,25 @@ public final class GraniteTestStore<Center: GraniteCenter>: Sendable where Cente
             spins += 1
             if spins < 200 { await Task.yield() } else { try? await Task.sleep(for: .milliseconds(1)) }
         }
+        let running = reportLeftovers(
+            running: "at the end of the test", advice: "Cancel them, advance the clock, or receive their events.",
+            location)
+        if running { store.cancelAllEffects() }
+    }
+
+    /// Reports the effects still running (`running` says when, `advice` what to do) and the received
+    /// events never asserted (which it drops). Returns whether effects were still running.
+    @discardableResult
+    private func reportLeftovers(
+        running when: String, advice: String, _ location: GraniteSourceLocation
+    ) -> Bool {
         let running = store.runningEffectCount
         if running > 0 {
             let ids = store.runningEffectIDs.map(\.name).sorted()
             reportIssue(
-                "\(running) effect(s) still running at the end of the test"
-                    + (ids.isEmpty ? "." : " (ids: \(ids.joined(separator: ", "))).")
-                    + " Cancel them, advance the clock, or receive their events.",
+                "\(running) effect(s) still running \(when)"
+                    + (ids.isEmpty ? "." : " (ids: \(ids.joined(separator: ", "))).") + " \(advice)",
                 location)
-            store.cancelAllEffects()
         }
         let left = inbox.contents.withLock { contents -> [Event] in
             defer { contents.events.removeAll() }
@@ -194,6 +193,7 @@ public final class GraniteTestStore<Center: GraniteCenter>: Sendable where Cente
         if !left.isEmpty {
             reportIssue("\(left.count) received event(s) were not asserted: \(left)", location)
         }
+        return running > 0
     }
 
     private func nextReceived(timeout: Duration) async -> Event? {

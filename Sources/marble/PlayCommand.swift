@@ -58,9 +58,11 @@ struct PlayCommand: AsyncParsableCommand {
                 throw MarbleError(.preset, "unknown preset \"\(preset)\" (available: \(presets.joined(separator: ", ")))")
             }
             let session = try PlayerSession(options: options)
+            let duration = session.duration  // the session opened the file: no second probe
+            let client = PlayerClient(load: { _ in duration })
 
             let settings = PlayerSettingsStore.make()
-            let player = PlayerComponent(availablePresets: presets, settingsStore: settings, client: .live)
+            let player = PlayerComponent(availablePresets: presets, settingsStore: settings, client: client)
             player.start()
             defer {
                 player.stop()

@@ -75,10 +75,14 @@ struct MixerService: GraniteService {
     @Test func releasedHoldersStopReceiving() {
         let registry = GraniteServiceRegistry()
         let seen = Recorder<Int>()
+        let seenByOther = Recorder<Int>()
+        let other = Relay(MixerService.self, registry: registry) { seenByOther.append($0.level) }
         var relay: Relay<MixerService>? = Relay(MixerService.self, registry: registry) { seen.append($0.level) }
+        #expect(relay?.state.level == 0)
         relay = nil
         registry.store(for: MixerService.self).send(.levelSet(2))
-        #expect(relay == nil)
+        #expect(seenByOther.all == [0, 2], "the service still fans out to the holders that remain")
+        #expect(other.state.level == 2)
         #expect(seen.all == [0])
     }
 }

@@ -147,18 +147,28 @@ struct Tally: GraniteCenter {
     }
 
     @Test func snapshotReadsAreConsistentWhileWriting() async {
+        let writes = 20_000
         let store = GraniteStore(center: Tally(), initialState: .init(perSender: [0]))
-        let reader = Task {
-            var last = 0
-            var regressions = 0
-            for _ in 0..<20_000 {
-                let total = store.withState { $0.total }
-                if total < last { regressions += 1 }
-                last = total
-            }
-            return regressions
+        let reading = Gate()
+        // The writes start once the reader runs, and the reader reads until the last one landed.
+        let writer = Task.detached {
+            await reading.wait()
+            for sequence in 0..<writes { store.send(.tick(sender: 0, sequence: sequence)) }
         }
-        for sequence in 0..<20_000 { store.send(.tick(sender: 0, sequence: sequence)) }
-        #expect(await reader.value == 0)
+        var last = 0, regressions = 0, torn = 0, reads = 0
+        while true {
+            // One event moves both fields: a snapshot that disagrees is a torn read.
+            let (total, next) = store.withState { ($0.total, $0.perSender[0]) }
+            if total != next { torn += 1 }
+            if total < last { regressions += 1 }
+            last = total
+            reads += 1
+            if reads == 1 { reading.open() }
+            if total == writes { break }
+            if reads % 256 == 0 { await Task.yield() }
+        }
+        await writer.value
+        #expect(torn == 0)
+        #expect(regressions == 0)
     }
 }

@@ -1,26 +1,4 @@
-import Foundation
 import Granite
-import Synchronization
-import Testing
-import TestSupport
-
-/// A test store whose failures become Swift Testing issues at the calling line.
-func makeTestStore<C: GraniteCenter>(
-    _ center: C, _ initialState: C.State, clock: GraniteTestClock = GraniteTestClock(),
-    persistence: GranitePersistence<C.State>? = nil,
-    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
-) -> GraniteTestStore<C> where C.Event: Equatable {
-    GraniteTestStore(
-        center: center, initialState: initialState, clock: clock, persistence: persistence,
-        fileID: fileID, filePath: filePath, line: line, column: column, reportIssue: recordIssue)
-}
-
-func temporaryFolder() -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("granite-tests-\(UUID().uuidString)", isDirectory: true)
-    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
 
 /// A counter used across the suites.
 struct Counter: GraniteCenter {

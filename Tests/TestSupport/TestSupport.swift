@@ -1,5 +1,6 @@
 // Helpers shared by the test targets (GraniteTests, MarbleKitTests): a library target of its own so
 // that they are written once. Nothing outside Tests/ depends on it.
+import Foundation
 import Granite
 import Synchronization
 import Testing
@@ -10,6 +11,26 @@ import Testing
         Comment(rawValue: message),
         sourceLocation: SourceLocation(
             fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column))
+}
+
+/// A test store whose failures become Swift Testing issues at the calling line (the one factory the
+/// test targets' own helpers build on).
+public func makeTestStore<C: GraniteCenter>(
+    _ center: C, _ initialState: C.State, clock: GraniteTestClock = GraniteTestClock(),
+    persistence: GranitePersistence<C.State>? = nil,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+) -> GraniteTestStore<C> where C.Event: Equatable {
+    GraniteTestStore(
+        center: center, initialState: initialState, clock: clock, persistence: persistence,
+        fileID: fileID, filePath: filePath, line: line, column: column, reportIssue: recordIssue)
+}
+
+/// A new, empty folder in the temporary directory.
+public func temporaryFolder(prefix: String = "granite-tests") -> URL {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
 }
 
 /// Collects values handed over from other threads.

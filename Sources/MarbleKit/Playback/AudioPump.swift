@@ -11,8 +11,11 @@ import Synchronization
 final class AudioPump: Sendable {
     struct Commands: Sendable {
         var paused = false
-        var seek: Double?
+        /// The pending seek: where to, and the clock generation it starts.
+        var seek: (seconds: Double, generation: Int)?
         var stop = false
+        /// The generation of the last seek requested (0: none yet).
+        var generation = 0
     }
 
     let clock: AudioClock
@@ -47,8 +50,20 @@ final class AudioPump: Sendable {
 
     func setPaused(_ paused: Bool) { mailbox.withLock { $0.paused = paused } }
 
-    /// Moves playback to `seconds` (the device buffer is flushed).
-    func seek(to seconds: Double) { mailbox.withLock { $0.seek = seconds } }
+    /// Moves playback to `seconds` (the device buffer is flushed). Returns the ``AudioClock/Reading``
+    /// generation the seek starts; a seek requested before the previous one was taken replaces it.
+    @discardableResult
+    func seek(to seconds: Double) -> Int {
+        mailbox.withLock { box in
+            box.generation += 1
+            box.seek = (seconds, box.generation)
+            return box.generation
+        }
+    }
+
+    /// The clock generation of the last seek requested: until the clock reaches it, the clock still
+    /// describes the position before that seek.
+    var requestedGeneration: Int { mailbox.withLock { $0.generation } }
 
     /// Stops the thread and waits for it (at most one device write, about 20 ms, plus a drain at the end).
     func stop() {
@@ -59,6 +74,9 @@ final class AudioPump: Sendable {
 
     /// The error that stopped the audio thread, if any.
     var error: MarbleError? { failure.withLock { $0 } }
+
+    /// The pending commands, left in the mailbox.
+    fileprivate func peekCommands() -> Commands { mailbox.withLock { $0 } }
 
     /// Takes the pending commands (a seek is handed out once).
     fileprivate func takeCommands() -> Commands {
@@ -80,6 +98,8 @@ private final class Worker: @unchecked Sendable {
     private var interleaved: UnsafeMutablePointer<Float>
     private var reading = AudioClock.Reading()
     private var atEnd = false
+    /// `play` dropped the rest of a block because a seek or a stop arrived.
+    private var interrupted = false
 
     init(decoder: AudioDecoder, output: any AudioOutput) {
         self.decoder = decoder
@@ -94,7 +114,7 @@ private final class Worker: @unchecked Sendable {
         while true {
             let commands = pump.takeCommands()
             if commands.stop { return }
-            if let target = commands.seek { try seek(to: target, pump) }
+            if let target = commands.seek { try seek(to: target.seconds, generation: target.generation, pump) }
             if commands.paused || atEnd {
                 try publish(pump)
                 Thread.sleep(forTimeInterval: 0.005)
@@ -112,6 +132,7 @@ private final class Worker: @unchecked Sendable {
                 do throws(MarbleError) { try play(left, right, pump) } catch { chunk.error = error }
             }
             if let e = chunk.error { throw e }
+            if interrupted { continue }  // the rest of the block was dropped for a seek or a stop
             if !more {
                 try output.drain()
                 atEnd = true
@@ -121,12 +142,26 @@ private final class Worker: @unchecked Sendable {
         }
     }
 
-    /// Interleaves and writes one decoded block in slices, publishing the clock after each.
+    /// Interleaves and writes one decoded block in slices, publishing the clock after each. Between
+    /// slices it looks at the mailbox: on a seek or a stop the rest of the block is dropped
+    /// (`interrupted`) and the next turn of `run` takes the command; a pause waits here.
     private func play(_ left: UnsafeBufferPointer<Float>, _ right: UnsafeBufferPointer<Float>?,
                       _ pump: AudioPump) throws(MarbleError) {
         var offset = 0
         let r = right ?? left
         while offset < left.count {
+            if offset > 0 {
+                let commands = pump.peekCommands()
+                if commands.stop || commands.seek != nil {
+                    interrupted = true
+                    return
+                }
+                if commands.paused {
+                    try publish(pump)
+                    Thread.sleep(forTimeInterval: 0.005)
+                    continue
+                }
+            }
             let n = min(AudioPump.sliceFrames, left.count - offset)
             for i in 0..<n {
                 interleaved[2 &* i] = left[offset &+ i]
@@ -139,11 +174,12 @@ private final class Worker: @unchecked Sendable {
         }
     }
 
-    private func seek(to seconds: Double, _ pump: AudioPump) throws(MarbleError) {
+    private func seek(to seconds: Double, generation: Int, _ pump: AudioPump) throws(MarbleError) {
         try output.flush()
         try decoder.seek(to: seconds)
         atEnd = false
-        reading.generation += 1
+        interrupted = false
+        reading.generation = generation
         reading.baseSample = decoder.samplesDelivered
         reading.written = 0
         reading.ended = false

@@ -68,10 +68,10 @@ extension PlayerComponent {
                 state.position = state.duration
 
             case .nextPresetRequested:
-                return choosePreset(&state, offset: 1)
+                choosePreset(&state, offset: 1)
 
             case .previousPresetRequested:
-                return choosePreset(&state, offset: -1)
+                choosePreset(&state, offset: -1)
 
             case .presetSelected(let name):
                 guard availablePresets.contains(name) else { return .none }
@@ -92,9 +92,9 @@ extension PlayerComponent {
             return duration > 0 ? min(lower, duration) : lower
         }
 
-        private func choosePreset(_ state: inout State, offset: Int) -> GraniteEffect<Event> {
+        private func choosePreset(_ state: inout State, offset: Int) {
             let count = availablePresets.count
-            guard count > 0 else { return .none }
+            guard count > 0 else { return }
             let index: Int
             if let current = state.preset.flatMap({ availablePresets.firstIndex(of: $0) }) {
                 index = ((current + offset) % count + count) % count
@@ -102,7 +102,6 @@ extension PlayerComponent {
                 index = offset >= 0 ? 0 : count - 1
             }
             state.preset = availablePresets[index]
-            return .none
         }
     }
 }

@@ -1,5 +1,5 @@
-/// The player's dependencies, as a struct of closures: `marble play` passes the live value (an
-/// FFmpeg probe), tests pass their own.
+/// The player's dependencies, as a struct of closures: `marble play` passes one that reports the
+/// duration its ``PlayerSession`` read when it opened the file, tests pass their own.
 public struct PlayerClient: Sendable {
     /// Opens the media file at `path` and returns its duration in seconds (0 if unknown).
     /// Throws an error whose description is a sentence a user understands.

@@ -29,17 +29,13 @@ struct PlayerControls {
     let player: PlayerComponent
     let pump: AudioPump
 
-    /// The clock generation the last seek will produce: until the pump reaches it, the clock still
-    /// describes the old position and must not be reported to the store.
-    private(set) var expectedGeneration = 0
-
     init(player: PlayerComponent, pump: AudioPump) {
         self.player = player
         self.pump = pump
     }
 
     /// Applies a command; returns how the session ends if it does.
-    mutating func apply(_ command: PlayerCommand, heard position: Double) -> PlayOutcome? {
+    func apply(_ command: PlayerCommand, heard position: Double) -> PlayOutcome? {
         switch command {
         case .quit: return .quit
         case .interrupt: return .interrupted
@@ -48,13 +44,13 @@ struct PlayerControls {
             reportPosition(position)
             player.send(.playPauseToggled)
             let after = player.snapshot
-            if before == .ended && after.status == .playing { seek(to: after.position) }
+            if before == .ended && after.status == .playing { pump.seek(to: after.position) }
             pump.setPaused(after.status != .playing)
         case .seek(let delta):
             reportPosition(position)
             player.send(.seekRequested(by: delta))
             let after = player.snapshot
-            seek(to: after.position)
+            pump.seek(to: after.position)
             pump.setPaused(after.status != .playing)
         case .nextPreset: player.send(.nextPresetRequested)
         case .previousPreset: player.send(.previousPresetRequested)
@@ -64,14 +60,15 @@ struct PlayerControls {
         return nil
     }
 
-    /// Tells the store where playback is (a few times a second, and before relative commands).
-    func reportPosition(_ position: Double) {
-        guard pump.clock.reading.generation == expectedGeneration else { return }
-        player.send(.positionAdvanced(to: position))
+    /// Whether `reading` describes playback after the last seek requested: until the pump reaches
+    /// that seek, the clock still describes the old position, which must not be reported to the store.
+    func isCurrent(_ reading: AudioClock.Reading) -> Bool {
+        reading.generation == pump.requestedGeneration
     }
 
-    private mutating func seek(to position: Double) {
-        expectedGeneration += 1
-        pump.seek(to: position)
+    /// Tells the store where playback is (before relative commands), unless a seek is on its way.
+    func reportPosition(_ position: Double) {
+        guard isCurrent(pump.clock.reading) else { return }
+        player.send(.positionAdvanced(to: position))
     }
 }

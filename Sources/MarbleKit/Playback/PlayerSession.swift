@@ -31,6 +31,11 @@ public final class PlayerSession {
     /// Frame counts and times of the last ``run(player:)``.
     public private(set) var statistics = PlayStatistics()
 
+    /// The file's audio duration in seconds (0 when unknown), from the decoder the session plays with.
+    public var duration: Double {
+        decoder.statedDuration ?? decoder.input.duration(ofStream: decoder.streamIndex) ?? 0
+    }
+
     /// Decoder warnings gathered while playing (damaged packets), for after the terminal is restored.
     public var warnings: [String] { decoder.warnings }
 
@@ -43,10 +48,8 @@ public final class PlayerSession {
         let pump = AudioPump(decoder: decoder, output: output)
         try screen.enter()
         pump.start(paused: player.snapshot.status != .playing)
-        defer {
-            pump.stop()
-            screen.restore()
-        }
+        defer { pump.stop() }  // runs after the restore below: the terminal comes back first
+        defer { screen.restore() }
         var loop = FrameLoop(options: options, player: player, pump: pump, visuals: visuals, screen: screen,
                              signals: signals)
         defer { statistics = loop.statistics }
@@ -62,11 +65,10 @@ private struct FrameLoop {
     let visuals: PlayerVisuals
     let screen: TerminalScreen
     let signals: TerminalSignals
-    var controls: PlayerControls
+    let controls: PlayerControls
     var keys = KeyReader()
     var status = StatusLine()
     var statistics = PlayStatistics()
-    let input = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 1)
 
     init(options: PlayOptions, player: PlayerComponent, pump: AudioPump, visuals: PlayerVisuals,
          screen: TerminalScreen, signals: TerminalSignals) {
@@ -80,13 +82,13 @@ private struct FrameLoop {
     }
 
     mutating func run() throws(MarbleError) -> PlayOutcome {
+        let input = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 1)
         defer { input.deallocate() }
         let period = 1 / options.fps.doubleValue
         let nanos = { Double(MonotonicClock.now()) * 1e-9 }
         var next = nanos()
         let started = next
         defer { statistics.seconds = nanos() - started }
-        var dropped = 0
         var framesInWindow = 0, fpsTenths = 0
         var windowStart = next, lastReport = next
         var size = screen.size
@@ -108,8 +110,7 @@ private struct FrameLoop {
             // Pacing: a frame that is more than one period late is dropped, not drawn late.
             if now - next > period {
                 let late = Int((now - next) / period)
-                dropped += late
-                statistics.dropped = dropped
+                statistics.dropped += late
                 next += Double(late) * period
             }
             next += period
@@ -117,12 +118,13 @@ private struct FrameLoop {
             let reading = pump.clock.reading
             let heard = pump.clock.position(of: reading)
             let state = player.snapshot
-            if reading.generation == controls.expectedGeneration {
+            let current = controls.isCurrent(reading)
+            if current {
                 if reading.ended && state.status == .playing {
                     player.send(.reachedEnd)
                     if !options.keepOpen { return .ended }
                 } else if now - lastReport >= 0.25 {
-                    controls.reportPosition(heard)
+                    player.send(.positionAdvanced(to: heard))  // a few times a second
                     lastReport = now
                 }
             }
@@ -136,10 +138,10 @@ private struct FrameLoop {
                 framesInWindow = 0
                 windowStart = now
             }
-            let shownPosition = reading.generation == controls.expectedGeneration ? heard : state.position
+            let shownPosition = current ? heard : state.position
             status.update(StatusLine.Content(
                 status: state.status, second: Int(shownPosition), duration: Int(state.duration.rounded()),
-                preset: state.preset ?? "-", sensitivity: state.sensitivity, fpsTenths: fpsTenths, dropped: dropped))
+                preset: state.preset ?? "-", sensitivity: state.sensitivity, fpsTenths: fpsTenths, dropped: statistics.dropped))
             let bytes = try visuals.draw(preset: state.preset ?? PresetLibrary.defaultName, columns: size.columns,
                                          rows: max(1, size.rows - 1), status: status.bytes)
             let written = MonotonicClock.now()

@@ -40,10 +40,6 @@ public struct PlayerSettingsCenter: GraniteCenter {
     public enum Event: Equatable, Sendable {
         /// The player's preset or sensitivity changed; these are its new settings.
         case playerSettingsChanged(PlayerSettings)
-        /// The player switched to this preset.
-        case presetChanged(String)
-        /// The player's sensitivity changed (clamped on the way in).
-        case sensitivityChanged(Float)
     }
 
     public init() {}
@@ -51,8 +47,6 @@ public struct PlayerSettingsCenter: GraniteCenter {
     public func reduce(state: inout PlayerSettings, event: Event) -> GraniteEffect<Event> {
         switch event {
         case .playerSettingsChanged(let settings): state = settings
-        case .presetChanged(let name): state.preset = name
-        case .sensitivityChanged(let value): state.sensitivity = Sensitivity.clamped(value)
         }
         return .none
     }

@@ -16,7 +16,6 @@ final class PlayerVisuals {
     private var baseSample = 0
     private var appended = 0
     private var lastFrame = -1
-    private var resetError: MarbleError?
 
     private var compositor: Compositor?
     private var presetName: String?
@@ -41,6 +40,7 @@ final class PlayerVisuals {
 
     /// Moves the samples the audio thread decoded into the analyser; after a seek, starts a new one.
     func takeSamples(from handoff: SampleHandoff) throws(MarbleError) {
+        var resetError: MarbleError?
         handoff.drain(generation: &generation, reset: { base in
             baseSample = base
             appended = 0
@@ -72,7 +72,7 @@ final class PlayerVisuals {
     /// it, with `status` on the row below. Returns the terminal bytes (valid until the next call).
     func draw(preset: String, columns: Int, rows: Int, status: [UInt8]) throws(MarbleError) -> UnsafeRawBufferPointer {
         let width = max(1, columns), height = 2 * max(1, rows)
-        if presetName != preset || canvas?.width != width || canvas?.height != height || compositor == nil {
+        if presetName != preset || canvas?.width != width || canvas?.height != height {
             let scene = try PresetLibrary.load(preset)
             try scene.validate()
             compositor = try Compositor(preset: scene, width: width, height: height, threads: threads)

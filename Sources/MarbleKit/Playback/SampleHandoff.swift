@@ -64,15 +64,21 @@ final class SampleHandoff: @unchecked Sendable {
 
     /// Hands everything buffered to `append`, oldest first (frame loop). When the stream was reset
     /// since the last call (`generation` differs), `reset` is called first with the new stream's
-    /// first sample index, and `generation` is updated.
+    /// first sample index, and `generation` is updated. `reset` runs without the lock held (it may be
+    /// slow, and the audio thread must not wait for it); if the stream is reset again meanwhile, the
+    /// samples are left for the next call.
     func drain(generation known: inout Int, reset onReset: (_ base: Int) -> Void,
                append: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>?) -> Void) {
         lock.lock()
-        defer { lock.unlock() }
-        if known != generation {
-            known = generation
-            onReset(baseSample)
+        let current = generation, base = baseSample
+        lock.unlock()
+        if known != current {
+            known = current
+            onReset(base)
         }
+        lock.lock()
+        defer { lock.unlock() }
+        guard generation == known else { return }
         while count > 0 {
             let run = min(count, capacity - head)
             append(UnsafeBufferPointer(start: left + head, count: run),

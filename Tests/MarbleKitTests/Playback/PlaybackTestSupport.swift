@@ -1,8 +1,5 @@
-import Foundation
 import Granite
 import MarbleKit
-import Synchronization
-import Testing
 import TestSupport
 
 /// A player test store whose failures become Swift Testing issues.
@@ -12,11 +9,10 @@ func makePlayerTestStore(
     client: PlayerClient,
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
 ) -> GraniteTestStore<PlayerComponent.Center> {
-    GraniteTestStore(
-        center: PlayerComponent.Center(availablePresets: presets, client: client),
-        initialState: PlayerComponent.initialState(availablePresets: presets, settings: settings),
-        fileID: fileID, filePath: filePath, line: line, column: column,
-        reportIssue: recordIssue)
+    makeTestStore(
+        PlayerComponent.Center(availablePresets: presets, client: client),
+        PlayerComponent.initialState(availablePresets: presets, settings: settings),
+        fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
 struct MediaError: Error, CustomStringConvertible {

@@ -191,17 +191,34 @@ import TestSupport
         let player = PlayerComponent(availablePresets: ["aura"], client: Self.client)
         player.send(.fileOpened(path: "song.mp3"))
         #expect(await eventually { player.snapshot.status == .playing })
-        let frames = Task.detached {
-            var last = 0.0, regressions = 0
-            for _ in 0..<10_000 {
-                let position = player.snapshot.position
-                if position < last { regressions += 1 }
-                last = position
+        let reading = Gate()
+        // The events start once the frame loop reads, and it reads until the last one landed. Every
+        // tenth step the player reaches the end (ended at 120) and plays again (playing at 0): each of
+        // those events moves the status and the position together.
+        let events = Task.detached {
+            await reading.wait()
+            for step in 1...1_000 {
+                player.send(.positionAdvanced(to: Double(step) * 0.1))
+                if step % 10 == 5 {
+                    player.send(.reachedEnd)
+                    player.send(.playPauseToggled)
+                }
             }
-            return regressions
         }
-        for step in 1...1_000 { player.send(.positionAdvanced(to: Double(step) * 0.1)) }
-        #expect(await frames.value == 0)
+        var torn = 0, regressions = 0, last = 0.0, reads = 0
+        while true {
+            let state = player.snapshot
+            if (state.status == .ended) != (state.position == state.duration) { torn += 1 }
+            if state.status == .playing && state.position < last && state.position != 0 { regressions += 1 }
+            last = state.status == .ended ? 0 : state.position  // playing again restarts at 0
+            reads += 1
+            if reads == 1 { reading.open() }
+            if state.position == 100 { break }
+            if reads % 256 == 0 { await Task.yield() }
+        }
+        await events.value
+        #expect(torn == 0)
+        #expect(regressions == 0)
         #expect(player.snapshot.position == 100)
     }
 }

@@ -5,8 +5,7 @@ import Testing
 import TestSupport
 
 @Suite struct PlayerSettingsTests {
-    let folder = FileManager.default.temporaryDirectory
-        .appendingPathComponent("marble-settings-\(UUID().uuidString)", isDirectory: true)
+    let folder = temporaryFolder(prefix: "marble-settings")
     var file: URL { folder.appendingPathComponent("marble/player.json") }
 
     @Test func locationFollowsXDG() {
@@ -58,8 +57,7 @@ import TestSupport
 
     @Test func savedFileIsReadableJSON() throws {
         let settings = PlayerSettingsStore.make(file: file)
-        settings.send(.presetChanged("vinyl"))
-        settings.send(.sensitivityChanged(3))
+        settings.send(.playerSettingsChanged(PlayerSettings(preset: "vinyl", sensitivity: 3)))
         try settings.save()
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]
         #expect(object?["preset"] as? String == "vinyl")

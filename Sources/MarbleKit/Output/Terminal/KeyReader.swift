@@ -21,7 +21,7 @@ public struct KeyReader: Sendable {
     /// Feeds bytes read from the terminal; calls `emit` for each complete key, in order.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ emit: (Key) -> Void) {
         if bytes.isEmpty {
-            if pending == [0x1B] { emit(.escape) }
+            if pending.count == 1 && pending[0] == 0x1B { emit(.escape) }
             pending.removeAll(keepingCapacity: true)
             return
         }
