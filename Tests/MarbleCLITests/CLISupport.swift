@@ -47,7 +47,17 @@ enum CLI {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y"] + arguments
+        p.standardError = FileHandle.nullDevice
         try p.run()
         p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            throw CLIError("ffmpeg \(arguments.joined(separator: " ")) failed with status \(p.terminationStatus)")
+        }
     }
+}
+
+/// A helper tool that failed while a test set up its inputs.
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

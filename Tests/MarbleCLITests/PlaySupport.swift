@@ -40,7 +40,7 @@ enum PlayTools {
     /// runner's threads block signals, and a blocked mask is inherited by everything started below).
     @discardableResult
     static func spawnDaemon(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Int32 {
-        guard let path = which(tool) else { throw PlayTestError("\(tool) not found") }
+        guard let path = which(tool) else { throw CLIError("\(tool) not found") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -62,7 +62,7 @@ enum PlayTools {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw PlayTestError("cannot start \(tool): error \(spawned)") }
+        guard spawned == 0 else { throw CLIError("cannot start \(tool): error \(spawned)") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return (status >> 8) & 0xFF
@@ -131,7 +131,7 @@ final class PulseServer {
             pid = value
             return try PlayTools.run("pactl", ["set-default-sink", "viz"], environment: environment).status == 0
         }
-        guard up else { stop(); throw PlayTestError("PulseAudio did not start in \(runtimeDirectory)") }
+        guard up else { stop(); throw CLIError("PulseAudio did not start in \(runtimeDirectory)") }
     }
 
     /// Stops the daemon (SIGTERM, then SIGKILL if it lingers) and removes its directory.
@@ -184,7 +184,7 @@ final class TmuxTerminal {
         socket = "\(directory)/socket"
         let status = try PlayTools.spawnDaemon("tmux", ["-S", socket, "-f", "/dev/null", "new-session", "-d",
                                                         "-x", "\(columns)", "-y", "\(rows)", command])
-        guard status == 0 else { throw PlayTestError("tmux did not start (status \(status))") }
+        guard status == 0 else { throw CLIError("tmux did not start (status \(status))") }
     }
 
     /// The visible screen; with `escapes`, including colour escape sequences.
@@ -213,9 +213,4 @@ final class TmuxTerminal {
     }
 
     deinit { stop() }
-}
-
-struct PlayTestError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -78,7 +78,7 @@ struct RenderCommandTests {
         #expect(partial.isEmpty)
     }
 
-    @Test("Ctrl-C stops within a second and leaves a valid, playable file")
+    @Test("Ctrl-C stops promptly (exit 130; under 3 s even in a debug build on a shared machine) and leaves a valid, playable file")
     func interrupt() throws {
         let long = CLI.path("long.wav")
         try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=330:d=600:r=8000", long])

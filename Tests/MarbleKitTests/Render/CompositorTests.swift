@@ -40,10 +40,6 @@ struct CompositorTests {
         }
     }
 
-    static func canvasBytes(_ t: Texture) -> [UInt8] {
-        (0..<t.height).flatMap { y in Array(UnsafeBufferPointer(start: t.view.row(y), count: t.width * 4)) }
-    }
-
     @Test("a banded scene sent to the encoder is drawn in per-thread band scratch: same YUV as converting the canvas, canvas untouched",
           arguments: [1, 2, 3])
     func bandScratchMatchesCanvas(threads: Int) throws {
@@ -63,9 +59,9 @@ struct CompositorTests {
             let expected = Planes()
             expected.with { p in YUVConverter.convert(canvas.view, into: p, pairs: 0..<(Self.height / 2)) }
             #expect(planes.bytes == expected.bytes, "frame \(frame)")
-            #expect(Self.canvasBytes(canvas).contains { $0 != 0 }, "the scene draws something")
+            #expect(canvas.packedBytes().contains { $0 != 0 }, "the scene draws something")
         }
-        #expect(Self.canvasBytes(untouched).allSatisfy { [1, 2, 3, 4].contains($0) })
+        #expect(untouched.packedBytes().allSatisfy { [1, 2, 3, 4].contains($0) })
     }
 
     @Test("a scene with a filter takes the whole-frame path, and its YUV is its canvas converted")
