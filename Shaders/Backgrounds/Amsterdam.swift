@@ -35,7 +35,6 @@ public final class Amsterdam: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, line = waterline, rp = ripple, li = light
-        let palette = canvas.palette
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             let inWater = y > line
             // Mirror about the waterline, stretched vertically (reflections elongate).
@@ -50,7 +49,7 @@ public final class Amsterdam: Shader, @unchecked Sendable {
                 let sky = 0.06 + 0.08 * (0.5 - mirrorY)
                 var v = sky + li * lamp
                 v = inWater ? v * (0.65 - 0.3 * depth) : v
-                out[i] = palette[Int(roundToInt32(clamp01(v) * 255))]
+                out[i] = canvas.color(v)
             }
         }
     }

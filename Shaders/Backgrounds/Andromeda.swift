@@ -36,7 +36,6 @@ public final class Andromeda: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, k = arms, tw = twist, coreGlow = core, arm = armLight
-        let palette = canvas.palette
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y0, step, count, out in
             // A tilted disc: squash y.
             let y = y0 * 1.8
@@ -51,7 +50,7 @@ public final class Andromeda: Shader, @unchecked Sendable {
                 let disc = fastExp(-r * 3.2)
                 let coreLight = coreGlow * fastExp(-r2 * 90)
                 let v = clamp01(arm * disc * armShape * armShape * (0.4 + 0.9 * dust) + coreLight + 0.03 * dust)
-                out[i] = palette[Int(roundToInt32(v * 255))]
+                out[i] = canvas.color(v)
             }
         }
     }

@@ -42,7 +42,6 @@ public final class Aura: Shader, @unchecked Sendable {
         glow = 0.7 + 0.5 * frame.react * frame.drive.level
         let sway = 1 + 0.3 * frame.react * min(2, frame.drive.midSlow), t = frame.time
         canvas.setPalette(Self.stops, hue: parameters.number("hue"), gain: 1 + 0.15 * frame.react * frame.drive.beat)
-        guard canvas.grid?.lowWidth == columns else { return }
         for c in 0..<curtains {
             let phase = Float(c) * 2.1, strength = 1 - 0.2 * Float(c)
             for i in 0..<columns {
@@ -56,11 +55,6 @@ public final class Aura: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let n = curtains, g = glow, edges = edges, streaks = streaks
-        let palette = canvas.palette
-        guard canvas.grid?.lowWidth == columns else {
-            canvas.render(target, rows: rows, zoom: frame.zoom) { _, _, _, count, out in out.update(repeating: palette[0], count: count) }
-            return
-        }
         canvas.render(target, rows: rows, zoom: frame.zoom) { _, y, _, count, out in
             out.withMemoryRebound(to: Float.self, capacity: count) { light in
                 light.update(repeating: 0, count: count)
@@ -75,7 +69,7 @@ public final class Aura: Shader, @unchecked Sendable {
                 }
                 for i in 0..<count { light[i] = clamp01(0.08 + 0.55 * light[i] * g) }
             }
-            for i in 0..<count { out[i] = palette[Int(roundToInt32(Float(bitPattern: out[i]) * 255))] }
+            for i in 0..<count { out[i] = canvas.color(Float(bitPattern: out[i])) }
         }
     }
 }

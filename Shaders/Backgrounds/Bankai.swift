@@ -33,7 +33,6 @@ public final class Bankai: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, k = streaks, rc = reach, fl = flare
-        let palette = canvas.palette
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             for i in 0..<count {
                 let x = x0 + Float(i) * step
@@ -43,7 +42,7 @@ public final class Bankai: Shader, @unchecked Sendable {
                 let n = Noise.fbm(cx * k + 13, cy * k + r * 3 - t * 1.5, octaves: 3)
                 let flame = smoothstep(0.0, 1.0, (rc + 0.4 * n - r) * 3)
                 let core = fastExp(-r * 10) * (0.6 + fl)
-                out[i] = palette[Int(roundToInt32(clamp01(flame * (0.5 + n) + core) * 255))]
+                out[i] = canvas.color(flame * (0.5 + n) + core)
             }
         }
     }

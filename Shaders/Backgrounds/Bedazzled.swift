@@ -32,7 +32,6 @@ public final class Bedazzled: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, k = density, s = share, fl = flash
-        let palette = canvas.palette
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             let cy = floorToInt32(y * k)
             for i in 0..<count {
@@ -43,7 +42,7 @@ public final class Bedazzled: Shader, @unchecked Sendable {
                 let lit = facet < s ? twinkle * twinkle * twinkle : 0
                 let base = 0.25 + 0.25 * (x * 0.5 + 0.5 - y * 0.3) + 0.15 * facet
                 let v = clamp01(base + 0.7 * lit + fl * facet)
-                out[i] = palette[Int(roundToInt32(v * 255))]
+                out[i] = canvas.color(v)
             }
         }
     }

@@ -33,7 +33,6 @@ public final class BlackDiamond: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let k = facets, glow = edgeGlow, lx = lightX, ly = lightY
-        let palette = canvas.palette
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             for i in 0..<count {
                 let x = x0 + Float(i) * step
@@ -43,7 +42,7 @@ public final class BlackDiamond: Shader, @unchecked Sendable {
                 let facing = 0.5 + 0.5 * (fastCos(tilt) * lx + fastSin(tilt) * ly)
                 let edge = clamp01(1 - (c.f2 - c.f1) * 14)
                 let v = clamp01(0.08 + 0.45 * facing * facing * facing + glow * edge * edge)
-                out[i] = palette[Int(roundToInt32(v * 255))]
+                out[i] = canvas.color(v)
             }
         }
     }

@@ -30,11 +30,13 @@ public final class Carbon: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let k = tows, g = gloss, t = frame.time
-        let palette = canvas.palette
+        // Where the gloss band crosses (per frame).
+        let sway = 0.8 * fastSin(t * 0.3)
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             let v = y * k
-            let iy = Int32(truncatingIfNeeded: Int(floorFast(v)))
-            let fy = v - floorFast(v)
+            let iy = floorToInt32(v)
+            let fy = fract(v)
+            let slant = y * 0.5
             for i in 0..<count {
                 let x = x0 + Float(i) * step
                 let u = x * k
@@ -46,9 +48,10 @@ public final class Carbon: Shader, @unchecked Sendable {
                 let along = warpOnTop ? fy : fx
                 let round = 4 * across * (1 - across) // tow cross-section, 0 at edges, 1 in the middle
                 let base: Float = warpOnTop ? 0.3 : 0.22
-                let glossBand = fastExp(-((x + y * 0.5 - 0.8 * fastSin(t * 0.3)) * 3) * ((x + y * 0.5 - 0.8 * fastSin(t * 0.3)) * 3))
+                let across3 = (x + slant - sway) * 3
+                let glossBand = fastExp(-across3 * across3)
                 let shade = base * (0.5 + 0.5 * round) + 0.35 * g * glossBand * round * (0.6 + 0.4 * along)
-                out[i] = palette[Int(roundToInt32(clamp01(shade) * 255))]
+                out[i] = canvas.color(shade)
             }
         }
     }

@@ -38,7 +38,6 @@ public final class Constellation: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let k = stars, size = starSize, line = lineLight, c = cosTurn, s = sinTurn
-        let palette = canvas.palette
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             for i in 0..<count {
                 let x = x0 + Float(i) * step
@@ -47,7 +46,7 @@ public final class Constellation: Shader, @unchecked Sendable {
                 let glow = fastExp(-d1 * d1 / (size * size))
                 let link = smoothstep(0.035, 0.01, segment) * smoothstep(1.6, 0.8, d1 + d2)
                 let background = 0.04 + 0.04 * Noise.value(u * 0.5, v * 0.5)
-                out[i] = palette[Int(roundToInt32(clamp01(background + line * link + glow) * 255))]
+                out[i] = canvas.color(background + line * link + glow)
             }
         }
     }

@@ -30,7 +30,6 @@ public final class Dairy: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, th = threshold
-        let palette = canvas.palette
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             for i in 0..<count {
                 let x = x0 + Float(i) * step
@@ -39,7 +38,7 @@ public final class Dairy: Shader, @unchecked Sendable {
                 let n = Noise.fbm(x * 2.2 + bend * 0.8 + 0.02 * t + 40, y * 2.2 + bend * 0.8, octaves: 3)
                 let spot = smoothstep(th + 0.03, th - 0.03, 1 - n)
                 let hide = 0.85 + 0.1 * bend
-                out[i] = palette[Int(roundToInt32(clamp01(hide * (1 - 0.92 * spot)) * 255))]
+                out[i] = canvas.color(hide * (1 - 0.92 * spot))
             }
         }
     }

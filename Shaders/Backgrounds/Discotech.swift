@@ -38,7 +38,6 @@ public final class Discotech: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let k = tiles, s = slot, f = fade, l = lift
-        let palette = canvas.palette
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             let v = y * k
             let ty = floorToInt32(v), fy = v - Float(ty)
@@ -52,7 +51,7 @@ public final class Discotech: Shader, @unchecked Sendable {
                 let border = min(min(fx, 1 - fx), min(fy, 1 - fy))
                 let grout = smoothstep(0.06, 0.0, border)
                 let value = lit ? colour * (0.35 + 0.65 * f) : 0.08 + l
-                out[i] = palette[Int(roundToInt32(clamp01(max(value * (1 - grout), 0.2 * grout)) * 255))]
+                out[i] = canvas.color(max(value * (1 - grout), 0.2 * grout))
             }
         }
     }

@@ -34,23 +34,24 @@ public final class Glitch: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, n = Float(bands), k = tick, c = chaos
-        let palette = canvas.palette
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             // Per band: a tear offset and whether it is corrupt.
-            let band = UInt32(truncatingIfNeeded: Int(floorFast((y + 0.5) * n)) & 0xFFFF)
+            let band = UInt32(truncatingIfNeeded: floorToInt32((y + 0.5) * n)) & 0xFFFF
             let h = Noise.hash(band &* 0x9E37_79B9 ^ k &* 0x85EB_CA6B)
             let torn = Float(h & 0xFF) / 255 < c
             let shift: Float = torn ? (Float((h >> 8) & 0xFF) / 255 - 0.5) * 0.4 * c : 0
             let corrupt = Float((h >> 16) & 0xFF) / 255 < c * 0.5
+            // Per row: the gradient's y and time terms, the scanline.
+            let slant = y * 0.3, drift = t * 0.05, scanline = 0.05 * fastSin(y * 900)
             for i in 0..<count {
                 let x = x0 + Float(i) * step + shift
                 // A calm base: diagonal scan gradient with scanlines.
-                var v = 0.2 + 0.25 * fract(x * 0.7 + y * 0.3 + t * 0.05) + 0.05 * fastSin(y * 900)
+                var v = 0.2 + 0.25 * fract(x * 0.7 + slant + drift) + scanline
                 if corrupt {
-                    let cell = UInt32(truncatingIfNeeded: Int(floorFast(x * 24)) & 0xFFFF)
+                    let cell = UInt32(truncatingIfNeeded: floorToInt32(x * 24)) & 0xFFFF
                     v = Float(Noise.hash(cell ^ h) >> 24) / 255
                 }
-                out[i] = palette[Int(roundToInt32(clamp01(v) * 255))]
+                out[i] = canvas.color(v)
             }
             // Colour split on torn bands: pull red from the left neighbour, blue from the right.
             guard torn, count > 2 else { return }

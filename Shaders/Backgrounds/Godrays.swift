@@ -35,7 +35,6 @@ public final class GodraysBackground: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, k = shafts, glow = intensity, w = width
-        let palette = canvas.palette
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y0, step, count, out in
             let y = y0 + 0.75                           // the light sits above the top edge
             for i in 0..<count {
@@ -47,7 +46,7 @@ public final class GodraysBackground: Shader, @unchecked Sendable {
                 let dust = Noise.value(x * 30 + 0.2 * t, y * 30 - 0.3 * t)
                 let fall = 1 / (1 + r * r * 2.5)
                 let v = clamp01(glow * fall * (0.15 + 0.85 * shaft) * (0.85 + 0.3 * dust) + 0.25 * fastExp(-r * 8))
-                out[i] = palette[Int(roundToInt32(v * 255))]
+                out[i] = canvas.color(v)
             }
         }
     }

@@ -30,7 +30,6 @@ public final class GraniteStone: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, g = grain * 24, sp = sparkle
-        let palette = canvas.palette
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             for i in 0..<count {
                 let x = x0 + Float(i) * step + 0.02 * t
@@ -40,7 +39,7 @@ public final class GraniteStone: Shader, @unchecked Sendable {
                 let seam = smoothstep(0.0, 0.12, grain.f2 - grain.f1)       // thin dark boundaries
                 var v = (0.12 + 0.45 * coarse + 0.35 * crystal * crystal) * (0.75 + 0.25 * seam)
                 v += (0.3 + sp) * smoothstep(0.965 - sp * 0.05, 0.995, crystal)  // mica flecks
-                out[i] = palette[Int(roundToInt32(clamp01(v) * 255))]
+                out[i] = canvas.color(v)
             }
         }
     }

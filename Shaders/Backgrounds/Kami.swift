@@ -30,7 +30,6 @@ public final class Kami: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, th = threshold, dark = darkness
-        let palette = canvas.palette
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             for i in 0..<count {
                 let x = x0 + Float(i) * step
@@ -41,7 +40,7 @@ public final class Kami: Shader, @unchecked Sendable {
                 let edge = smoothstep(th - 0.02, th + 0.02, ink) - smoothstep(th + 0.02, th + 0.08, ink)
                 let paper = 0.86 + 0.08 * fibre
                 let v = paper * (1 - dark * (0.75 * wash + 0.25 * edge))
-                out[i] = palette[Int(roundToInt32(clamp01(v) * 255))]
+                out[i] = canvas.color(v)
             }
         }
     }

@@ -31,7 +31,6 @@ public final class Latte: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let sw = swirl, tn = turn, t = frame.time
-        let palette = canvas.palette
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             for i in 0..<count {
                 let x = x0 + Float(i) * step
@@ -42,7 +41,7 @@ public final class Latte: Shader, @unchecked Sendable {
                 let u = c * x - s * y, v = s * x + c * y
                 let n = Noise.fbm(u * 3 + 7, v * 3 + 0.05 * t, octaves: 4)
                 let milk = smoothstep(0.35, 0.7, n + 0.25 * fastSin(u * 8))
-                out[i] = palette[Int(roundToInt32(clamp01(0.15 + 0.8 * milk) * 255))]
+                out[i] = canvas.color(0.15 + 0.8 * milk)
             }
         }
     }

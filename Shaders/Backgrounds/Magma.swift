@@ -31,7 +31,6 @@ public final class Magma: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, warp = 1.2 + 0.4 * frame.react * frame.drive.beat, bias = heat - 0.5
-        let palette = canvas.palette
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             for i in 0..<count {
                 let x = (x0 + Float(i) * step) * 3, v = y * 3
@@ -39,7 +38,7 @@ public final class Magma: Shader, @unchecked Sendable {
                 let qy = Noise.fbm(x + 5.2 - 0.08 * t, v + 1.3, octaves: 3)
                 let f = Noise.fbm(x + warp * 4 * qx, v + warp * 4 * qy + 0.05 * t, octaves: 4)
                 let hot = clamp01((f - 0.3) * 1.9 + bias)
-                out[i] = palette[Int(roundToInt32(hot * hot * 255))]
+                out[i] = canvas.color(hot * hot)
             }
         }
     }

@@ -31,7 +31,6 @@ public final class MarbleStone: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, k = veins, turb = turbulence
-        let palette = canvas.palette
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             for i in 0..<count {
                 let x = x0 + Float(i) * step
@@ -41,7 +40,7 @@ public final class MarbleStone: Shader, @unchecked Sendable {
                 let vein = 1 - (s < 0 ? -s : s)
                 let body = 0.35 + 0.35 * n
                 let v = clamp01(body + 0.3 * vein * vein * vein * vein + 0.35 * smoothstep(0.9, 0.99, s))
-                out[i] = palette[Int(roundToInt32(v * 255))]
+                out[i] = canvas.color(v)
             }
         }
     }

@@ -33,7 +33,6 @@ public final class MilkyWay: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, c = cosTilt, s = sinTilt, g = glow, d = dust
-        let palette = canvas.palette
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             for i in 0..<count {
                 let x = x0 + Float(i) * step
@@ -43,7 +42,7 @@ public final class MilkyWay: Shader, @unchecked Sendable {
                 let lane = smoothstep(0.45, 0.7, Noise.fbm(along * 5 + 9, across * 14, octaves: 2)) * d
                 let speckle = smoothstep(0.9, 1, Noise.value(x * 120, y * 120))
                 let v = clamp01(g * band * clouds * 1.3 * (1 - 0.8 * lane) + 0.04 + 0.3 * speckle)
-                out[i] = palette[Int(roundToInt32(v * 255))]
+                out[i] = canvas.color(v)
             }
         }
     }

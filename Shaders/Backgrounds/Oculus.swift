@@ -32,7 +32,6 @@ public final class Oculus: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, p = pupil, light = fibreLight, irisEdge: Float = 0.42
-        let palette = canvas.palette
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             for i in 0..<count {
                 let x = x0 + Float(i) * step
@@ -46,7 +45,7 @@ public final class Oculus: Shader, @unchecked Sendable {
                 // A glint up and left.
                 let gx = x + 0.12, gy = y + 0.12
                 v += 0.9 * smoothstep(0.035, 0.02, (gx * gx + gy * gy).squareRoot())
-                out[i] = palette[Int(roundToInt32(clamp01(v) * 255))]
+                out[i] = canvas.color(v)
             }
         }
     }

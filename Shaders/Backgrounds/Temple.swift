@@ -33,7 +33,6 @@ public final class Temple: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, w = wedge, invW = 1 / wedge, p = pulse, d = detail
-        let palette = canvas.palette
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             for i in 0..<count {
                 let x = x0 + Float(i) * step
@@ -41,13 +40,13 @@ public final class Temple: Shader, @unchecked Sendable {
                 // Fold the angle into one wedge and mirror every other wedge.
                 let a = fastAtan2(y, x) + t * 0.1
                 let k = a * invW
-                let f = k - floorFast(k)
+                let f = fract(k)
                 let folded = (f < 0.5 ? f : 1 - f) * w
                 let u = r * fastCos(folded), v = r * fastSin(folded)
                 let ornament = Noise.fbm(u * d + 3, v * d - t * 0.05, octaves: 3)
                 let rings = 0.5 + 0.5 * fastCos(r * 40 - t * 2 - p * 3)
                 let value = clamp01(ornament * ornament * 1.6 * (0.5 + 0.5 * rings) * (1.2 - r) + 0.15 * p * rings)
-                out[i] = palette[Int(roundToInt32(value * 255))]
+                out[i] = canvas.color(value)
             }
         }
     }

@@ -39,7 +39,7 @@ public final class Vinyl: Shader, @unchecked Sendable {
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let a = angle, sh = sheen, gr = grooves, label = labelPixel, hole = holePixel
         let ca = fastCos(a), sa = fastSin(a)
-        let palette = canvas.palette, background = canvas.palette[0]
+        let background = canvas.palette[0]
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             for i in 0..<count {
                 let x = x0 + Float(i) * step
@@ -54,7 +54,7 @@ public final class Vinyl: Shader, @unchecked Sendable {
                 let off = weight256(smoothstep(0.47 - step, 0.47 + step, r))
                 let onLabel = weight256(smoothstep(0.15 + step, 0.15 - step, r))
                 let inHole = weight256(smoothstep(0.012 + step, 0.012 - step, r))
-                var pixel = lerpPixel(palette[Int(roundToInt32(v * 255))], background, off)
+                var pixel = lerpPixel(canvas.color(v), background, off)
                 pixel = lerpPixel(pixel, label, onLabel)
                 pixel = lerpPixel(pixel, hole, inHole)
                 out[i] = pixel

@@ -33,7 +33,6 @@ public final class Voronoise: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, k = cells, b = border, jit = jitter
-        let palette = canvas.palette
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             for i in 0..<count {
                 let x = x0 + Float(i) * step
@@ -41,7 +40,7 @@ public final class Voronoise: Shader, @unchecked Sendable {
                 let edge = clamp01(1 - (c.f2 - c.f1) * 6)
                 let shade = fract(c.id + 0.03 * t) * 0.75 + 0.25 * (1 - c.f1)
                 let v = clamp01(shade + b * edge * edge)
-                out[i] = palette[Int(roundToInt32(v * 255))]
+                out[i] = canvas.color(v)
             }
         }
     }

@@ -32,7 +32,6 @@ public final class Warp: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let d = depth, spin = frame.time * 0.05
-        let palette = canvas.palette
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             for i in 0..<count {
                 let x = x0 + Float(i) * step
@@ -46,7 +45,7 @@ public final class Warp: Shader, @unchecked Sendable {
                 let fade = clamp01(r * 2.2)
                 let glow = clamp01(0.05 / r) * 0.6
                 let v = clamp01((streak * 0.8 + 0.2 * rings) * fade + glow)
-                out[i] = palette[Int(roundToInt32(v * 255))]
+                out[i] = canvas.color(v)
             }
         }
     }

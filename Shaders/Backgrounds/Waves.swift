@@ -42,7 +42,6 @@ public final class Waves: Shader, @unchecked Sendable {
         let amp = 0.035 * (1 + frame.react * frame.drive.level), t = frame.time
         crest = 0.2 + 0.15 * frame.react * min(1.5, frame.drive.trebleSlow)
         canvas.setPalette(Self.stops, hue: parameters.number("hue"))
-        guard canvas.grid?.lowWidth == columns else { return }
         for l in 0..<layers {
             let depth = Float(l) / Float(layers)
             let base = -0.35 + 0.8 * depth, f = 3 + 2 * depth, lift = amp * (1 + depth)
@@ -56,11 +55,6 @@ public final class Waves: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let n = layers, crest = crest, heights = heights
-        let palette = canvas.palette
-        guard canvas.grid?.lowWidth == columns else {
-            canvas.render(target, rows: rows, zoom: frame.zoom) { _, _, _, count, out in out.update(repeating: palette[0], count: count) }
-            return
-        }
         canvas.render(target, rows: rows, zoom: frame.zoom) { _, y, _, count, out in
             // Layer by layer over the whole row (vectorises); the front-most layer above a pixel wins.
             out.withMemoryRebound(to: Float.self, capacity: count) { v in
@@ -78,7 +72,7 @@ public final class Waves: Shader, @unchecked Sendable {
                 for i in 0..<count { v[i] = clamp01(v[i]) }
             }
             for i in 0..<count {
-                out[i] = palette[Int(roundToInt32(Float(bitPattern: out[i]) * 255))]
+                out[i] = canvas.color(Float(bitPattern: out[i]))
             }
         }
     }

@@ -34,10 +34,7 @@ public final class Blur: Shader, @unchecked Sendable {
     }
 
     public func configure(width: Int, height: Int) {
-        guard grid?.width != width || grid?.height != height else { return }
-        let grid = LowResolution(width: width, height: height, scale: 4)
-        self.grid = grid
-        small = SharedRows(width: grid.lowWidth, height: grid.lowHeight, filler: 0)
+        LowResolution.configure(&grid, shared: &small, width: width, height: height, scale: 4, filler: 0)
     }
 
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
@@ -49,11 +46,7 @@ public final class Blur: Shader, @unchecked Sendable {
     }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        guard let grid, let small, grid.width == target.width, grid.height == target.height,
-              source.width >= target.width, source.height >= target.height else {
-            for y in rows { fillPixels(target.row32(y), target.width, 0) }
-            return
-        }
+        guard let grid, let small, grid.fits(target, source: source) else { clearRows(target, rows); return }
         let n = taps, step = length / Float(max(1, taps - 1)), cx = centerX, cy = centerY
         let scale = Float(grid.scale), lowScale = grid.scale
         let cu = cx / scale, cv = cy / scale

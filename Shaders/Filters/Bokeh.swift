@@ -38,11 +38,9 @@ public final class Bokeh: Shader, @unchecked Sendable {
     deinit { offsetX.deallocate(); offsetY.deallocate(); weights.deallocate() }
 
     public func configure(width: Int, height: Int) {
-        guard grid?.width != width || grid?.height != height else { return }
         let radius = baseRadius * Float(height) / 1080
-        let grid = LowResolution(width: width, height: height, scale: max(1, min(4, Int(radius / 4))))
-        self.grid = grid
-        small = SharedRows(width: grid.lowWidth, height: grid.lowHeight, filler: WeightedPixel())
+        LowResolution.configure(&grid, shared: &small, width: width, height: height,
+                                scale: max(1, min(4, Int(radius / 4))), filler: WeightedPixel())
     }
 
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
@@ -63,11 +61,7 @@ public final class Bokeh: Shader, @unchecked Sendable {
     }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        guard let grid, let small, grid.width == target.width, grid.height == target.height,
-              source.width >= target.width, source.height >= target.height else {
-            for y in rows { fillPixels(target.row32(y), target.width, 0) }
-            return
-        }
+        guard let grid, let small, grid.fits(target, source: source) else { clearRows(target, rows); return }
         let count = grid.lowWidth, lowScale = grid.scale
         // Workspace: five accumulators per pixel (r, g, b, a, total weight).
         let sumR = grid.workspace(forStripAt: rows.lowerBound).assumingMemoryBound(to: Float.self)

@@ -36,11 +36,7 @@ public final class Disco: Shader, @unchecked Sendable {
     }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        guard let grid, grid.width == target.width, grid.height == target.height,
-              source.width >= target.width, source.height >= target.height else {
-            for y in rows { fillPixels(target.row32(y), target.width, 0) }
-            return
-        }
+        guard let grid, grid.fits(target, source: source) else { clearRows(target, rows); return }
         let cx = Float(target.width) * 0.5, cy = Float(target.height) * 0.5
         let c = fastCos(spin), s = fastSin(spin), k = bands, ph = phase
         let tau: Float = 6.283_185_3

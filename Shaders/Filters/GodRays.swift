@@ -34,10 +34,7 @@ public final class GodRays: Shader, @unchecked Sendable {
     public init(parameters: ShaderParameters) throws {}
 
     public func configure(width: Int, height: Int) {
-        guard grid?.width != width || grid?.height != height else { return }
-        let grid = LowResolution(width: width, height: height, scale: 4)
-        self.grid = grid
-        bright = SharedRows(width: grid.lowWidth, height: grid.lowHeight, filler: 0)
+        LowResolution.configure(&grid, shared: &bright, width: width, height: height, scale: 4, filler: 0)
     }
 
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
@@ -54,11 +51,7 @@ public final class GodRays: Shader, @unchecked Sendable {
     }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        guard let grid, let bright, grid.width == target.width, grid.height == target.height,
-              source.width >= target.width, source.height >= target.height else {
-            for y in rows { fillPixels(target.row32(y), target.width, 0) }
-            return
-        }
+        guard let grid, let bright, grid.fits(target, source: source) else { clearRows(target, rows); return }
         let scale = Float(grid.scale), lowScale = grid.scale
         // Light and taps in grid units (pixel i covers grid coordinates i…i+1).
         let lu = lightX / scale, lv = lightY / scale, s = step, c = cutoff, g = gain

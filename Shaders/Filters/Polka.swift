@@ -34,14 +34,17 @@ public final class Polka: Shader, @unchecked Sendable {
         let size = cell, invSize = 1 / cell
         // A dot of full luma touches the cell's corners' midpoints: radius = 0.62 · cell.
         let maxRadius = 0.62 * size * swell
+        // A dot reaches maxRadius + 1 pixels from its centre (the rim's antialiasing), which with a
+        // strong swell spans more than one cell: visit every cell row whose dots can reach this row.
+        let reach = Int(((maxRadius + 1) * invSize + 0.5).rounded(.up))
         for y in rows {
             let dst = target.row32(y)
             guard y < height, width > 0 else { fillPixels(dst, target.width, 0); continue }
             let py = Float(y) + 0.5
-            // Two candidate rows of cells (this one and the staggered neighbour) cover every pixel.
+            // Cell rows within `reach` of this one (rows alternate in stagger), top to bottom.
             let cellRow = floorFast(py * invSize)
-            for x in 0..<width { dst[x] = paper }
-            for dr in -1...1 {
+            fillPixels(dst, width, paper)
+            for dr in -reach...reach {
                 let row = cellRow + Float(dr)
                 let centerY = (row + 0.5) * size
                 let dy = py - centerY

@@ -47,7 +47,8 @@ public final class Stars: Shader, @unchecked Sendable {
         brightness = 1 + parameters.number("react") * 0.5 * (drive.beat + min(1, drive.trebleSlow))
         twinkle = parameters.number("twinkle")
         time = wrapped(uniforms.time, period: 3600)
-        space = packOpaque(parameters.color("space").red, parameters.color("space").green, parameters.color("space").blue)
+        let spaceColor = parameters.color("space")
+        space = packOpaque(spaceColor.red, spaceColor.green, spaceColor.blue)
     }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {

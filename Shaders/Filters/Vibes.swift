@@ -36,20 +36,19 @@ public final class Vibes: Shader, @unchecked Sendable {
     }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        guard let grid, grid.width == target.width, grid.height == target.height,
-              source.width >= target.width, source.height >= target.height else {
-            for y in rows { fillPixels(target.row32(y), target.width, 0) }
-            return
-        }
+        guard let grid, grid.fits(target, source: source) else { clearRows(target, rows); return }
         let f = frequency, time = t, g = gain, h = hue
         let cx = Float(target.width) * 0.5 * f, cy = Float(target.height) * 0.5 * f
         let tau: Float = 6.283_185_3
+        // The ring centre's wobble (per frame).
+        let wobbleX = 0.5 * fastSin(time * 0.5), wobbleY = 0.5 * fastCos(time * 0.3)
         grid.render(rows: rows, evaluate: { j, out in
             let y = grid.center(j) * f
             let rowWave = fastSin(y + time * 1.3)
+            let dy = y - cy + wobbleY
             for i in 0..<grid.lowWidth {
                 let x = grid.center(i) * f
-                let dx = x - cx + 0.5 * fastSin(time * 0.5), dy = y - cy + 0.5 * fastCos(time * 0.3)
+                let dx = x - cx + wobbleX
                 var v = fastSin(x + time) + rowWave
                 v += fastSin((x + y) * 0.5 + time * 0.7)
                 v += fastSin((dx * dx + dy * dy).squareRoot() * 1.5 - time)

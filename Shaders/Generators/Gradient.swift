@@ -84,27 +84,25 @@ public final class Gradient: Shader, @unchecked Sendable {
         let table = self.table, radial = self.radial
         let centerX = self.centerX, centerY = self.centerY, invRadius = self.invRadius
         let originT = self.originT, stepX = self.stepX, stepY = self.stepY
-        do {
-            for y in rows {
-                let dst = target.row32(y)
-                if radial {
-                    let dy = Float(y) + 0.5 - centerY
-                    let dy2 = dy * dy
-                    for x in 0..<width {
-                        let dx = Float(x) + 0.5 - centerX
-                        let t = (dx * dx + dy2).squareRoot() * invRadius
-                        dst[x] = table[Int(roundToInt32(clamp01(t) * scale))]
-                    }
+        for y in rows {
+            let dst = target.row32(y)
+            if radial {
+                let dy = Float(y) + 0.5 - centerY
+                let dy2 = dy * dy
+                for x in 0..<width {
+                    let dx = Float(x) + 0.5 - centerX
+                    let t = (dx * dx + dy2).squareRoot() * invRadius
+                    dst[x] = table[Int(roundToInt32(clamp01(t) * scale))]
+                }
+            } else {
+                let rowT = originT + Float(y) * stepY
+                if abs(stepX) * Float(width) < 1e-3 {
+                    // A vertical gradient (t changes < 0.1 % across the row): each row is one colour.
+                    fillPixels(dst, width, table[Int(roundToInt32(clamp01(rowT) * scale))])
                 } else {
-                    let rowT = originT + Float(y) * stepY
-                    if abs(stepX) * Float(width) < 1e-3 {
-                        // A vertical gradient (t changes < 0.1 % across the row): each row is one colour.
-                        fillPixels(dst, width, table[Int(roundToInt32(clamp01(rowT) * scale))])
-                    } else {
-                        for x in 0..<width {
-                            let t = rowT + Float(x) * stepX
-                            dst[x] = table[Int(roundToInt32(clamp01(t) * scale))]
-                        }
+                    for x in 0..<width {
+                        let t = rowT + Float(x) * stepX
+                        dst[x] = table[Int(roundToInt32(clamp01(t) * scale))]
                     }
                 }
             }

@@ -5,20 +5,17 @@ import MarbleCore
 struct AudioDrive: Sendable {
     /// 0…1.5
     var level: Float = 0
-    /// MilkDrop-style, ≈1 on average, 0…3.
-    var bass: Float = 0, mid: Float = 0, treble: Float = 0
-    /// Slow versions, 0…3.
+    /// MilkDrop-style slow (attenuated) bands, ≈1 on average, 0…3.
     var bassSlow: Float = 0, midSlow: Float = 0, trebleSlow: Float = 0
     /// 0…1
-    var beat: Float = 0, onset: Float = 0
+    var beat: Float = 0
 
     init() {}
 
     init(_ f: AudioFeatures) {
         level = clamp(f.level, 0, 1.5)
-        bass = clamp(f.bass, 0, 3); mid = clamp(f.mid, 0, 3); treble = clamp(f.treble, 0, 3)
         bassSlow = clamp(f.bassAttenuated, 0, 3); midSlow = clamp(f.midAttenuated, 0, 3)
         trebleSlow = clamp(f.trebleAttenuated, 0, 3)
-        beat = clamp01(f.beatPulse); onset = clamp01(f.onset)
+        beat = clamp01(f.beatPulse)
     }
 }

@@ -144,3 +144,29 @@ final class LowResolution: @unchecked Sendable {
         po[i] = UInt8(truncatingIfNeeded: (UInt16(pa[i]) &* iw &+ UInt16(pb[i]) &* w &+ 128) >> 8)
     }
 }
+
+extension LowResolution {
+    /// True when the grid was made for `target`'s size and `source` covers the target (what a filter's
+    /// `render` needs before touching the grid; otherwise ``clearRows(_:_:)``).
+    @inline(__always) func fits(_ target: TextureView, source: TextureView) -> Bool {
+        width == target.width && height == target.height
+            && source.width >= target.width && source.height >= target.height
+    }
+
+    /// For a filter's `configure`: remakes `grid` for `width`×`height` at `scale` (evaluated only when
+    /// the size changed) with `shared` rows at its resolution, each element `filler`; keeps both when
+    /// the grid already has that size.
+    static func configure<Element>(_ grid: inout LowResolution?, shared: inout SharedRows<Element>?,
+                                   width: Int, height: Int, scale: @autoclosure () -> Int, filler: Element) {
+        guard grid?.width != width || grid?.height != height else { return }
+        let made = LowResolution(width: width, height: height, scale: scale())
+        grid = made
+        shared = SharedRows(width: made.lowWidth, height: made.lowHeight, filler: filler)
+    }
+}
+
+/// Fills `rows` of `target` with transparent black: what a kernel draws without a fitting
+/// ``LowResolution`` grid (no `configure` for this size) instead of crashing.
+@inline(__always) func clearRows(_ target: TextureView, _ rows: Range<Int>) {
+    for y in rows { fillPixels(target.row32(y), target.width, 0) }
+}

@@ -12,12 +12,14 @@ import Testing
         let maxRadius = 0.62 * size * (1 + p.number("react") * min(1, max(0, beatPulse)))
         let paper = Reference.premultiplied(p.color("paper")).map { ($0 * 255).rounded() }
         var image = [[Double]](repeating: paper, count: testWidth * testHeight)
-        let rowsOfCells = Int(Float(testHeight) / size) + 2, columns = Int(Float(testWidth) / size) + 2
-        for row in -1...rowsOfCells {
+        // Every dot that can reach the frame: up to maxRadius + 1 pixels beyond it on every side.
+        let margin = Int((maxRadius + 1) / size) + 2
+        let rowsOfCells = Int(Float(testHeight) / size) + margin, columns = Int(Float(testWidth) / size) + margin
+        for row in -margin...rowsOfCells {
             let centerY = (Float(row) + 0.5) * size
             let shift: Float = row & 1 == 0 ? 0 : 0.5 * size
             let sampleRow = min(testHeight - 1, max(0, Int(centerY)))
-            for c in -2...columns {
+            for c in -margin...columns {
                 let centerX = (Float(c) + 0.5) * size + shift
                 let sample = source.pixel(min(testWidth - 1, max(0, Int(centerX))), sampleRow)
                 let luma = Float((77 * Int(sample[0]) + 150 * Int(sample[1]) + 29 * Int(sample[2])) >> 8)
@@ -44,5 +46,20 @@ import Testing
         let bytes = try Rig("polka", values, source: picture).render(uniforms(frame: 2, features: f), strips: 4)
         let expected = try Self.reference(values, source: picture, beatPulse: f.beatPulse)
         #expect(maxDifference(bytes, expected)!.difference <= 3, "\(describeDifference(bytes, expected, width: testWidth))")
+    }
+
+    /// Strong swell on a full beat: dots grow to 0.62 · 3 ≈ 1.9 cells and reach pixels two cell rows
+    /// away, which must be drawn round, not clipped at a cell-row boundary.
+    @Test func largeDotsOnABeatMatchTheReference() throws {
+        let values: [String: ParameterValue] = ["cell": .number(128), "react": .number(2)]
+        let picture = testPicture(seed: 5)
+        let f = syntheticFeatures(frame: 0)
+        #expect(f.beatPulse == 1)
+        for strips in [1, 5] {
+            let bytes = try Rig("polka", values, source: picture).render(uniforms(frame: 0, features: f), strips: strips)
+            let expected = try Self.reference(values, source: picture, beatPulse: f.beatPulse)
+            #expect(maxDifference(bytes, expected)!.difference <= 3,
+                    "\(strips) strips: \(describeDifference(bytes, expected, width: testWidth))")
+        }
     }
 }
