@@ -53,7 +53,7 @@ final class PictureScaler {
         let view = texture.view
         switch fit {
         case .contain:
-            if scaled.width < output.width || scaled.height < output.height { texture.fill(RGBA8(r: 0, g: 0, b: 0)) }
+            fillBars(view)
             let dst = view.row(offset.y) + offset.x * 4
             run(frame, dst: dst, stride: view.bytesPerRow)
             if hasAlpha { premultiply(view, x: offset.x, y: offset.y, width: scaled.width, height: scaled.height) }
@@ -64,6 +64,21 @@ final class PictureScaler {
                 (view.row(y)).update(from: scratch.view.row(y + offset.y) + offset.x * 4, count: output.width * 4)
             }
             if hasAlpha { premultiply(view, x: 0, y: 0, width: output.width, height: output.height) }
+        }
+    }
+
+    /// Paints the letterbox / pillarbox bars black (only them: the picture covers the rest).
+    private func fillBars(_ view: TextureView) {
+        let black = RGBA8(r: 0, g: 0, b: 0).packed
+        let right = offset.x + scaled.width
+        for y in 0..<output.height {
+            let row = view.row32(y)
+            if y < offset.y || y >= offset.y + scaled.height {
+                row.update(repeating: black, count: output.width)
+            } else {
+                row.update(repeating: black, count: offset.x)
+                (row + right).update(repeating: black, count: output.width - right)
+            }
         }
     }
 

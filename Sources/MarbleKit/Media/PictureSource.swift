@@ -26,6 +26,7 @@ final class PictureSource {
     private let startTime: Double
     /// Set when the source holds one picture: it is scaled once into this texture.
     private(set) var still: Texture?
+    private var detectingStill = true
     private(set) var warnings: [String] = []
 
     /// Opens the best video stream of `path` (cover art does not count: see `MediaInput.bestStream`).
@@ -77,6 +78,7 @@ final class PictureSource {
             try scaler(for: current.pointer).scale(current.pointer, into: texture)
             still = texture
         }
+        detectingStill = false
     }
 
     deinit { avcodec_free_context(&codec) }
@@ -121,7 +123,8 @@ final class PictureSource {
             let r = avcodec_receive_frame(codec, frame.pointer)
             if r >= 0 { return true }
             if r == marble_averror_eof() {
-                guard loop, !looped, still == nil else { return false }
+                // While `init` looks for a second picture, the end is the answer (a still), not a loop.
+                guard loop, !looped, !detectingStill else { return false }
                 // Loop: start again from the beginning, later by the length played so far.
                 looped = true
                 loopOffset = lastFrameTime + frameDuration
