@@ -29,13 +29,8 @@ final class PlayerVisuals {
         self.sampleRate = sampleRate
         self.fps = fps
         self.threads = threads
-        extractor = try Self.makeExtractor(sampleRate: sampleRate, fps: fps)
+        extractor = try FeatureExtractor(sampleRate: sampleRate, fps: fps)
         features = extractor.makeFeatures()
-    }
-
-    private static func makeExtractor(sampleRate: Int, fps: Rational) throws(MarbleError) -> FeatureExtractor {
-        do { return try FeatureExtractor(sampleRate: sampleRate, fps: fps) }
-        catch { throw error as? MarbleError ?? MarbleError(.media, "\(error)") }
     }
 
     /// Moves the samples the audio thread decoded into the analyser; after a seek, starts a new one.
@@ -46,7 +41,7 @@ final class PlayerVisuals {
             appended = 0
             lastFrame = -1
             do throws(MarbleError) {
-                extractor = try Self.makeExtractor(sampleRate: sampleRate, fps: fps)
+                extractor = try FeatureExtractor(sampleRate: sampleRate, fps: fps)
             } catch { resetError = error }
         }, append: { left, right in
             extractor.append(left: left, right: right)
