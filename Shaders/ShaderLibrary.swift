@@ -25,10 +25,10 @@ public enum ShaderLibrary {
         Solid.self, Gradient.self, Media.self, SpectrumBars.self, Waveform.self,
         // Marble's effects
         Ink.self, Analog.self, Pixellate.self, Disco.self, Drive.self, Vibes.self, Polka.self, Blur.self,
-        GodRays.self, Bokeh.self, Stars.self,
+        LightRays.self, Bokeh.self, Stars.self,
         // Generative backgrounds
-        Magma.self, MarbleStone.self, Voronoise.self, Waves.self, Warp.self, Aura.self, Andromeda.self,
-        GraniteStone.self, Satin.self, Latte.self, Oculus.self, Vinyl.self, Glitch.self, GodraysBackground.self,
+        Magma.self, MarbleBackground.self, Voronoise.self, Waves.self, Warp.self, Aura.self, Andromeda.self,
+        GraniteBackground.self, Satin.self, Latte.self, Oculus.self, Vinyl.self, Glitch.self, GodraysBackground.self,
         Carbon.self, Temple.self, Kami.self, Bedazzled.self, BlackDiamond.self, Discotech.self, Dairy.self,
         Constellation.self, MilkyWay.self, Bankai.self, Amsterdam.self,
     ]

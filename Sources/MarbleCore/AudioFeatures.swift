@@ -116,3 +116,40 @@ public struct AudioFeatures: Sendable, Equatable {
         scalars.first { $0.name == name }?.value
     }
 }
+
+extension AudioFeatures {
+    /// Becomes a copy of `other`, writing into this value's own arrays: no allocation when their sizes
+    /// match (a plain assignment would share `other`'s arrays, and the next write to either would copy).
+    public mutating func copy(from other: AudioFeatures) {
+        // Park this value's arrays (swapping in empty ones allocates nothing), take every field of
+        // `other`, then put the parked arrays back, still uniquely owned, and overwrite their contents.
+        var b = [Float](), bp = [Float](), c = [Float](), wl = [Float](), wr = [Float]()
+        var bd = [Float](), sp = [Float](), sd = [Float]()
+        swap(&b, &bands); swap(&bp, &bandPeaks); swap(&c, &chroma); swap(&wl, &waveformLeft)
+        swap(&wr, &waveformRight); swap(&bd, &bandsDecibels); swap(&sp, &spectrum); swap(&sd, &spectrumDecibels)
+        self = other
+        swap(&b, &bands); swap(&bp, &bandPeaks); swap(&c, &chroma); swap(&wl, &waveformLeft)
+        swap(&wr, &waveformRight); swap(&bd, &bandsDecibels); swap(&sp, &spectrum); swap(&sd, &spectrumDecibels)
+        Self.overwrite(&bands, with: other.bands)
+        Self.overwrite(&bandPeaks, with: other.bandPeaks)
+        Self.overwrite(&chroma, with: other.chroma)
+        Self.overwrite(&waveformLeft, with: other.waveformLeft)
+        Self.overwrite(&waveformRight, with: other.waveformRight)
+        Self.overwrite(&bandsDecibels, with: other.bandsDecibels)
+        Self.overwrite(&spectrum, with: other.spectrum)
+        Self.overwrite(&spectrumDecibels, with: other.spectrumDecibels)
+    }
+
+    private static func overwrite(_ target: inout [Float], with source: [Float]) {
+        guard target.count == source.count else {
+            target = source
+            return
+        }
+        target.withUnsafeMutableBufferPointer { t in
+            source.withUnsafeBufferPointer { s in
+                guard let to = t.baseAddress, let from = s.baseAddress else { return }
+                to.update(from: from, count: s.count)
+            }
+        }
+    }
+}

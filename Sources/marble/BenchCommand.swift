@@ -21,6 +21,7 @@ struct BenchCommand: AsyncParsableCommand {
               marble bench --guard            (CI: exits 1 on a regression against Tests/Bench/baseline.json)
               marble bench --write-baseline   (after a deliberate change in cost)
               marble bench --engines          (audio analysis and Granite store throughput)
+              marble bench --live             (live mode on the running PulseAudio: latency, pacing, beat lock)
             """)
 
     @Option(help: ArgumentHelp("Frame size WIDTHxHEIGHT (repeatable; default 1280x720 and 1920x1080).", valueName: "WxH"))
@@ -86,8 +87,15 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Only the engines: audio analysis (x real time offline, ms per frame live) and the Granite store (events/s, latency).")
     var engines = false
 
+    @Flag(help: "Only live mode, on the running PulseAudio server: capture-to-frame latency (step signal), frame pacing, drops, and beat lock on click tracks played into the default sink.")
+    var live = false
+
+    @Option(name: .customLong("live-seconds"), help: ArgumentHelp("Length of each click track for --live.", valueName: "s"))
+    var liveSeconds: Double = 20
+
     func run() async throws {
         try await runReportingErrors {
+            if live { try runLive(); return }
             AllocationPreload.reexecIfNeeded()
             if runGuard || writeBaseline { try guardOrWriteBaseline(); return }
             if engines {
@@ -127,6 +135,30 @@ struct BenchCommand: AsyncParsableCommand {
                 }
             }
             Console.print(json ? report.json() : markdown ? report.markdown() : report.table())
+        }
+    }
+
+    func runLive() throws(MarbleError) {
+        var c = LiveBench.Configuration()
+        if let first = size.first {
+            let s = try OptionParsing.size(first)
+            c.width = s.width
+            c.height = s.height
+        }
+        c.fps = try OptionParsing.fps(fps == "60" ? "30" : fps, maximum: 240)
+        if let t = threads.first { c.threads = max(1, min(256, t)) }
+        guard liveSeconds.isFinite, (5...600).contains(liveSeconds) else {
+            throw MarbleError(.option, "--live-seconds \(liveSeconds): expected 5–600")
+        }
+        c.clickSeconds = liveSeconds
+        let quiet = self.quiet
+        let report = try LiveBench.run(c) { line in if !quiet { Console.writeErr("bench: \(line)\n") } }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            Console.print(String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self))
+        } else {
+            Console.print(report.summary)
         }
     }
 

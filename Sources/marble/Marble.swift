@@ -7,6 +7,6 @@ struct Marble: AsyncParsableCommand {
         commandName: "marble",
         abstract: "A CPU-only audio visualizer: turn sound into pictures, offline or live.",
         discussion: "Run `marble COMMAND --help` for the options of each command.",
-        subcommands: [RenderCommand.self, AnalyzeCommand.self, PlayCommand.self, EffectsCommand.self, BenchCommand.self],
+        subcommands: [RenderCommand.self, AnalyzeCommand.self, PlayCommand.self, LiveCommand.self, EffectsCommand.self, BenchCommand.self],
         defaultSubcommand: nil)
 }

@@ -58,8 +58,7 @@ struct PlayCommand: AsyncParsableCommand {
                 throw MarbleError(.preset, "unknown preset \"\(preset)\" (available: \(presets.joined(separator: ", ")))")
             }
             let session = try PlayerSession(options: options)
-            let duration = session.duration  // the session opened the file: no second probe
-            let client = PlayerClient(load: { _ in duration })
+            let client = session.client  // the session opened the file: no second probe
 
             let settings = PlayerSettingsStore.make()
             let player = PlayerComponent(availablePresets: presets, settingsStore: settings, client: client)
@@ -74,15 +73,15 @@ struct PlayCommand: AsyncParsableCommand {
                 player.send(.presetSelected(name: PresetLibrary.defaultName))  // first run: the default look
             }
             player.send(.fileOpened(path: input))
-            while player.snapshot.status == .loading { try? await Task.sleep(for: .milliseconds(5)) }
+            for await state in player.store.changes() where state.status != .loading { break }
             if case .failed(let message) = player.snapshot.status { throw MarbleError(.input, message) }
 
             let outcome = try await Self.runOnOwnThread(session, player)
             for w in session.warnings { Console.warning(w) }
             let s = session.statistics
-            Console.writeErr(String(format: "%d frames in %.1f s (%.1f fps, %d dropped) at %dx%d cells: render %.2f ms, encode %.2f ms, write %.2f ms per frame (max %.1f / %.1f / %.1f)\n",
+            Console.writeErr(String(format: "%d frames in %.1f s (%.1f fps, %d dropped) at %dx%d cells: render %.2f ms, terminal %.2f ms per frame\n",
                                     s.frames, s.seconds, s.framesPerSecond, s.dropped, s.columns, s.rows,
-                                    s.meanRender, s.meanEncode, s.meanWrite, s.renderMax, s.encodeMax, s.writeMax))
+                                    s.meanRender, s.meanTerminal))
             if outcome == .interrupted { throw ExitCode(130) }
         }
     }

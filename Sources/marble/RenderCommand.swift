@@ -123,12 +123,14 @@ struct RenderCommand: AsyncParsableCommand {
     }
 }
 
-/// Parses user-written times: "42", "42s", "42.5s", "1500ms", "1:23", "1:02:03".
+/// Parses user-written times: "42", "42s", "42.5s", "1500ms", "10m", "1.5h", "1:23", "1:02:03".
 enum TimeParser {
     static func seconds(_ text: String) -> Double? {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
         if t.hasSuffix("ms"), let v = Double(t.dropLast(2)) { return v / 1000 }
         if t.hasSuffix("s"), let v = Double(t.dropLast()) { return v }
+        if t.hasSuffix("m"), let v = Double(t.dropLast()) { return v * 60 }
+        if t.hasSuffix("h"), let v = Double(t.dropLast()) { return v * 3600 }
         if t.contains(":") {
             let parts = t.split(separator: ":").map { Double($0) }
             guard parts.count <= 3, parts.allSatisfy({ $0 != nil }) else { return nil }

@@ -120,6 +120,12 @@ final class PulseServer {
 
     init() throws {
         runtimeDirectory = PlayTools.makeDirectory("marble-pa")
+        try start()
+    }
+
+    /// Starts the daemon in this runtime directory (again, after ``kill()``: clients find it at the
+    /// same socket).
+    func start() throws {
         try PlayTools.spawnDaemon("pulseaudio", [
             "--daemonize=yes", "-n", "--exit-idle-time=-1", "--load=module-native-protocol-unix",
             "--load=module-null-sink sink_name=viz rate=48000", "--load=module-always-sink",
@@ -134,11 +140,33 @@ final class PulseServer {
         guard up else { stop(); throw CLIError("PulseAudio did not start in \(runtimeDirectory)") }
     }
 
+    /// Kills the daemon at once (SIGKILL: a crash, as clients see it), keeping the runtime directory.
+    func kill() {
+        guard pid > 0 else { return }
+        Glibc.kill(pid, SIGKILL)
+        _ = PlayTools.eventually(timeout: 5) { Glibc.kill(pid, 0) != 0 }
+        pid = 0
+        try? FileManager.default.removeItem(atPath: "\(runtimeDirectory)/pulse/pid")
+    }
+
+    /// Plays a file into the `viz` sink in the background (`paplay`); kill the process to stop it.
+    func play(_ file: String) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: PlayTools.which("paplay") ?? "paplay")
+        p.arguments = ["-d", "viz", file]
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
     /// Stops the daemon (SIGTERM, then SIGKILL if it lingers) and removes its directory.
     func stop() {
         if pid > 0 {
-            kill(pid, SIGTERM)
-            if !PlayTools.eventually(timeout: 5, { kill(pid, 0) != 0 }) { kill(pid, SIGKILL) }
+            Glibc.kill(pid, SIGTERM)
+            if !PlayTools.eventually(timeout: 5, { Glibc.kill(pid, 0) != 0 }) { Glibc.kill(pid, SIGKILL) }
             pid = 0
         }
         try? FileManager.default.removeItem(atPath: runtimeDirectory)
@@ -161,7 +189,7 @@ final class PulseServer {
         try p.run()
         Thread.sleep(forTimeInterval: seconds)  // the recording's length, not a wait for a condition
         // SIGKILL: parec inherits the test runner's blocked signal mask, so SIGTERM may never arrive.
-        kill(p.processIdentifier, SIGKILL)
+        Glibc.kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
         try handle.close()
         let data = try Data(contentsOf: URL(fileURLWithPath: file))

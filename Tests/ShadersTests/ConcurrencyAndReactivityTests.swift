@@ -57,7 +57,7 @@ import Testing
 
     @Test func beatsAreVisible() throws {
         // Kernels whose documentation promises a beat response: same frame, beat pulse 0 vs 1.
-        for name in ["ink", "disco", "godRay", "polka", "drive", "magma", "voronoise", "temple", "bankai", "bedazzled"] {
+        for name in ["ink", "disco", "light_rays", "polka", "drive", "magma", "voronoise", "temple", "bankai", "bedazzled"] {
             let rig = try Rig(name)
             var f = syntheticFeatures(frame: 3)
             f.beatPulse = 0

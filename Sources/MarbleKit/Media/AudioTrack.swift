@@ -1,28 +1,38 @@
 import CFFmpeg
 
-/// The output's sound: the input's audio stream, copied packet for packet where the container can hold
-/// its codec (and no bitrate was asked for), or else decoded again and encoded (AAC for MP4/MOV/MKV, Opus
-/// for WebM) at the bitrate asked for, or 160 kbit/s (96 for mono).
+/// The output's sound, in one of three ways:
+/// - from a file, copied packet for packet where the container can hold its codec (and no bitrate was
+///   asked for): `av_read_frame` straight into the muxer;
+/// - from a file, decoded again and encoded (AAC for MP4/MOV/MKV, Opus for WebM) at the bitrate asked
+///   for, or 160 kbit/s (96 for mono): an ``AudioTranscoder``;
+/// - from samples handed over at run time (``append(left:right:)``, a live recording), encoded the same way.
 ///
-/// It reads its own copy of the input file, so the sound never waits on the render stages; the writer
-/// pulls it up to the time of the last video frame written (``write(upTo:)``), which keeps the file
-/// interleaved and memory flat.
+/// A file is read through its own copy of the input, so the sound never waits on the render stages.
+/// Whoever owns the track pulls it up to the time of the last video frame written (``write(upTo:)``),
+/// which keeps the file interleaved and memory flat. Packets go through `Muxer.write`
+/// (`av_interleaved_write_frame`).
+///
+/// Errors: a file without an audio stream or that cannot be opened (`.input`), an encoder that is
+/// missing or refuses the settings (`.output`), samples given to a file's track, or failed writes
+/// throw ``MarbleError``. A copy that breaks off ends the sound early with a warning (``warnings``).
 final class AudioTrack {
-    private let path: String
+    private let name: String
     private let muxer: Muxer
     private(set) var outputStream: Int32 = 0
     private var strategy: Strategy
     private(set) var warnings: [String] = []
-    /// Seconds of sound written so far.
+    /// Seconds of sound written so far (infinity once a file's sound has all been written).
     private(set) var writtenSeconds = 0.0
 
     private enum Strategy {
         case copy(MediaInput, Int32, Packet)
         case encode(AudioTranscoder)
+        case samples(AudioEncoder)
     }
 
+    /// The sound of the file at `path`. `bitrate` in kbit/s (nil: copy when possible).
     init(path: String, format: OutputFormat, muxer: Muxer, bitrate: Int? = nil) throws(MarbleError) {
-        self.path = path
+        self.name = path
         self.muxer = muxer
         let probe = try MediaInput(path: path)
         guard let index = probe.bestStream(AVMEDIA_TYPE_AUDIO) else { throw MarbleError(.input, "\(path): has no audio stream") }
@@ -37,14 +47,47 @@ final class AudioTrack {
             outputStream = try muxer.addStream(copying: probe.stream(index))
             strategy = .copy(probe, index, try Packet())
         } else {
-            let transcoder = try AudioTranscoder(path: path, codecName: format == .webm ? "libopus" : "aac",
+            let transcoder = try AudioTranscoder(path: path, codecName: AudioTrack.codecName(for: format),
                                                  globalHeader: muxer.needsGlobalHeader, bitrate: bitrate)
-            outputStream = try muxer.addStream(encoder: transcoder.encoder)
+            outputStream = try muxer.addStream(encoder: transcoder.encoder.context)
             strategy = .encode(transcoder)
         }
     }
 
-    /// Writes sound up to `seconds` (all of it when nil).
+    /// Sound handed over later with ``append(left:right:)``: `channels` (1 or 2) planar float channels
+    /// at `sampleRate`, encoded at `bitrate` kbit/s (nil: 160, 96 for mono).
+    init(sampleRate: Int, channels: Int, format: OutputFormat, muxer: Muxer, bitrate: Int? = nil) throws(MarbleError) {
+        self.name = "the recorded sound"
+        self.muxer = muxer
+        let encoder = try AudioEncoder(codecName: AudioTrack.codecName(for: format), inputSampleRate: sampleRate,
+                                       channels: channels, bitrate: bitrate, globalHeader: muxer.needsGlobalHeader)
+        outputStream = try muxer.addStream(encoder: encoder.context)
+        strategy = .samples(encoder)
+    }
+
+    private static func codecName(for format: OutputFormat) -> String { format == .webm ? "libopus" : "aac" }
+
+    /// For a track made from samples: buffers one block of them (`right` nil for mono).
+    func append(left: UnsafeBufferPointer<Float>, right: UnsafeBufferPointer<Float>?) throws(MarbleError) {
+        guard case .samples(let encoder) = strategy else { throw MarbleError(.media, "\(name): takes no samples") }
+        try encoder.append(left: left, right: right)
+    }
+
+    /// For a track made from samples: seconds of sound appended so far (nil for a file's sound).
+    var appendedSeconds: Double? {
+        guard case .samples(let encoder) = strategy else { return nil }
+        return Double(encoder.samplesAppended) / Double(encoder.inputSampleRate)
+    }
+
+    /// For a track made from samples: appends silence until ``appendedSeconds`` reaches `seconds`.
+    func appendSilence(upTo seconds: Double) throws(MarbleError) {
+        guard case .samples(let encoder) = strategy else { return }
+        let target = Int((seconds * Double(encoder.inputSampleRate)).rounded())
+        try encoder.appendSilence(samples: target - encoder.samplesAppended)
+    }
+
+    /// Writes sound up to `seconds` (all of it when nil). A file's sound is written up to the first
+    /// packet or frame that starts at or after `seconds`; samples in whole frames that end by then.
     func write(upTo seconds: Double?) throws(MarbleError) {
         let limit = seconds ?? .infinity
         switch strategy {
@@ -63,178 +106,77 @@ final class AudioTrack {
                 case .endOfFile:
                     writtenSeconds = .infinity
                 case .damaged(let why):
-                    warnings.append("\(path): audio copy stopped early (\(why))")
+                    warnings.append("\(name): audio copy stopped early (\(why))")
                     writtenSeconds = .infinity
                 }
             }
         case .encode(let transcoder):
-            try transcoder.encode(upTo: limit) { (packet: UnsafeMutablePointer<AVPacket>) throws(MarbleError) in
-                try muxer.write(packet, stream: outputStream, timeBase: transcoder.encoder.pointee.time_base)
-            }
+            try transcoder.encode(upTo: limit, into: muxer, stream: outputStream)
             writtenSeconds = transcoder.encodedSeconds
             warnings = transcoder.warnings
+        case .samples(let encoder):
+            try encoder.encode(upTo: limit) { (packet: UnsafeMutablePointer<AVPacket>) throws(MarbleError) in
+                try muxer.write(packet, stream: outputStream, timeBase: encoder.timeBase)
+            }
+            writtenSeconds = encoder.encodedSeconds
         }
+    }
+
+    /// For a track made from samples: ends the sound at exactly `seconds` (what was appended past it is
+    /// dropped, what is missing is silence) and drains the encoder.
+    func finish(at seconds: Double) throws(MarbleError) {
+        guard case .samples(let encoder) = strategy else { return try write(upTo: nil) }
+        let total = Int64((seconds * Double(encoder.sampleRate)).rounded())
+        try encoder.finish(totalSamples: total) { (packet: UnsafeMutablePointer<AVPacket>) throws(MarbleError) in
+            try muxer.write(packet, stream: outputStream, timeBase: encoder.timeBase)
+        }
+        writtenSeconds = encoder.encodedSeconds
     }
 }
 
-/// Decodes the input's audio again and encodes it with `aac` or `libopus`
-/// (`swr_convert` to the encoder's format and rate, `av_audio_fifo` to whole encoder frames).
+/// A file's sound decoded again (``AudioDecoder``) and encoded (``AudioEncoder``), pulled block by block
+/// as far as the caller asks. Damaged audio is skipped with the decoder's warnings; encoder and muxer
+/// failures throw ``MarbleError``.
 final class AudioTranscoder {
-    let encoder: UnsafeMutablePointer<AVCodecContext>
+    let encoder: AudioEncoder
     private let decoder: AudioDecoder
-    private var resampler: OpaquePointer?
-    private let fifo: OpaquePointer
-    private let frame: Frame
-    private let packet: Packet
-    private var nextPts: Int64 = 0
     private var decoderDone = false
-    private var flushed = false
-    private var convertBuffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>
-    private var convertCapacity: Int32 = 0
-    private var frameCapacity: Int32 = 0
     var warnings: [String] { decoder.warnings }
 
-    var encodedSeconds: Double { flushed ? .infinity : Double(nextPts) / Double(encoder.pointee.sample_rate) }
+    /// Seconds encoded so far; infinity once everything has been.
+    var encodedSeconds: Double { encoder.isFinished ? .infinity : encoder.encodedSeconds }
 
     /// `bitrate` in kbit/s; nil: 160 (96 for mono).
     init(path: String, codecName: String, globalHeader: Bool, bitrate: Int? = nil) throws(MarbleError) {
         decoder = try AudioDecoder(path: path)
-        // Objects first: if a later step throws, they free themselves; the C contexts below are freed
-        // by hand on every failure path (deinit does not run for a half-made object).
-        frame = try Frame()
-        packet = try Packet()
-        guard let codec = avcodec_find_encoder_by_name(codecName) else {
-            throw MarbleError(.output, "this FFmpeg build has no \(codecName) encoder")
-        }
-        guard let ctx = avcodec_alloc_context3(codec) else { throw MarbleError(.media, "out of memory") }
-        encoder = ctx
-        let rate: Int32
-        if codecName == "libopus" {
-            rate = 48_000
-        } else {
-            rate = decoder.sampleRate <= 96_000 ? Int32(decoder.sampleRate) : 48_000
-        }
-        ctx.pointee.sample_rate = rate
-        ctx.pointee.sample_fmt = codecName == "libopus" ? AV_SAMPLE_FMT_FLT : AV_SAMPLE_FMT_FLTP
-        setChannelLayout(&ctx.pointee.ch_layout, channels: decoder.channels)
-        ctx.pointee.bit_rate = Int64(bitrate.map { $0 * 1000 } ?? (decoder.channels == 1 ? 96_000 : 160_000))
-        ctx.pointee.time_base = AVRational(num: 1, den: rate)
-        ctx.pointee.flags |= AV_CODEC_FLAG_BITEXACT
-        if globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-        let opened = avcodec_open2(ctx, codec, nil)
-        guard opened >= 0 else {
-            var c: UnsafeMutablePointer<AVCodecContext>? = ctx
-            avcodec_free_context(&c)
-            throw MarbleError(.output, "cannot open the \(codecName) encoder: \(ffErrorString(opened))")
-        }
-        var inLayout = AVChannelLayout()
-        setChannelLayout(&inLayout, channels: decoder.channels)
-        var swr: OpaquePointer? = nil
-        let converts = swr_alloc_set_opts2(&swr, &ctx.pointee.ch_layout, ctx.pointee.sample_fmt, rate, &inLayout,
-                                           AV_SAMPLE_FMT_FLTP, Int32(decoder.sampleRate), 0, nil) >= 0 && swr_init(swr) >= 0
-        guard converts, let f = av_audio_fifo_alloc(ctx.pointee.sample_fmt, ctx.pointee.ch_layout.nb_channels, 4096) else {
-            swr_free(&swr)
-            var c: UnsafeMutablePointer<AVCodecContext>? = ctx
-            avcodec_free_context(&c)
-            throw MarbleError(.media, converts ? "out of memory" : "cannot set up audio conversion")
-        }
-        fifo = f
-        resampler = swr
-        convertBuffer = .allocate(capacity: 8)
-        convertBuffer.initialize(repeating: nil, count: 8)
+        encoder = try AudioEncoder(codecName: codecName, inputSampleRate: decoder.sampleRate, channels: decoder.channels,
+                                   bitrate: bitrate, globalHeader: globalHeader)
     }
 
-    deinit {
-        var c: UnsafeMutablePointer<AVCodecContext>? = encoder
-        avcodec_free_context(&c)
-        swr_free(&resampler)
-        av_audio_fifo_free(fifo)
-        if convertCapacity > 0 { av_freep(convertBuffer) }
-        convertBuffer.deallocate()
-    }
-
-    func encode(upTo seconds: Double, _ sink: (UnsafeMutablePointer<AVPacket>) throws(MarbleError) -> Void) throws(MarbleError) {
-        let frameSize = encoder.pointee.frame_size > 0 ? encoder.pointee.frame_size : 1024
-        while !flushed && encodedSeconds < seconds {
-            if av_audio_fifo_size(fifo) >= frameSize {
-                try sendFrame(samples: frameSize, sink)
-            } else if !decoderDone {
-                var failure: MarbleError?
-                let more = try decoder.decodeNext { left, right in
-                    do throws(MarbleError) { try push(left, right) } catch { failure = error }
+    /// Encodes frames until the next one would start at or after `seconds`, decoding as it needs,
+    /// and writes their packets into `stream` of `muxer`.
+    func encode(upTo seconds: Double, into muxer: Muxer, stream: Int32) throws(MarbleError) {
+        let encoder = encoder, timeBase = encoder.timeBase
+        while !encoder.isFinished && encoder.encodedSeconds < seconds {
+            let sent = try encoder.encodeFrame { (packet: UnsafeMutablePointer<AVPacket>) throws(MarbleError) in
+                try muxer.write(packet, stream: stream, timeBase: timeBase)
+            }
+            if sent { continue }
+            if decoderDone {
+                try encoder.finish { (packet: UnsafeMutablePointer<AVPacket>) throws(MarbleError) in
+                    try muxer.write(packet, stream: stream, timeBase: timeBase)
                 }
-                if let failure { throw failure }
-                if !more {
-                    decoderDone = true
-                    try push(nil, nil)
-                }
-            } else {
-                let rest = av_audio_fifo_size(fifo)
-                if rest > 0 { try sendFrame(samples: rest, sink) }
-                try drain(nil, sink)
-                flushed = true
+                continue
             }
-        }
-    }
-
-    /// Converts decoded planar float (nil: flush the resampler) into the FIFO.
-    private func push(_ left: UnsafeBufferPointer<Float>?, _ right: UnsafeBufferPointer<Float>?) throws(MarbleError) {
-        let inCount = Int32(left?.count ?? 0)
-        let outCapacity = swr_get_out_samples(resampler, inCount) + 64
-        if outCapacity > convertCapacity {
-            if convertCapacity > 0 { av_freep(convertBuffer) }
-            try ffCheck(av_samples_alloc(convertBuffer, nil, encoder.pointee.ch_layout.nb_channels, outCapacity,
-                                         encoder.pointee.sample_fmt, 0), .media, "out of memory")
-            convertCapacity = outCapacity
-        }
-        var inputs: (UnsafePointer<UInt8>?, UnsafePointer<UInt8>?) = (
-            left.map { UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: UInt8.self) },
-            (right ?? left).map { UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: UInt8.self) })
-        let produced = withUnsafeMutablePointer(to: &inputs) { ins in
-            ins.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 2) { inPtr in
-                swr_convert(resampler, convertBuffer, convertCapacity, left == nil ? nil : inPtr, inCount)
+            var failure: MarbleError?
+            let more = try decoder.decodeNext { left, right in
+                do throws(MarbleError) { try encoder.append(left: left, right: right) } catch { failure = error }
             }
-        }
-        try ffCheck(produced, .media, "audio conversion failed")
-        if produced > 0 {
-            let written = convertBuffer.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 8) {
-                av_audio_fifo_write(fifo, $0, produced)
+            if let failure { throw failure }
+            if !more {
+                decoderDone = true
+                try encoder.endInput()
             }
-            try ffCheck(written, .media, "out of memory buffering audio")
-        }
-    }
-
-    private func sendFrame(samples: Int32, _ sink: (UnsafeMutablePointer<AVPacket>) throws(MarbleError) -> Void) throws(MarbleError) {
-        let f = frame.pointer
-        if f.pointee.nb_samples == 0 {
-            // Allocated once, for a whole encoder frame; later frames reuse it (copied only if the
-            // encoder still holds a reference).
-            f.pointee.nb_samples = max(samples, encoder.pointee.frame_size)
-            f.pointee.format = encoder.pointee.sample_fmt.rawValue
-            f.pointee.sample_rate = encoder.pointee.sample_rate
-            try ffCheck(av_channel_layout_copy(&f.pointee.ch_layout, &encoder.pointee.ch_layout), .media, "out of memory")
-            try ffCheck(av_frame_get_buffer(f, 0), .media, "out of memory")
-            frameCapacity = f.pointee.nb_samples
-        }
-        try ffCheck(av_frame_make_writable(f), .media, "out of memory")
-        f.pointee.nb_samples = min(samples, frameCapacity)
-        let read = marble_frame_data_array(f).withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 8) {
-            av_audio_fifo_read(fifo, $0, f.pointee.nb_samples)
-        }
-        try ffCheck(read, .media, "audio buffering failed")
-        f.pointee.pts = nextPts
-        nextPts += Int64(f.pointee.nb_samples)
-        try drain(f, sink)
-    }
-
-    private func drain(_ f: UnsafeMutablePointer<AVFrame>?, _ sink: (UnsafeMutablePointer<AVPacket>) throws(MarbleError) -> Void) throws(MarbleError) {
-        try ffCheck(avcodec_send_frame(encoder, f), .output, "audio encoding failed")
-        while true {
-            let r = avcodec_receive_packet(encoder, packet.pointer)
-            if r == marble_averror_eagain() || r == marble_averror_eof() { return }
-            try ffCheck(r, .output, "audio encoding failed")
-            try sink(packet.pointer)
-            av_packet_unref(packet.pointer)
         }
     }
 }

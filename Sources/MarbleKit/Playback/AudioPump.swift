@@ -4,7 +4,8 @@ import Synchronization
 /// The player's audio thread: decodes, hands the samples to the analyser, and writes them to the
 /// device, whose blocking writes pace everything. It publishes the ``AudioClock`` after each write.
 ///
-/// Control (pause, seek, stop) arrives through a small locked mailbox read between writes of at most
+/// Control (pause, seek: the player store's transport, see ``follow(_:)``; stop) arrives through a
+/// small locked mailbox read between writes of at most
 /// ``sliceFrames`` frames, so a command takes effect within about 20 ms. Pausing simply stops the
 /// writes: the device plays out its short buffer and idles; resuming continues with the next sample,
 /// so no sound is lost or repeated. A seek flushes the device and repositions the decoder.
@@ -14,8 +15,8 @@ final class AudioPump: Sendable {
         /// The pending seek: where to, and the clock generation it starts.
         var seek: (seconds: Double, generation: Int)?
         var stop = false
-        /// The generation of the last seek requested (0: none yet).
-        var generation = 0
+        /// The version of the last transport applied (see ``PlayerTransport``).
+        var version = 0
     }
 
     let clock: AudioClock
@@ -48,22 +49,18 @@ final class AudioPump: Sendable {
         }
     }
 
-    func setPaused(_ paused: Bool) { mailbox.withLock { $0.paused = paused } }
-
-    /// Moves playback to `seconds` (the device buffer is flushed). Returns the ``AudioClock/Reading``
-    /// generation the seek starts; a seek requested before the previous one was taken replaces it.
-    @discardableResult
-    func seek(to seconds: Double) -> Int {
+    /// Follows the transport the player's store decided: pause or play, and seek (the device buffer is
+    /// flushed, the clock starts the seek's generation). A transport older than the last one applied is
+    /// ignored, so effects that arrive out of order cannot bring back an old state; a seek requested
+    /// before the previous one was taken replaces it.
+    func follow(_ transport: PlayerTransport) {
         mailbox.withLock { box in
-            box.generation += 1
-            box.seek = (seconds, box.generation)
-            return box.generation
+            guard transport.version > box.version else { return }
+            box.version = transport.version
+            box.paused = transport.paused
+            if let seek = transport.seek { box.seek = (seek.seconds, seek.generation) }
         }
     }
-
-    /// The clock generation of the last seek requested: until the clock reaches it, the clock still
-    /// describes the position before that seek.
-    var requestedGeneration: Int { mailbox.withLock { $0.generation } }
 
     /// Stops the thread and waits for it (at most one device write, about 20 ms, plus a drain at the end).
     func stop() {

@@ -29,7 +29,7 @@ public struct PlayOptions: Sendable {
 }
 
 /// How a play session ended.
-public enum PlayOutcome: Sendable, Equatable {
+public enum PlayOutcome: String, Codable, Sendable, Equatable {
     /// The user pressed q.
     case quit
     /// The media played to its end.

@@ -1,15 +1,18 @@
 import Granite
 
 extension PlayerComponent {
-    /// The player's reducers. Every transition is synchronous; opening a file is the one effect
-    /// (cancellable: opening another file cancels the load in flight, so its result never lands).
-    /// `stop()` on the component cancels a load in progress (the store cancels all effects).
+    /// The player's reducers. Every transition is synchronous; the side effects are effects: opening
+    /// a file (cancellable: opening another file cancels the load in flight, so its result never
+    /// lands), and making the playback engine follow a transport change (pause, resume, seek), sent
+    /// as a versioned ``PlayerTransport``. `stop()` on the component cancels what is in flight.
     public struct Center: GraniteCenter {
         public typealias State = PlayerComponent.State
         public typealias Event = PlayerComponent.Event
 
         /// The id of the load effect.
         public static let loadID: GraniteEffectID = "player.load"
+        /// The id of the transport effects.
+        public static let transportID: GraniteEffectID = "player.transport"
 
         public let availablePresets: [String]
         public let client: PlayerClient
@@ -45,11 +48,16 @@ extension PlayerComponent {
 
             case .playPauseToggled:
                 switch state.status {
-                case .playing: state.status = .paused
-                case .paused: state.status = .playing
+                case .playing:
+                    state.status = .paused
+                    return transport(&state, seek: false)
+                case .paused:
+                    state.status = .playing
+                    return transport(&state, seek: false)
                 case .ended:
                     state.position = 0
                     state.status = .playing
+                    return transport(&state, seek: true)
                 case .idle, .loading, .failed: break
                 }
 
@@ -57,6 +65,7 @@ extension PlayerComponent {
                 guard state.status.hasMedia, delta.isFinite else { return .none }
                 state.position = clampedPosition(state.position + delta, duration: state.duration)
                 if state.status == .ended && state.position < state.duration { state.status = .paused }
+                return transport(&state, seek: true)
 
             case .positionAdvanced(let time):
                 guard state.status == .playing, time.isFinite else { return .none }
@@ -82,8 +91,25 @@ extension PlayerComponent {
 
             case .sensitivityLowered:
                 state.sensitivity = Sensitivity.lowered(state.sensitivity)
+
+            case .quitRequested:
+                if state.outcome == nil { state.outcome = .quit }
+
+            case .interrupted:
+                if state.outcome == nil { state.outcome = .interrupted }
             }
             return .none
+        }
+
+        /// A new transport version (and, for a seek, a new clock generation to the current position),
+        /// sent to the engine by an effect.
+        private func transport(_ state: inout State, seek: Bool) -> GraniteEffect<Event> {
+            state.transportVersion += 1
+            if seek { state.seekGeneration += 1 }
+            let command = PlayerTransport(
+                version: state.transportVersion, paused: state.status != .playing,
+                seek: seek ? PlayerTransport.Seek(seconds: state.position, generation: state.seekGeneration) : nil)
+            return .run(id: Self.transportID) { [client] _ in await client.follow(command) }
         }
 
         /// `time` within `0 ... duration`; only the lower bound while the duration is unknown (0).

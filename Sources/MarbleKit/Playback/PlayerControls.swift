@@ -23,52 +23,45 @@ enum PlayerCommand: Equatable {
     }
 }
 
-/// Turns commands into store events, then makes the audio thread follow the store: the store is the
-/// one place the transport state lives; the pump only mirrors it (paused or not, where to seek).
-struct PlayerControls {
+/// Turns commands into store events. The store is the one place the transport state lives: its
+/// reducers send the playback engine a ``PlayerTransport`` as an effect; this only reports where
+/// playback is before a relative command, and maps the rest.
+struct PlayerControls: Sendable {
     let player: PlayerComponent
-    let pump: AudioPump
+    let clock: AudioClock
 
-    init(player: PlayerComponent, pump: AudioPump) {
+    init(player: PlayerComponent, clock: AudioClock) {
         self.player = player
-        self.pump = pump
+        self.clock = clock
     }
 
-    /// Applies a command; returns how the session ends if it does.
-    func apply(_ command: PlayerCommand, heard position: Double) -> PlayOutcome? {
+    /// Sends the events for a command; `heard` is the position being heard now.
+    func apply(_ command: PlayerCommand, heard position: Double) {
         switch command {
-        case .quit: return .quit
-        case .interrupt: return .interrupted
+        case .quit: player.send(.quitRequested)
+        case .interrupt: player.send(.interrupted)
         case .togglePause:
-            let before = player.snapshot.status
             reportPosition(position)
             player.send(.playPauseToggled)
-            let after = player.snapshot
-            if before == .ended && after.status == .playing { pump.seek(to: after.position) }
-            pump.setPaused(after.status != .playing)
         case .seek(let delta):
             reportPosition(position)
             player.send(.seekRequested(by: delta))
-            let after = player.snapshot
-            pump.seek(to: after.position)
-            pump.setPaused(after.status != .playing)
         case .nextPreset: player.send(.nextPresetRequested)
         case .previousPreset: player.send(.previousPresetRequested)
         case .raiseSensitivity: player.send(.sensitivityRaised)
         case .lowerSensitivity: player.send(.sensitivityLowered)
         }
-        return nil
     }
 
-    /// Whether `reading` describes playback after the last seek requested: until the pump reaches
+    /// Whether `reading` describes playback after the store's last seek: until the engine reaches
     /// that seek, the clock still describes the old position, which must not be reported to the store.
     func isCurrent(_ reading: AudioClock.Reading) -> Bool {
-        reading.generation == pump.requestedGeneration
+        reading.generation == player.snapshot.seekGeneration
     }
 
     /// Tells the store where playback is (before relative commands), unless a seek is on its way.
     func reportPosition(_ position: Double) {
-        guard isCurrent(pump.clock.reading) else { return }
+        guard isCurrent(clock.reading) else { return }
         player.send(.positionAdvanced(to: position))
     }
 }

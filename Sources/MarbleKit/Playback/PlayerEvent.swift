@@ -25,5 +25,9 @@ extension PlayerComponent {
         case sensitivityRaised
         /// Sensitivity ÷ ``Sensitivity/step``, clamped.
         case sensitivityLowered
+        /// The user pressed q.
+        case quitRequested
+        /// Ctrl-C or a termination signal.
+        case interrupted
     }
 }

@@ -17,10 +17,18 @@ extension PlayerComponent {
         public var preset: String?
         /// Within ``Sensitivity/range``.
         public var sensitivity: Float
+        /// The generation of the last seek (the playback clock describes it once its own generation
+        /// matches: positions from before the seek are never reported).
+        public var seekGeneration: Int
+        /// Increases with every transport change the store asks the engine for (see ``PlayerTransport``).
+        public var transportVersion: Int
+        /// Set when the user ends the session (q, Ctrl-C); the end of the media is ``TransportStatus/ended``.
+        public var outcome: PlayOutcome?
 
         public init(
             source: String? = nil, status: TransportStatus = .idle, position: Double = 0,
-            duration: Double = 0, preset: String? = nil, sensitivity: Float = Sensitivity.default
+            duration: Double = 0, preset: String? = nil, sensitivity: Float = Sensitivity.default,
+            seekGeneration: Int = 0, transportVersion: Int = 0, outcome: PlayOutcome? = nil
         ) {
             self.source = source
             self.status = status
@@ -28,6 +36,9 @@ extension PlayerComponent {
             self.duration = duration
             self.preset = preset
             self.sensitivity = Sensitivity.clamped(sensitivity)
+            self.seekGeneration = seekGeneration
+            self.transportVersion = transportVersion
+            self.outcome = outcome
         }
 
         /// The settings part of the state (what ``PlayerSettings`` persists).

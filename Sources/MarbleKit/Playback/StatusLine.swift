@@ -16,6 +16,19 @@ struct StatusLine {
 
     private var shown: Content?
     private(set) var bytes: [UInt8] = []
+    /// Measured frames per second (tenths) and dropped frames, from the pipeline's progress reports.
+    private(set) var fpsTenths = 0
+    private(set) var dropped = 0
+    private var window = (frames: 0, seconds: 0.0)
+
+    /// Takes a progress report (frames drawn, dropped, wall seconds since the start).
+    mutating func measured(frames: Int, dropped: Int, wallSeconds: Double) {
+        self.dropped = dropped
+        let elapsed = wallSeconds - window.seconds
+        guard elapsed >= 1 else { return }
+        fpsTenths = Int((Double(frames - window.frames) / elapsed * 10).rounded())
+        window = (frames, wallSeconds)
+    }
 
     mutating func update(_ content: Content) {
         guard content != shown else { return }

@@ -117,8 +117,8 @@ public final class Compositor {
 
     /// Draws one frame into `canvas` (which must have the compositor's size) and, given `planes`,
     /// converts it to YUV 4:2:0 there: fused into the bands in the banded path, after the layers
-    /// otherwise. In the banded path with `planes`, the frame goes only to the planes: bands are drawn
-    /// in per-thread scratch and `canvas` is left untouched, so it may be nil. Allocates nothing.
+    /// otherwise. In the banded path with `planes` and no canvas, the frame goes only to the planes:
+    /// bands are drawn in per-thread scratch. Allocates nothing.
     public func render(_ uniforms: FrameUniforms, into canvas: Texture?, convertingInto planes: YUVConverter.Planes? = nil) {
         precondition(canvas != nil || (isBanded && planes != nil), "a canvas is needed unless a banded scene goes to YUV")
         for layer in layers { layer.prepare(uniforms) }

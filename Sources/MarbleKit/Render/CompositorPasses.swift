@@ -15,7 +15,7 @@ final class BandPass: StripTask, @unchecked Sendable {
     var height = 0
     var times: UnsafeMutablePointer<Double>?
     /// One band-sized scratch picture per strip thread. When the frame only goes to the encoder (`planes`
-    /// set), bands are drawn there instead of into the canvas: the same few hundred KB are reused band
+    /// set, no `canvas`), bands are drawn there instead of into the canvas: the same few hundred KB are reused band
     /// after band and stay in cache, so the canvas's 8 MB (at 1080p) never travel to memory and back.
     var scratch: [TextureView] = []
 
@@ -26,7 +26,7 @@ final class BandPass: StripTask, @unchecked Sendable {
         for b in bands {
             let rows = (b * band)..<min(height, (b + 1) * band)
             let canvas: TextureView
-            if planes != nil && worker < scratch.count {
+            if self.canvas == nil && planes != nil && worker < scratch.count {
                 canvas = TextureView(window: scratch[worker], rows: rows, height: height)
             } else if let whole = self.canvas {
                 canvas = whole

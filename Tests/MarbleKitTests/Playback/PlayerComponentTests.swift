@@ -11,8 +11,8 @@ import TestSupport
     })
 
     /// A player that has loaded song.mp3 and is playing it.
-    func playing() async -> GraniteTestStore<PlayerComponent.Center> {
-        let store = makePlayerTestStore(client: Self.client)
+    func playing(client: PlayerClient = Self.client) async -> GraniteTestStore<PlayerComponent.Center> {
+        let store = makePlayerTestStore(client: client)
         await store.send(.fileOpened(path: "song.mp3")) {
             $0.source = "song.mp3"
             $0.status = .loading
@@ -85,10 +85,19 @@ import TestSupport
     }
 
     @Test func playPauseToggles() async {
-        let store = await playing()
-        await store.send(.playPauseToggled) { $0.status = .paused }
-        await store.send(.playPauseToggled) { $0.status = .playing }
+        let sent = Recorder<PlayerTransport>()
+        let store = await playing(client: PlayerClient(load: { _ in 120 }, follow: { sent.append($0) }))
+        await store.send(.playPauseToggled) {
+            $0.status = .paused
+            $0.transportVersion = 1
+        }
+        await store.send(.playPauseToggled) {
+            $0.status = .playing
+            $0.transportVersion = 2
+        }
         await store.finish()
+        #expect(Set(sent.all.map(\.version)) == [1, 2])
+        #expect(sent.all.first { $0.version == 2 } == PlayerTransport(version: 2, paused: false, seek: nil))
     }
 
     @Test func nothingToToggleBeforeAFileIsOpen() async {
@@ -105,17 +114,42 @@ import TestSupport
         let store = await playing()
         await store.send(.positionAdvanced(to: 1.5)) { $0.position = 1.5 }
         await store.send(.positionAdvanced(to: 500)) { $0.position = 120 }
-        await store.send(.playPauseToggled) { $0.status = .paused }
+        await store.send(.playPauseToggled) {
+            $0.status = .paused
+            $0.transportVersion = 1
+        }
         await store.send(.positionAdvanced(to: 2))
         await store.finish()
     }
 
-    @Test func seekingIsClampedToTheMedia() async {
-        let store = await playing()
-        await store.send(.seekRequested(by: 30)) { $0.position = 30 }
-        await store.send(.seekRequested(by: -45)) { $0.position = 0 }
-        await store.send(.seekRequested(by: 1_000)) { $0.position = 120 }
+    @Test func seekingIsClampedToTheMediaAndSentToTheEngineWithANewGeneration() async {
+        let sent = Recorder<PlayerTransport>()
+        let store = await playing(client: PlayerClient(load: { _ in 120 }, follow: { sent.append($0) }))
+        await store.send(.seekRequested(by: 30)) {
+            $0.position = 30
+            $0.seekGeneration = 1
+            $0.transportVersion = 1
+        }
+        await store.send(.seekRequested(by: -45)) {
+            $0.position = 0
+            $0.seekGeneration = 2
+            $0.transportVersion = 2
+        }
+        await store.send(.seekRequested(by: 1_000)) {
+            $0.position = 120
+            $0.seekGeneration = 3
+            $0.transportVersion = 3
+        }
         await store.send(.seekRequested(by: .nan))
+        await store.finish()
+        let seeks = sent.all.sorted { $0.version < $1.version }.map(\.seek)
+        #expect(seeks == [.init(seconds: 30, generation: 1), .init(seconds: 0, generation: 2), .init(seconds: 120, generation: 3)])
+    }
+
+    @Test func quittingAndInterruptingSetTheOutcomeOnce() async {
+        let store = await playing()
+        await store.send(.quitRequested) { $0.outcome = .quit }
+        await store.send(.interrupted)
         await store.finish()
     }
 
@@ -130,6 +164,8 @@ import TestSupport
         await store.send(.playPauseToggled) {
             $0.status = .playing
             $0.position = 0
+            $0.seekGeneration = 1
+            $0.transportVersion = 1
         }
         await store.send(.reachedEnd) {
             $0.status = .ended
@@ -138,6 +174,8 @@ import TestSupport
         await store.send(.seekRequested(by: -20)) {
             $0.status = .paused
             $0.position = 100
+            $0.seekGeneration = 2
+            $0.transportVersion = 2
         }
         await store.finish()
     }

@@ -3,23 +3,26 @@ import Testing
 import TestSupport
 @testable import MarbleKit
 
-@Suite("marble play: controls and the audio pump")
+@Suite("marble play: controls, the store's transport and the audio pump")
 struct PlayerControlsTests {
-    @Test("two seeks issued before the audio thread runs still lead to position reports")
+    @Test("two seeks issued before the audio thread runs: the engine takes the last, and positions are reported again")
     func quickSeeksMerge() async throws {
         let path = try TestMedia.tone("wav", seconds: 20, rate: 8_000, channels: 1, codec: ["-c:a", "pcm_f32le"])
         let decoder = try AudioDecoder(path: path)
         let pump = AudioPump(
             decoder: decoder, output: SilentAudioOutput(sampleRate: decoder.sampleRate, bufferSeconds: 0.05))
-        let player = PlayerComponent(availablePresets: ["aura"], client: PlayerClient(load: { _ in 20 }))
+        let player = PlayerComponent(availablePresets: ["aura"],
+                                     client: PlayerClient(load: { _ in 20 }, follow: { pump.follow($0) }))
         player.send(.fileOpened(path: path))
         #expect(await eventually { player.snapshot.status == .playing })
 
-        let controls = PlayerControls(player: player, pump: pump)
+        let controls = PlayerControls(player: player, clock: pump.clock)
         // The audio thread is not running yet: both seeks land in the pump's mailbox together.
-        _ = controls.apply(.seek(by: 5), heard: 0)
-        _ = controls.apply(.seek(by: 5), heard: 0)
+        controls.apply(.seek(by: 5), heard: 0)
+        controls.apply(.seek(by: 5), heard: 0)
         #expect(player.snapshot.position == 10)
+        #expect(player.snapshot.seekGeneration == 2)
+        #expect(!controls.isCurrent(pump.clock.reading), "the clock still describes the time before the seeks")
 
         pump.start(paused: false)
         defer { pump.stop() }
@@ -28,8 +31,33 @@ struct PlayerControlsTests {
             return player.snapshot.position > 10
         }
         #expect(reported, "the clock never reached the generation of the last seek")
-        #expect(pump.clock.reading.generation == pump.requestedGeneration)
-        #expect(pump.requestedGeneration == 2)
+        #expect(pump.clock.reading.generation == 2)
         #expect(pump.clock.reading.baseSample == 10 * decoder.sampleRate)
+    }
+
+    @Test("a transport older than the last one applied is ignored (effects may run out of order)")
+    func staleTransportIgnored() async throws {
+        let path = try TestMedia.tone("wav", seconds: 20, rate: 8_000, channels: 1, codec: ["-c:a", "pcm_f32le"])
+        let decoder = try AudioDecoder(path: path)
+        let pump = AudioPump(
+            decoder: decoder, output: SilentAudioOutput(sampleRate: decoder.sampleRate, bufferSeconds: 0.05))
+        pump.follow(PlayerTransport(version: 2, paused: false, seek: .init(seconds: 8, generation: 2)))
+        pump.follow(PlayerTransport(version: 1, paused: true, seek: .init(seconds: 3, generation: 1)))
+        pump.start(paused: false)
+        defer { pump.stop() }
+        #expect(await eventually { pump.clock.reading.generation == 2 && pump.clock.reading.written > 0 })
+        #expect(pump.clock.reading.baseSample == 8 * decoder.sampleRate)
+    }
+
+    @Test("keys become store events: quit and Ctrl-C end the session through the store")
+    func keysBecomeEvents() async {
+        let player = PlayerComponent(availablePresets: ["aura", "bars"], client: PlayerClient(load: { _ in 20 }))
+        let controls = PlayerControls(player: player, clock: AudioClock(sampleRate: 8_000))
+        controls.apply(.nextPreset, heard: 0)
+        #expect(player.snapshot.preset == "bars")
+        controls.apply(.quit, heard: 0)
+        #expect(player.snapshot.outcome == .quit)
+        controls.apply(.interrupt, heard: 0)
+        #expect(player.snapshot.outcome == .quit)
     }
 }

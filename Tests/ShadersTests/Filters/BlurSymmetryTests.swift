@@ -22,7 +22,7 @@ import Testing
         return t
     }
 
-    @Test(arguments: ["blur", "godRay"]) func mirrorSymmetricPictureStaysSymmetric(_ name: String) throws {
+    @Test(arguments: ["blur", "light_rays"]) func mirrorSymmetricPictureStaysSymmetric(_ name: String) throws {
         let values: [String: ParameterValue] = switch name {
         case "blur": ["strength": .number(0.5), "center_x": .number(0.5)]
         default: ["light_x": .number(0.5), "threshold": .number(0.2)]

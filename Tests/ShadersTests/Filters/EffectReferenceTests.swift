@@ -75,7 +75,7 @@ import Testing
         let neutral: [(String, [String: ParameterValue])] = [
             ("vibes", ["mix": .number(0), "beat_mix": .number(0)]),
             ("disco", ["amount": .number(0)]),
-            ("godRay", ["exposure": .number(0)]),
+            ("light_rays", ["exposure": .number(0)]),
             ("stars", [:]),                       // the picture is opaque: nothing shows behind it
             ("analog", ["contrast": .number(1), "saturation": .number(1), "grain": .number(0), "react": .number(0)]),
         ]

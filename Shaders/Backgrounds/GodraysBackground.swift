@@ -2,7 +2,7 @@
 /// dust in the beams.
 ///
 /// Audio: the light pulses with the beat, the shafts widen with the slow bass. Angles are sampled on a
-/// circle (cos, sin), so shafts have no seam. (The `godRay` filter casts rays from a picture; this one
+/// circle (cos, sin), so shafts have no seam. (The `light_rays` filter casts rays from a picture; this one
 /// draws them from nothing.)
 import MarbleCore
 

@@ -1,4 +1,4 @@
-/// God rays: light streaming from a point through the bright parts of the picture, screened over the
+/// Light rays (Marble's `godRay` effect; named apart from the `godrays` background): light streaming from a point through the bright parts of the picture, screened over the
 /// dark parts (volumetric light scattering, GPU Gems 3 ch. 13).
 ///
 /// For each pixel, taps along the line towards the light sum the picture's bright-pass (luma above
@@ -10,10 +10,10 @@
 /// monotonic response and a screen blend.
 import MarbleCore
 
-public final class GodRays: Shader, @unchecked Sendable {
+public final class LightRays: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; the scratch of `grid` is partitioned by strip.
     public static let descriptor = ShaderDescriptor(
-        name: "godRay", summary: "Light rays from a point through bright areas, over dark ones.", kind: .filter,
+        name: "light_rays", summary: "Light rays from a point through bright areas, over dark ones.", kind: .filter,
         parameters: [
             ParameterDescriptor("light_x", "Light position, fraction of the width.", .number(default: 0.5, range: 0...1)),
             ParameterDescriptor("light_y", "Light position, fraction of the height.", .number(default: 0.35, range: 0...1)),

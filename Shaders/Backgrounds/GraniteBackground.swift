@@ -4,7 +4,7 @@
 /// Audio: flecks sparkle with the treble (a brighter fleck threshold), beats lift the polish.
 import MarbleCore
 
-public final class GraniteStone: Shader, @unchecked Sendable {
+public final class GraniteBackground: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(
         name: "granite", summary: "Speckled polished granite with sparkling flecks.", kind: .generator, isOpaque: true,

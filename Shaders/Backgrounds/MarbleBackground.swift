@@ -5,7 +5,7 @@
 /// media time and bounded reaction.
 import MarbleCore
 
-public final class MarbleStone: Shader, @unchecked Sendable {
+public final class MarbleBackground: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(
         name: "marble", summary: "Polished marble veins bent by turbulence.", kind: .generator, isOpaque: true,

@@ -1,0 +1,144 @@
+import Synchronization
+
+/// A capture device as a frame source: the live, causal configuration of the frame path.
+///
+/// The capture's sample stream is the clock. Frame n (at n / fps on the live timeline, whose 0 is the
+/// first sample after the session started) is due once the samples up to its end,
+/// (n + 1) / fps, have arrived; so a frame is ready one fragment, one analysis hop and one render after
+/// its sound reached the capture, and a recording's picture and sound are in step by construction.
+/// Every frame is analysed, in order (smoothing and beat tracking never see a gap); when the source
+/// thread fell behind, only the newest due frame is drawn and the others count as late.
+///
+/// Idle: after ``idleAfter`` seconds of silence (no sample above ``silenceThreshold``), only every
+/// ``idleStride``-th frame is drawn, so an unchanging picture does not keep the cores busy; the first
+/// sound brings the full rate back at once.
+///
+/// Safety of @unchecked Sendable: used by the pipeline's source thread only, but for ``isIdle``
+/// (an atomic) and the constants.
+final class CaptureFrameSource: FrameSource, @unchecked Sendable {
+    let buffer: CaptureBuffer
+    let fps: Rational
+    /// The sample index (in the buffer's stream) of the live timeline's 0.
+    let startSample: Int
+    /// Frames to produce before ending (a `--duration`), or nil to run until cancelled.
+    let frameLimit: Int?
+    /// Read once per frame: the sensitivity chosen now (keys +/-).
+    private let sensitivity: @Sendable () -> Float
+    private let extractor: FeatureExtractor
+    private var scratch: AudioFeatures
+    /// Samples (per channel, from `startSample`) handed to the extractor so far.
+    private var appended = 0
+    /// The last frame analysed.
+    private var analysed = -1
+    /// The relative index of the newest sample above the silence threshold (the start counts as loud).
+    private var lastLoud = 0
+    /// Zeros, for samples lost to a stall.
+    private let silence = [Float](repeating: 0, count: 4096)
+
+    static let silenceThreshold: Float = 1e-4   // −80 dBFS
+    let idleAfter: Double
+    let idleStride: Int
+
+    init(buffer: CaptureBuffer, fps: Rational, configuration: AnalysisConfiguration = AnalysisConfiguration(),
+         frameLimit: Int? = nil, idleAfter: Double = 2, idleFramesPerSecond: Double = 5,
+         sensitivity: @escaping @Sendable () -> Float = { 1 }) throws(MarbleError) {
+        self.buffer = buffer
+        self.fps = fps
+        self.frameLimit = frameLimit
+        self.sensitivity = sensitivity
+        self.idleAfter = idleAfter
+        idleStride = max(1, Int((fps.doubleValue / idleFramesPerSecond).rounded()))
+        extractor = try FeatureExtractor(sampleRate: buffer.sampleRate, fps: fps, configuration: configuration)
+        scratch = extractor.makeFeatures()
+        startSample = buffer.written
+    }
+
+    var hasPictures: Bool { false }
+    var warnings: [String] { [] }
+    func makeFeatures() -> AudioFeatures { extractor.makeFeatures() }
+
+    /// Whether the input has been silent for longer than ``idleAfter`` (any thread).
+    var isIdle: Bool { idleFlag.load(ordering: .relaxed) }
+    private let idleFlag = Atomic<Bool>(false)
+
+    func nextDueFrame(cancel: CancellationFlag) throws(MarbleError) -> DueFrame? {
+        var late = 0, idle = 0
+        while !cancel.isCancelled {
+            let next = analysed + 1
+            if let frameLimit, next >= frameLimit { return nil }
+            take()
+            guard extractor.samplesNeeded(forFrame: next) <= appended else {
+                _ = buffer.wait(after: startSample + appended, timeout: 0.05)
+                continue
+            }
+            let newer = extractor.samplesNeeded(forFrame: next + 1) <= appended
+            if newer && frameLimit.map({ next + 1 < $0 }) ?? true {
+                // Another frame is due already: this one would be late. Analyse it, draw the next.
+                extractor.computeFeatures(forFrame: next, into: &scratch)
+                analysed = next
+                late += 1
+                continue
+            }
+            let silent = appended - lastLoud > Int(idleAfter * Double(buffer.sampleRate))
+            idleFlag.store(silent, ordering: .relaxed)
+            if silent && next % idleStride != 0 && frameLimit != next + 1 {
+                extractor.computeFeatures(forFrame: next, into: &scratch)
+                analysed = next
+                idle += 1
+                continue
+            }
+            return DueFrame(index: next, lateSkipped: late, idleSkipped: idle, isLast: frameLimit == next + 1)
+        }
+        return nil
+    }
+
+    func produce(_ due: DueFrame, into slot: FrameSlot?) throws(MarbleError) {
+        analysed = due.index
+        guard let slot else {
+            extractor.computeFeatures(forFrame: due.index, into: &scratch)
+            return
+        }
+        slot.index = due.index
+        slot.time = fps.seconds(ofFrame: due.index)
+        extractor.computeFeatures(forFrame: due.index, into: &slot.features)
+        slot.features.time = slot.time
+        slot.features.applySensitivity(sensitivity())
+        let newest = startSample + extractor.samplesNeeded(forFrame: due.index) - 1
+        slot.sourceTime = buffer.arrivalTime(ofSample: newest) ?? 0
+    }
+
+    /// Moves what the capture delivered since the last call into the analyser.
+    private func take() {
+        let available = buffer.written
+        var from = startSample + appended
+        guard available > from else { return }
+        let oldest = available - buffer.capacity
+        if from < oldest {
+            // The ring no longer holds the oldest samples (a stall of seconds): they count as
+            // silence, so the analyser's stream stays as long as the live timeline.
+            appendSilence(oldest - from)
+            from = oldest
+        }
+        var cursor = from - startSample
+        buffer.read(from: from, upTo: available) { left, right in
+            extractor.append(left: left, right: right)
+            for i in 0..<left.count where abs(left[i]) > Self.silenceThreshold || abs(right[i]) > Self.silenceThreshold {
+                lastLoud = cursor + i
+            }
+            cursor += left.count
+        }
+        appended = available - startSample
+    }
+
+    private func appendSilence(_ count: Int) {
+        silence.withUnsafeBufferPointer { zeros in
+            var missing = count
+            while missing > 0 {
+                let n = min(missing, zeros.count)
+                let run = UnsafeBufferPointer(rebasing: zeros[0..<n])
+                extractor.append(left: run, right: run)
+                missing -= n
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Granite
+
+/// The state of `marble live` in one Granite store: the source, the connection, the look, and how
+/// the session ended.
+///
+/// The capture's state changes, the keys and the frame source's end arrive as ``Event``s; connecting
+/// and disconnecting run as effects. The frame path reads ``snapshot`` (a lock and a copy) once per
+/// frame and never sends per frame.
+///
+/// ```swift
+/// let live = LiveComponent(availablePresets: names, preset: "spectrum", client: .capturing(capture))
+/// live.start()
+/// live.send(.sessionStarted)          // connects; .captureStarted or .captureFailed follows
+/// ...
+/// live.send(.quitRequested)           // outcome .quit; the capture is disconnected
+/// ```
+public struct LiveComponent: GraniteComponent {
+    public let store: GraniteStore<Center>
+
+    public init(availablePresets: [String], requestedSource: String? = nil, preset: String? = nil,
+                sensitivity: Float = Sensitivity.default, client: LiveClient,
+                clock: any GraniteClock = GraniteSystemClock()) {
+        let chosen = preset.flatMap { availablePresets.contains($0) ? $0 : nil } ?? availablePresets.first
+        store = GraniteStore(
+            center: Center(availablePresets: availablePresets, client: client),
+            initialState: State(requestedSource: requestedSource, preset: chosen, sensitivity: sensitivity),
+            clock: clock)
+    }
+
+    /// The current state, for the frame path: one lock hold and a copy.
+    public var snapshot: State { store.state }
+}

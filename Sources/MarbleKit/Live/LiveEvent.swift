@@ -1,0 +1,25 @@
+extension LiveComponent {
+    /// What happened to a live session, named after the fact.
+    public enum Event: Equatable, Sendable {
+        /// The session started: connecting to the capture begins (the connect effect).
+        case sessionStarted
+        /// The capture is running (sent by the connect effect), from the named source or, with
+        /// `--wait`, still waiting for a server (nil).
+        case captureStarted(source: String?)
+        /// The capture could not start (sent by the connect effect).
+        case captureFailed(kind: String, message: String)
+        /// The capture reported a new state (connected, reconnecting, the default sink switched).
+        case captureChanged(CaptureState)
+        case nextPresetRequested
+        case previousPresetRequested
+        case presetSelected(name: String)
+        case sensitivityRaised
+        case sensitivityLowered
+        /// The user pressed q.
+        case quitRequested
+        /// Ctrl-C or a termination signal.
+        case interrupted
+        /// The frame source reached `--duration`.
+        case durationReached
+    }
+}

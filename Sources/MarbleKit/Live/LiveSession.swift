@@ -1,0 +1,147 @@
+import Foundation
+import Granite
+import Synchronization
+
+/// `marble live`: what the machine is playing (or any capture source), visualised as it plays, in
+/// the terminal and/or recorded to a file. The live configuration of the ``FramePipeline``:
+/// ``CaptureFrameSource`` → ``FrameRenderer`` (the preset chosen now) → ``TerminalSink`` and/or a
+/// ``LiveRecordingSink``, real-time policy.
+///
+/// Control state (connection, preset, sensitivity, outcome) lives in a ``LiveComponent``: connecting
+/// is its effect, the capture's state changes and the keys are its events, and the session ends when
+/// an outcome is reduced (q, Ctrl-C, `--duration`). The frame path reads its snapshot once a frame.
+public final class LiveSession {
+    public let options: LiveOptions
+    /// Frame counts, drops and latencies of the last ``run()``.
+    public private(set) var statistics = PipelineStatistics()
+    /// The source that was captured (for the summary).
+    public private(set) var sourceName: String?
+    /// The recording's size in bytes after a run that recorded.
+    public private(set) var recordedBytes = 0
+    /// Called (on the store's notification thread) when the connection changes: capturing from a
+    /// source, reconnecting. A session without a terminal reports these lines on standard error.
+    public var onConnectionChange: (@Sendable (LiveComponent.Connection) -> Void)?
+
+    public init(options: LiveOptions) throws(MarbleError) {
+        try options.validate()
+        if let preset = options.preset, !PresetLibrary.names().contains(preset) {
+            throw MarbleError(.preset, "unknown preset \"\(preset)\" (available: \(PresetLibrary.names().joined(separator: ", ")))")
+        }
+        self.options = options
+    }
+
+    /// Connects, then draws until q, Ctrl-C, `--duration` or an error; the terminal is restored and
+    /// the recording finished (or removed, after an error) on every way out.
+    /// - Throws: `.device` when no PulseAudio server runs (without `--wait`), `.option` for an unknown
+    ///   source (naming the available ones), and any error of the pipeline or its sinks.
+    public func run() throws(MarbleError) -> LiveOutcome {
+        let presets = PresetLibrary.names()
+        let capture = try AudioCapture(options: options.capture)
+        let live = LiveComponent(availablePresets: presets, requestedSource: options.capture.source,
+                                 preset: options.preset ?? PresetLibrary.defaultName, client: .capturing(capture))
+        capture.onStateChange = { live.send(.captureChanged($0)) }
+        let signals = TerminalSignals()
+        live.start()
+        defer {
+            live.send(.interrupted)  // ends the session if nothing else did: disconnects the capture
+            capture.stop()
+            live.stop()
+        }
+        try connect(live, signals: signals)
+        if let outcome = live.snapshot.outcome { return outcome }
+        sourceName = capture.sourceName ?? live.snapshot.connection.summary
+
+        let screen = options.terminal ? try TerminalScreen() : nil
+        let grid = screen.map { TerminalGrid(screen: $0) }
+        // Drawn only in the terminal, the picture follows the window; a recording keeps its size.
+        let follows = options.size == nil && options.output == nil
+        let size = options.size ?? (follows ? grid?.pixels : nil) ?? (1280, 720)
+        let preset = live.snapshot.preset ?? PresetLibrary.defaultName
+        let scene = try PresetLibrary.load(preset)
+        try scene.validate()
+        var sizing: (@Sendable () -> (width: Int, height: Int))?
+        if follows, let grid { sizing = { grid.pixels } }
+        let renderer = try FrameRenderer(scene: scene, width: size.width, height: size.height, fps: options.fps,
+                                         threads: options.threads, selection: { live.snapshot.preset }, selected: preset,
+                                         sizing: sizing)
+        let source = try CaptureFrameSource(buffer: capture.buffer, fps: options.fps, frameLimit: options.frameLimit,
+                                            idleAfter: options.idleAfter, sensitivity: { live.snapshot.sensitivity })
+        var sinks: [any FrameSink] = []
+        var recording: LiveRecordingSink?
+        if let output = options.output {
+            let sink = try LiveRecordingSink(path: output, options: options, width: size.width, height: size.height,
+                                             buffer: capture.buffer, startSample: source.startSample)
+            recording = sink
+            sinks.append(sink)
+        }
+        let status = LiveStatus()
+        if let screen, let grid {
+            sinks.append(TerminalSink(screen: screen, grid: grid) {
+                let state = live.snapshot
+                status.frameShown()
+                status.update {
+                    $0.connection = state.connection.summary
+                    $0.preset = state.preset ?? "-"
+                    $0.sensitivity = state.sensitivity
+                    $0.idle = source.isIdle
+                }
+                return status.bytes
+            })
+        }
+
+        let cancel = CancellationFlag()
+        let ended = live.store.subscribe { state in if !state.isRunning { cancel.cancel() } }
+        defer { ended.cancel() }
+        let report = onConnectionChange
+        let lastConnection = Mutex<LiveComponent.Connection?>(nil)
+        let connections = live.store.subscribe { state in
+            let changed = lastConnection.withLock { last in
+                defer { last = state.connection }
+                return last != state.connection
+            }
+            if changed { report?(state.connection) }
+        }
+        defer { connections.cancel() }
+        try screen?.enter()
+        defer { screen?.restore() }
+        let input = TerminalInput(screen: screen, grid: grid, signals: signals,
+                                  onKey: { key in if let event = LiveComponent.Event(key: key) { live.send(event) } },
+                                  onStop: { live.send(.interrupted) })
+        input.start()
+        defer { input.stop() }
+
+        let pipeline = FramePipeline(source: source, renderer: renderer, sinks: sinks, policy: .realtime)
+        do {
+            statistics = try pipeline.run(cancel: cancel, progressInterval: 0.5) { s in
+                status.update {
+                    $0.dropped = s.dropped
+                    $0.latencyMilliseconds = Int((s.latencyPercentile(50) ?? 0).rounded())
+                    if recording != nil { $0.recordingSeconds = Int(self.options.fps.seconds(ofFrame: s.lastIndex + 1)) }
+                }
+            }
+        } catch {
+            live.send(.interrupted)
+            throw error
+        }
+        if !cancel.isCancelled { live.send(.durationReached) }
+        recordedBytes = recording.map { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int) ?? 0 } ?? 0
+        return live.snapshot.outcome ?? .interrupted
+    }
+
+    /// Starts the capture through the component and waits for the connect effect's answer
+    /// (a subscription wakes this thread; Ctrl-C meanwhile ends the session).
+    private func connect(_ live: LiveComponent, signals: TerminalSignals) throws(MarbleError) {
+        let answered = DispatchSemaphore(value: 0)
+        let watch = live.store.subscribe { state in
+            if state.captureStarted || !state.isRunning { answered.signal() }
+        }
+        defer { watch.cancel() }
+        live.send(.sessionStarted)
+        while answered.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+            if signals.stopRequested { live.send(.interrupted) }
+        }
+        if case .failed(let kind, let message) = live.snapshot.connection {
+            throw MarbleError(MarbleError.Kind(rawValue: kind) ?? .device, message)
+        }
+    }
+}

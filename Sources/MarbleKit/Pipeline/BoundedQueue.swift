@@ -1,0 +1,67 @@
+import Foundation
+
+/// A fixed-capacity blocking FIFO between pipeline stages (back-pressure: a fast stage waits for a
+/// slow one, so memory stays flat). Closing wakes every waiter; `pop` then drains what is left.
+///
+/// Safety of @unchecked Sendable: every stored property is read and written only with `condition` held.
+final class BoundedQueue<Element>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var items: [Element?]
+    private var head = 0
+    private var count = 0
+    private var closed = false
+
+    init(capacity: Int) { items = [Element?](repeating: nil, count: max(1, capacity)) }
+
+    /// Appends, waiting while full. Returns false (dropping the element) once the queue is closed.
+    @discardableResult
+    func push(_ element: Element) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while count == items.count && !closed { condition.wait() }
+        guard !closed else { return false }
+        items[(head + count) % items.count] = element
+        count += 1
+        condition.broadcast()
+        return true
+    }
+
+    /// Removes the oldest element, waiting while empty; nil once closed and empty.
+    func pop() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        while count == 0 && !closed { condition.wait() }
+        return take()
+    }
+
+    /// Removes the oldest element if there is one, without waiting (real time: no slot means a dropped frame).
+    func tryPop() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        return take()
+    }
+
+    /// With `condition` held.
+    private func take() -> Element? {
+        guard count > 0 else { return nil }
+        let e = items[head]
+        items[head] = nil
+        head = (head + 1) % items.count
+        count -= 1
+        condition.broadcast()
+        return e
+    }
+
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    var isClosed: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return closed
+    }
+}

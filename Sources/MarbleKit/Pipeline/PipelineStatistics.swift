@@ -1,0 +1,71 @@
+import Synchronization
+
+/// What a pipeline run did: frames consumed, dropped and skipped, time per stage, and (for capture
+/// sources) how long frames took from their sound's arrival to a finished picture.
+public struct PipelineStatistics: Sendable {
+    /// Frames every sink consumed.
+    public var frames = 0
+    /// Index of the last frame consumed (−1 before the first).
+    public var lastIndex = -1
+    /// Frames not drawn because they would have been late (real time only).
+    public var dropped = 0
+    /// Frames not drawn on purpose while the input was idle (silence).
+    public var idleSkipped = 0
+    public var wallSeconds = 0.0
+    /// Milliseconds summed over frames: the source's work, drawing (conversion included), conversion
+    /// alone, and the sinks.
+    public var sourceMilliseconds = 0.0
+    public var renderMilliseconds = 0.0
+    public var convertMilliseconds = 0.0
+    public var sinkMilliseconds = 0.0
+    /// Milliseconds from the arrival of a frame's newest sample to its finished picture, one value
+    /// per frame that has an arrival time (capture sources), newest last; at most ``latencyCapacity``.
+    public var latencies: [Double] = []
+    public static let latencyCapacity = 4096
+    private var latencyCursor = 0
+
+    public init() {}
+
+    /// Counts a consumed frame; `previousIndex` is the index of the one before it.
+    mutating func record(_ slot: FrameSlot, previousIndex: Int) {
+        frames += 1
+        lastIndex = slot.index
+        if slot.sourceTime > 0 && slot.readyTime >= slot.sourceTime {
+            let ms = Double(slot.readyTime - slot.sourceTime) / 1e6
+            // A ring once full: the statistics of a long live run stay bounded.
+            if latencies.count < Self.latencyCapacity {
+                if latencies.capacity < Self.latencyCapacity { latencies.reserveCapacity(Self.latencyCapacity) }
+                latencies.append(ms)
+            } else {
+                latencies[latencyCursor] = ms
+                latencyCursor = (latencyCursor + 1) % Self.latencyCapacity
+            }
+        }
+    }
+
+    /// The `p`-th percentile (0…100) of ``latencies``, or nil when there are none.
+    public func latencyPercentile(_ p: Double) -> Double? {
+        guard !latencies.isEmpty else { return nil }
+        let sorted = latencies.sorted()
+        let rank = Int((p / 100 * Double(sorted.count - 1)).rounded())
+        return sorted[max(0, min(sorted.count - 1, rank))]
+    }
+}
+
+/// Counters the source thread raises and the sink thread reads.
+final class PipelineCounters: Sendable {
+    private let state = Mutex((late: 0, idle: 0))
+
+    func add(late: Int, idle: Int) {
+        guard late != 0 || idle != 0 else { return }
+        state.withLock { $0.late += late; $0.idle += idle }
+    }
+
+    func copy(into statistics: inout PipelineStatistics) {
+        let s = state.withLock { $0 }
+        statistics.dropped = s.late
+        statistics.idleSkipped = s.idle
+    }
+
+    var dropped: Int { state.withLock { $0.late } }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+/// A file played in real time as a frame source (`marble play`): frames follow the monotonic clock at
+/// the target rate, and each shows the features of the sound being heard at that moment, read from
+/// the ``AudioClock`` (the sound card is the master clock, corrected by its latency).
+///
+/// Frame stepping: wait for the next tick (a tick more than a period late is dropped and counted);
+/// move the samples the audio thread decoded into the causal analyser (a new one after a seek);
+/// analyse the newest frame heard. While paused the picture holds (the same features again). The
+/// source also reports the transport to the ``PlayerComponent``: the position a few times a second
+/// and the end of the media, where it ends unless `keepOpen`.
+///
+/// Safety of @unchecked Sendable: used by the pipeline's source thread only; `ended` is read after
+/// that thread has finished.
+final class PlaybackFrameSource: FrameSource, @unchecked Sendable {
+    let pump: AudioPump
+    let player: PlayerComponent
+    let controls: PlayerControls
+    let fps: Rational
+    let keepOpen: Bool
+    private let sampleRate: Int
+    private var extractor: FeatureExtractor
+    /// The features of the newest frame analysed (held while paused).
+    private var features: AudioFeatures
+    private var generation = -1
+    private var baseSample = 0
+    private var appended = 0
+    private var lastFrame = -1
+    private var tick = -1
+    private var next = 0.0
+    private var lastReport = 0.0
+    /// True once the media played to its end (the session's outcome).
+    private(set) var ended = false
+
+    init(pump: AudioPump, player: PlayerComponent, sampleRate: Int, fps: Rational, keepOpen: Bool) throws(MarbleError) {
+        self.pump = pump
+        self.player = player
+        controls = PlayerControls(player: player, clock: pump.clock)
+        self.sampleRate = sampleRate
+        self.fps = fps
+        self.keepOpen = keepOpen
+        extractor = try FeatureExtractor(sampleRate: sampleRate, fps: fps)
+        features = extractor.makeFeatures()
+    }
+
+    var hasPictures: Bool { false }
+    var warnings: [String] { [] }
+    func makeFeatures() -> AudioFeatures { extractor.makeFeatures() }
+
+    private static func seconds() -> Double { Double(MonotonicClock.now()) * 1e-9 }
+
+    func nextDueFrame(cancel: CancellationFlag) throws(MarbleError) -> DueFrame? {
+        let period = 1 / fps.doubleValue
+        if tick < 0 { next = Self.seconds() }
+        while !cancel.isCancelled {
+            if let e = pump.error { throw e }
+            let now = Self.seconds()
+            if now < next {
+                Thread.sleep(forTimeInterval: min(next - now, 0.05))
+                continue
+            }
+            // A tick more than one period late is dropped, not drawn late.
+            var late = 0
+            if now - next > period {
+                late = Int((now - next) / period)
+                next += Double(late) * period
+            }
+            next += period
+            tick += late + 1
+
+            let reading = pump.clock.reading
+            if controls.isCurrent(reading) {
+                if reading.ended && player.snapshot.status == .playing {
+                    player.send(.reachedEnd)
+                    if !keepOpen {
+                        ended = true
+                        return nil
+                    }
+                } else if now - lastReport >= 0.25 {
+                    player.send(.positionAdvanced(to: pump.clock.position(of: reading)))  // a few times a second
+                    lastReport = now
+                }
+            }
+            return DueFrame(index: tick, lateSkipped: late)
+        }
+        return nil
+    }
+
+    func produce(_ due: DueFrame, into slot: FrameSlot?) throws(MarbleError) {
+        try takeSamples()
+        let state = player.snapshot
+        let current = controls.isCurrent(pump.clock.reading)
+        analyse(at: current ? pump.clock.position(of: pump.clock.reading) : state.position, sensitivity: state.sensitivity)
+        guard let slot else { return }
+        slot.index = due.index
+        slot.features.copy(from: features)
+        slot.time = features.time
+    }
+
+    /// Moves the samples the audio thread decoded into the analyser; after a seek, starts a new one.
+    private func takeSamples() throws(MarbleError) {
+        var resetError: MarbleError?
+        pump.handoff.drain(generation: &generation, reset: { base in
+            baseSample = base
+            appended = 0
+            lastFrame = -1
+            do throws(MarbleError) {
+                extractor = try FeatureExtractor(sampleRate: sampleRate, fps: fps)
+            } catch { resetError = error }
+        }, append: { left, right in
+            extractor.append(left: left, right: right)
+            appended += left.count
+        })
+        if let e = resetError { throw e }
+    }
+
+    /// Analyses the frame heard at `position` seconds (or the newest one whose audio has been decoded,
+    /// if that is earlier), with `sensitivity` applied. Keeps the last features if that frame is done.
+    private func analyse(at position: Double, sensitivity: Float) {
+        let relative = position - Double(baseSample) / Double(sampleRate)
+        var frame = fps.frame(at: max(0, relative))
+        while frame >= 0 && extractor.samplesNeeded(forFrame: frame) > appended { frame -= 1 }
+        guard frame > lastFrame else { return }
+        extractor.computeFeatures(forFrame: frame, into: &features)
+        features.time += Double(baseSample) / Double(sampleRate)
+        features.applySensitivity(sensitivity)
+        lastFrame = frame
+    }
+}

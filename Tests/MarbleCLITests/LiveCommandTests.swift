@@ -1,0 +1,258 @@
+import Foundation
+import Testing
+
+/// `marble live` run for real against a private headless PulseAudio: what plays into its null sink
+/// is captured, drawn and recorded; the server's faults are survived.
+@Suite("marble live (command line, real PulseAudio)", .serialized, .enabled(if: PlayTools.available))
+struct LiveCommandTests {
+    static let rate = 48_000
+
+    /// 1 s of silence, then 1.5 s of seeded white noise, then silence: `noise` holds the noise alone.
+    static func steppedNoise() throws -> (file: String, noise: [Float]) {
+        let noise = CLI.path("noise.f32")
+        try CLI.ffmpeg(["-f", "lavfi", "-i", "anoisesrc=d=1.5:c=white:seed=7:a=0.3:r=\(rate)", "-f", "f32le", "-ac", "1", noise])
+        let file = CLI.path("stepped.wav")
+        try CLI.ffmpeg(["-f", "lavfi", "-i", "anullsrc=r=\(rate):cl=mono:d=1", "-f", "f32le", "-ar", "\(rate)", "-ac", "1", "-i", noise,
+                        "-f", "lavfi", "-i", "anullsrc=r=\(rate):cl=mono:d=2",
+                        "-filter_complex", "[0][1][2]concat=n=3:v=0:a=1", "-ac", "2", file])
+        return (file, try floats(noise))
+    }
+
+    static func floats(_ path: String) throws -> [Float] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    /// The recording's sound as mono float at 48 kHz.
+    static func sound(of path: String) throws -> [Float] {
+        let raw = CLI.path("sound-\(UUID().uuidString.prefix(6)).f32")
+        try CLI.ffmpeg(["-i", path, "-map", "0:a", "-f", "f32le", "-ac", "1", "-ar", "\(rate)", raw])
+        return try floats(raw)
+    }
+
+    /// Mean luma of each frame of the recording (decoded at 32x18).
+    static func frameLuma(of path: String) throws -> [Double] {
+        let raw = CLI.path("luma-\(UUID().uuidString.prefix(6)).gray")
+        try CLI.ffmpeg(["-i", path, "-map", "0:v", "-vf", "scale=32:18", "-f", "rawvideo", "-pix_fmt", "gray", raw])
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+        return stride(from: 0, to: bytes.count - 575, by: 576).map { start in
+            Double(bytes[start..<start + 576].reduce(0) { $0 + Int($1) }) / 576
+        }
+    }
+
+    /// Where `needle` best matches `haystack` (normalised cross-correlation): offset and score 0…1.
+    /// Searched within 100 ms of where the haystack first gets loud (the signal's onset).
+    static func locate(_ needle: [Float], in haystack: [Float]) -> (offset: Int, score: Double) {
+        let probe = Array(needle.prefix(4800))   // 100 ms of noise is unmistakable
+        let energy = probe.reduce(0.0) { $0 + Double($1 * $1) }
+        var best = (offset: 0, score: 0.0)
+        guard let onset = haystack.firstIndex(where: { abs($0) > 0.05 }) else { return best }
+        let lower = max(0, onset - 4800), upper = min(haystack.count - probe.count, onset + 4800)
+        guard lower < upper else { return best }
+        for offset in lower..<upper {
+            var dot = 0.0, e = 0.0
+            for i in 0..<probe.count {
+                let h = Double(haystack[offset + i])
+                dot += Double(probe[i]) * h
+                e += h * h
+            }
+            let score = e > 0 ? dot / (energy * e).squareRoot() : 0
+            if score > best.score { best = (offset, score) }
+        }
+        return best
+    }
+
+    /// Starts `marble live` headless (no terminal) with the server's environment; output to files.
+    static func startLive(_ arguments: [String], pulse: PulseServer) throws -> (Process, String) {
+        let log = CLI.path("live-\(UUID().uuidString.prefix(6)).log")
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let p = Process()
+        p.executableURL = CLI.executable
+        p.arguments = ["live"] + arguments
+        p.environment = ProcessInfo.processInfo.environment.merging(pulse.environment) { $1 }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        p.standardOutput = handle
+        p.standardError = handle
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        return (p, log)
+    }
+
+    static func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+    /// What ffprobe says of a recording: frames decoded, the sound's codec and duration.
+    struct Facts {
+        var frames = 0, soundCodec = "", soundDuration = 0.0
+        init(_ path: String) throws {
+            let v = try PlayTools.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                                  "stream=nb_read_frames", "-of", "csv=p=0", path]).output
+            frames = Int(v.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+            let a = try PlayTools.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
+                                                  "stream=codec_name,duration", "-of", "csv=p=0", path]).output
+            let parts = a.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",")
+            soundCodec = parts.first.map(String.init) ?? ""
+            soundDuration = parts.count > 1 ? Double(parts[1]) ?? 0 : 0
+        }
+    }
+
+    @Test("what plays is recorded: the sound is found in the file, and the picture changes at its frame (±1)")
+    func recordsWhatPlays() throws {
+        let pulse = try PulseServer()
+        defer { pulse.stop() }
+        let (file, noise) = try Self.steppedNoise()
+        let out = CLI.path("live-rec.mp4")
+        let fps = 30
+        let (live, log) = try Self.startLive(["-o", out, "--duration", "5s", "--size", "160x90", "--fps", "\(fps)",
+                                              "--preset", "bars"], pulse: pulse)
+        Thread.sleep(forTimeInterval: 0.8)   // the recording has started; the step comes later in it
+        let player = try pulse.play(file)
+        live.waitUntilExit()
+        player.terminate()
+        #expect(live.terminationStatus == 0, "\(Self.read(log))")
+        let facts = try Facts(out)
+        #expect(facts.frames == 5 * fps)
+        #expect(facts.soundCodec == "aac")
+        #expect(abs(facts.soundDuration - 5) < 0.05, "sound as long as the picture: \(facts.soundDuration) s")
+
+        let sound = try Self.sound(of: out)
+        let found = Self.locate(noise, in: sound)
+        #expect(found.score > 0.8, "the played noise is in the recording's sound (score \(found.score))")
+        let soundFrame = found.offset * fps / Self.rate
+        let luma = try Self.frameLuma(of: out)
+        let quiet = luma.prefix(max(1, soundFrame - 2))
+        let floor = quiet.max() ?? 0
+        let pictureFrame = luma.indices.first { $0 > 0 && luma[$0] > floor + 8 } ?? -1
+        #expect((soundFrame...soundFrame + 1).contains(pictureFrame),
+                "sound starts in frame \(soundFrame), picture changes in frame \(pictureFrame): \(luma.prefix(soundFrame + 4))")
+    }
+
+    @Test("the server killed and restarted mid-run: the recording goes on (silence) and capture resumes")
+    func survivesServerRestart() throws {
+        let pulse = try PulseServer()
+        defer { pulse.stop() }
+        let tone = CLI.path("long-tone.wav")
+        try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=440:d=30:r=48000", "-ac", "2", tone])
+        var player = try pulse.play(tone)
+        let out = CLI.path("live-restart.mp4")
+        let (live, log) = try Self.startLive(["-o", out, "--duration", "9s", "--size", "64x36"], pulse: pulse)
+        let recording = PlayTools.eventually(timeout: 30) {
+            (try? FileManager.default.contentsOfDirectory(atPath: CLI.folder.path).contains { $0.hasPrefix(".live-restart.mp4.partial") }) ?? false
+        }
+        #expect(recording, "\(Self.read(log))")
+        Thread.sleep(forTimeInterval: 3)
+        pulse.kill()
+        player.terminate()
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(PlayTools.eventually(timeout: 5) { Self.read(log).contains("reconnecting") }, "\(Self.read(log))")
+        try pulse.start()
+        let back = Date()
+        player = try pulse.play(tone)
+        let resumed = PlayTools.eventually(timeout: 10) {
+            Self.read(log).components(separatedBy: "capturing viz.monitor").count == 3
+        }
+        let resumeSeconds = Date().timeIntervalSince(back)
+        #expect(resumed && resumeSeconds < 1.5, "capture resumed \(resumeSeconds) s after the server was back: \(Self.read(log))")
+        live.waitUntilExit()
+        player.terminate()
+        #expect(live.terminationStatus == 0, "\(Self.read(log))")
+        #expect(try Facts(out).frames == 9 * 30)
+        // In 100 ms windows: the tone, then silence while the server was away, then the tone again.
+        let sound = try Self.sound(of: out)
+        let windows = stride(from: 0, to: sound.count - 4800, by: 4800).map { start in
+            (sound[start..<start + 4800].reduce(Float(0)) { $0 + $1 * $1 } / 4800).squareRoot()
+        }
+        let loud = windows.map { $0 > 0.05 }
+        guard let firstLoud = loud.firstIndex(of: true),
+              let gap = loud[firstLoud...].firstIndex(of: false),
+              let back = loud[gap...].firstIndex(of: true) else {
+            Issue.record("no tone / gap / tone in the recording: \(windows.map { String(format: "%.2f", $0) })")
+            return
+        }
+        let silent = back - gap
+        // The server was away 1.5 s; a fresh null sink then delivers its first data after up to 2 s (it
+        // renders in long blocks until a client asks for less), which the gap includes.
+        #expect(silent >= 10 && silent <= 50, "the gap lasts \(silent) windows of 100 ms")
+        #expect(loud[back...].filter { $0 }.count >= (loud.count - back) * 8 / 10, "the tone stays after the restart")
+    }
+
+    @Test("an unknown source is one line naming the available ones (exit 2), and nothing is written")
+    func unknownSource() throws {
+        let pulse = try PulseServer()
+        defer { pulse.stop() }
+        let out = CLI.path("never.mp4")
+        let r = try PlayTools.marble(["live", "--source", "no.such.source", "-o", out, "--duration", "1s"], environment: pulse.environment)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("no.such.source") && r.stderr.contains("viz.monitor"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test("no server is one line and exit 1; with --wait the session waits and records once one appears")
+    func noServer() throws {
+        let dir = PlayTools.makeDirectory("marble-nopa")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let env = ["XDG_RUNTIME_DIR": dir, "PULSE_SERVER": "unix:\(dir)/pulse/native"]
+        let out = CLI.path("nopa.mp4")
+        let r = try PlayTools.marble(["live", "-o", out, "--duration", "1s"], environment: env)
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("PulseAudio"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test("--wait: no server at first, one appears, the recording is made")
+    func waitsForAServer() throws {
+        let pulse = try PulseServer()
+        defer { pulse.stop() }
+        pulse.kill()
+        let out = CLI.path("waited.mp4")
+        let (live, log) = try Self.startLive(["--wait", "-o", out, "--duration", "2s", "--size", "64x36"], pulse: pulse)
+        Thread.sleep(forTimeInterval: 1.0)
+        #expect(live.isRunning, "\(Self.read(log))")
+        try pulse.start()
+        let deadline = Date().addingTimeInterval(60)
+        while live.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        if live.isRunning { live.terminate() }
+        #expect(live.terminationStatus == 0, "\(Self.read(log))")
+        let frames = try Facts(out).frames
+        #expect(frames == 60, "\(frames) frames; \(Self.read(log))")
+    }
+
+    @Test("--list-sources marks the default sink's monitor")
+    func listsSources() throws {
+        let pulse = try PulseServer()
+        defer { pulse.stop() }
+        let r = try PlayTools.marble(["live", "--list-sources"], environment: pulse.environment)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.split(separator: "\n").contains { $0.hasPrefix("* viz.monitor") }, "\(r.stdout)")
+    }
+
+    @Test("Ctrl-C ends a recording with exit 130 and a valid, playable file")
+    func interruptKeepsTheFile() throws {
+        let pulse = try PulseServer()
+        defer { pulse.stop() }
+        let out = CLI.path("live-ctrlc.mp4")
+        let (live, log) = try Self.startLive(["-o", out, "--size", "64x36"], pulse: pulse)
+        let started = PlayTools.eventually(timeout: 30) {
+            (try? FileManager.default.contentsOfDirectory(atPath: CLI.folder.path).contains { $0.hasPrefix(".live-ctrlc.mp4.partial") }) ?? false
+        }
+        #expect(started, "\(Self.read(log))")
+        Thread.sleep(forTimeInterval: 1.0)
+        live.interrupt()
+        live.waitUntilExit()
+        #expect(live.terminationStatus == 130, "\(Self.read(log))")
+        let frames = try Facts(out).frames
+        #expect(frames >= 15, "\(frames) frames")
+    }
+
+    @Test("bad values are one line and exit 2", arguments: [
+        (["--fps", "0"], "--fps"), (["--duration", "soon"], "--duration"), (["--size", "7x7", "-o", "x.mp4"], "--size"),
+        (["-o", "x.png"], "a recording is a video"), (["--fragment", "500"], "fragment"), ([] as [String], "terminal"),
+    ])
+    func badValues(arguments: [String], words: String) throws {
+        let r = try PlayTools.marble(["live"] + arguments, environment: [:])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains(words), "\(r.stderr)")
+    }
+}

@@ -1,0 +1,100 @@
+import Granite
+@testable import MarbleKit
+import Testing
+import TestSupport
+
+/// The live session's reducers, effects included, through the test store: every state change and
+/// every event an effect sends is asserted.
+@Suite struct LiveComponentTests {
+    static let presets = ["spectrum", "bars", "magma"]
+
+    func store(client: LiveClient, preset: String? = "spectrum") -> GraniteTestStore<LiveComponent.Center> {
+        makeTestStore(LiveComponent.Center(availablePresets: Self.presets, client: client),
+                      LiveComponent.State(preset: preset))
+    }
+
+    /// A client that connects at once to `source` and records its calls.
+    static func client(source: String? = "viz.monitor", calls: Recorder<String>) -> LiveClient {
+        LiveClient(connect: {
+            calls.append("connect")
+            return source
+        }, disconnect: {
+            calls.append("disconnect")
+        })
+    }
+
+    @Test func startingConnectsThroughTheEffect() async {
+        let calls = Recorder<String>()
+        let store = store(client: Self.client(calls: calls))
+        await store.send(.sessionStarted) { $0.connection = .connecting }
+        await store.receive(.captureStarted(source: "viz.monitor")) {
+            $0.captureStarted = true
+            $0.connection = .capturing(source: "viz.monitor")
+        }
+        #expect(calls.all == ["connect"])
+        await store.send(.quitRequested) { $0.outcome = .quit }
+        #expect(await eventually { calls.all == ["connect", "disconnect"] })
+        await store.finish()
+    }
+
+    @Test func noServerFailsTheSessionWithTheCaptureError() async {
+        let client = LiveClient(connect: { throw MarbleError(.device, "no PulseAudio server is running") }, disconnect: {})
+        let store = store(client: client)
+        await store.send(.sessionStarted) { $0.connection = .connecting }
+        await store.receive(.captureFailed(kind: "device", message: "no PulseAudio server is running")) {
+            $0.connection = .failed(kind: "device", message: "no PulseAudio server is running")
+            $0.outcome = .failed
+        }
+        // A failed session ignores later capture news and keys that would end it again.
+        await store.send(.captureChanged(.capturing(source: "viz.monitor")))
+        await store.send(.quitRequested)
+        await store.finish()
+    }
+
+    @Test func waitingForAServerKeepsConnectingUntilTheCaptureSaysSo() async {
+        let calls = Recorder<String>()
+        let store = store(client: Self.client(source: nil, calls: calls))
+        await store.send(.sessionStarted) { $0.connection = .connecting }
+        await store.receive(.captureStarted(source: nil)) { $0.captureStarted = true }
+        await store.send(.captureChanged(.capturing(source: "viz.monitor"))) { $0.connection = .capturing(source: "viz.monitor") }
+        await store.send(.captureChanged(.reconnecting(reason: "Connection terminated"))) {
+            $0.connection = .reconnecting(reason: "Connection terminated")
+        }
+        await store.send(.captureChanged(.capturing(source: "other.monitor"))) { $0.connection = .capturing(source: "other.monitor") }
+        await store.send(.interrupted) { $0.outcome = .interrupted }
+        #expect(await eventually { calls.all.contains("disconnect") })
+        await store.finish()
+    }
+
+    @Test func keysChangeTheLook() async {
+        let store = store(client: Self.client(calls: Recorder()))
+        await store.send(.nextPresetRequested) { $0.preset = "bars" }
+        await store.send(.previousPresetRequested) { $0.preset = "spectrum" }
+        await store.send(.previousPresetRequested) { $0.preset = "magma" }
+        await store.send(.presetSelected(name: "nope"))
+        await store.send(.presetSelected(name: "bars")) { $0.preset = "bars" }
+        await store.send(.sensitivityRaised) { $0.sensitivity = Sensitivity.raised(1) }
+        await store.send(.sensitivityLowered) { $0.sensitivity = 1 }
+        await store.finish()
+    }
+
+    @Test func theSessionEndsOnceWithTheFirstOutcome() async {
+        let calls = Recorder<String>()
+        let store = store(client: Self.client(calls: calls))
+        await store.send(.durationReached) { $0.outcome = .durationReached }
+        await store.send(.quitRequested)
+        await store.send(.interrupted)
+        #expect(await eventually { calls.all == ["disconnect"] })
+        await store.finish()
+    }
+
+    @Test func keysMapToEvents() {
+        #expect(LiveComponent.Event(key: .character("n")) == .nextPresetRequested)
+        #expect(LiveComponent.Event(key: .character("p")) == .previousPresetRequested)
+        #expect(LiveComponent.Event(key: .character("+")) == .sensitivityRaised)
+        #expect(LiveComponent.Event(key: .character("-")) == .sensitivityLowered)
+        #expect(LiveComponent.Event(key: .character("q")) == .quitRequested)
+        #expect(LiveComponent.Event(key: .interrupt) == .interrupted)
+        #expect(LiveComponent.Event(key: .character(" ")) == nil)
+    }
+}
