@@ -7,7 +7,8 @@
 // introspection and subscription.
 #include <pulse/pulseaudio.h>
 
-// Macros Swift cannot import (casts), as functions.
+// Macros Swift cannot import (casts), as functions. (PA_CONTEXT_IS_GOOD and PA_STREAM_IS_GOOD are
+// static inline functions in <pulse/def.h> already, and import as they are.)
 
 /// PA_INVALID_INDEX: "no such object" in index fields (e.g. pa_source_info.monitor_of_sink).
 static inline uint32_t marble_pa_invalid_index(void) { return PA_INVALID_INDEX; }

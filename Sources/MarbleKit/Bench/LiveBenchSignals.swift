@@ -1,18 +1,19 @@
 import Foundation
 import Synchronization
 
-/// Silence, then a 1 kHz tone, `steps` times (600 ms + 300 ms each): the latency signal.
+/// Silence, then a 1 kHz tone, `steps` times (600 ms + 3.7 ms × step of silence, 300 ms of tone): the
+/// latency signal. The silences grow so that the steps fall at every phase of the frame period.
 struct StepSignal {
     let samples: [Float]
     /// Sample index of each tone's first sample.
     let onsets: [Int]
 
     init(rate: Int, steps: Int) {
-        let quiet = Int(0.6 * Double(rate)), loud = Int(0.3 * Double(rate))
+        let loud = Int(0.3 * Double(rate))
         var s: [Float] = [], o: [Int] = []
-        s.reserveCapacity(steps * (quiet + loud))
-        for _ in 0..<steps {
-            s.append(contentsOf: repeatElement(0, count: quiet))
+        s.reserveCapacity(steps * (Int(0.7 * Double(rate)) + loud))
+        for k in 0..<steps {
+            s.append(contentsOf: repeatElement(0, count: Int((0.6 + 0.0037 * Double(k)) * Double(rate))))
             o.append(s.count)
             for i in 0..<loud { s.append(0.5 * Float(sin(2 * Double.pi * 1000 * Double(i) / Double(rate)))) }
         }

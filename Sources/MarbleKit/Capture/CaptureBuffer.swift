@@ -54,10 +54,15 @@ public final class CaptureBuffer: @unchecked Sendable {
     /// Waits until `written > known` or `timeout` seconds pass; returns `written`. The writer never
     /// waits for this.
     public func wait(after known: Int, timeout: Double) -> Int {
-        let deadline = Date(timeIntervalSinceNow: max(0, timeout))
+        // The deadline is kept on the monotonic clock; each wait is bounded by what is left of it.
+        let deadline = MonotonicClock.now() &+ UInt64(max(0, min(timeout, 1e6)) * 1e9)
         condition.lock()
         defer { condition.unlock() }
-        while total <= known, condition.wait(until: deadline) {}
+        while total <= known {
+            let now = MonotonicClock.now()
+            guard now < deadline else { break }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
+        }
         return total
     }
 

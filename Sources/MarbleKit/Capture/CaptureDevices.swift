@@ -29,44 +29,47 @@ public enum CaptureDevices {
     /// or by the loop's thread running the callbacks), and closed before the loop stops.
     private final class Query {
         var result: Result<[CaptureDeviceInfo], MarbleError>?
+        private var loop: PulseMainloop?
         private var context: PulseContext?
         private var deadline: PulseTimer?
 
         func run(on loop: PulseMainloop, server: String?) {
+            self.loop = loop
             deadline = PulseTimer(on: loop, after: 5, repeats: false) { [unowned self] in
-                answer(.failure(MarbleError(.device, "no PulseAudio server is running (none answered within 5 s)")), loop)
+                fail("no PulseAudio server is running (none answered within 5 s)")
             }
             guard let context = PulseContext(loop: loop, name: "marble list") else {
-                return answer(.failure(MarbleError(.device, "cannot create a PulseAudio context (out of memory)")), loop)
+                return fail("cannot create a PulseAudio context (out of memory)")
             }
             self.context = context
             context.onPhase = { [unowned self] context, phase in
                 switch phase {
                 case .connecting: break
                 case .ready:
-                    context.lookUpDevices { [unowned self] devices in
-                        answer(devices.map { .success($0) }
-                               ?? .failure(MarbleError(.device, "cannot list PulseAudio sources (\(context.errorText))")), loop)
+                    context.lookUpDevices { [unowned self, unowned context] devices in
+                        guard let devices else { return fail("cannot list PulseAudio sources (\(context.errorText))") }
+                        answer(.success(devices))
                     }
-                case .failed(let words): answer(.failure(MarbleError(.device, "no PulseAudio server is running (\(words))")), loop)
-                case .terminated: answer(.failure(MarbleError(.device, "no PulseAudio server is running (connection terminated)")), loop)
+                case .failed(let words): fail("no PulseAudio server is running (\(words))")
+                case .terminated: fail("no PulseAudio server is running (connection terminated)")
                 }
             }
-            if let words = context.connect(server: server) {
-                answer(.failure(MarbleError(.device, "no PulseAudio server is running (\(words))")), loop)
-            }
+            if let words = context.connect(server: server) { fail("no PulseAudio server is running (\(words))") }
         }
 
-        private func answer(_ answer: Result<[CaptureDeviceInfo], MarbleError>, _ loop: PulseMainloop) {
+        private func fail(_ message: String) { answer(.failure(MarbleError(.device, message))) }
+
+        private func answer(_ answer: Result<[CaptureDeviceInfo], MarbleError>) {
             guard result == nil else { return }
             result = answer
-            loop.signal()
+            loop?.signal()
         }
 
         func close() {
             deadline?.cancel()
             context?.disconnect()
             context = nil
+            loop = nil
         }
     }
 }

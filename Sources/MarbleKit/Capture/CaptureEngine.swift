@@ -1,8 +1,8 @@
 import CPulse
 
 /// The capture's logic, run on the event loop's thread: connects to the server, finds the source,
-/// keeps a record stream open on it, follows the default sink, reconnects after faults, and paces the
-/// buffer's timeline (`CapturePacer`).
+/// keeps a record stream open on it, follows the default sink, and reconnects after faults. What the
+/// stream delivers goes to the `CaptureTimeline`, state changes to the `StateNotifier`.
 ///
 /// Flow: `connect` → connection ready → `lookUpSource` (server defaults + sources) → `open` a stream →
 /// stream ready (`.capturing`). A dropped connection goes back to `connect`, a missing source or a
@@ -12,8 +12,8 @@ import CPulse
 ///
 /// Safety of @unchecked Sendable: every stored `var` is read and written only by code holding the
 /// loop's lock: the loop's thread, which holds it while running callbacks and timers, or `start()` and
-/// `stop()` between `lock()` and `unlock()`. The `let`s are set once; `buffer` and `status` are
-/// thread-safe themselves.
+/// `stop()` between `lock()` and `unlock()`; the objects it owns follow the same rule. The `let`s are
+/// set once.
 final class CaptureEngine: @unchecked Sendable {
     /// How the first attempt ended, for a `start()` that waits for it.
     enum Outcome {
@@ -28,17 +28,14 @@ final class CaptureEngine: @unchecked Sendable {
     static let startTimeout: UInt64 = 5_000_000_000
 
     let options: CaptureOptions
-    let buffer: CaptureBuffer
-    let status: CaptureStatus
     private let loop: PulseMainloop
+    private let timeline: CaptureTimeline
+    private let notifier: StateNotifier
     /// Set once the first attempt ended (captured, failed or was stopped).
     private(set) var outcome: Outcome?
     private var context: PulseContext?
     private var stream: CaptureStream?
-    private var pacer: CapturePacer
     private var ticker: PulseTimer?
-    private var notifier: PulseTimer?
-    private var pendingNotifications: [CaptureState] = []
     private enum Step { case connect, lookUpSource }
     /// The next attempt and when it is due.
     private var retry: (due: UInt64, step: Step)?
@@ -49,10 +46,9 @@ final class CaptureEngine: @unchecked Sendable {
 
     init(options: CaptureOptions, buffer: CaptureBuffer, status: CaptureStatus, loop: PulseMainloop) {
         self.options = options
-        self.buffer = buffer
-        self.status = status
         self.loop = loop
-        pacer = CapturePacer(sampleRate: options.sampleRate, fragmentSeconds: options.fragmentSeconds, start: 0)
+        timeline = CaptureTimeline(buffer: buffer, fragmentSeconds: options.fragmentSeconds)
+        notifier = StateNotifier(status: status, loop: loop)
     }
 
     /// Whether a failure now ends the start instead of being retried.
@@ -64,8 +60,7 @@ final class CaptureEngine: @unchecked Sendable {
     func begin() -> Bool {
         guard !stopped else { return false }
         startedAt = MonotonicClock.now()
-        pacer = CapturePacer(sampleRate: options.sampleRate, fragmentSeconds: options.fragmentSeconds, start: startedAt)
-        pacer.markDiscontinuity()
+        timeline.begin(at: startedAt)
         ticker = PulseTimer(on: loop, after: options.fragmentSeconds, repeats: true) { [unowned self] in tick() }
         guard ticker != nil else {
             fail(MarbleError(.device, "cannot create a timer on the PulseAudio event loop (out of memory)"))
@@ -92,9 +87,7 @@ final class CaptureEngine: @unchecked Sendable {
         stopped = true
         ticker?.cancel()
         ticker = nil
-        notifier?.cancel()
-        notifier = nil
-        pendingNotifications.removeAll()
+        notifier.cancel()
         retry = nil
         closeStream()
         context?.disconnect()
@@ -123,7 +116,8 @@ final class CaptureEngine: @unchecked Sendable {
         case .connecting: break
         case .ready:
             if options.source == nil {
-                changed.subscribe(pa_subscription_mask_t(PA_SUBSCRIPTION_MASK_SERVER.rawValue | PA_SUBSCRIPTION_MASK_SINK.rawValue))
+                let serverAndSinks = PA_SUBSCRIPTION_MASK_SERVER.rawValue | PA_SUBSCRIPTION_MASK_SINK.rawValue
+                changed.subscribe(pa_subscription_mask_t(serverAndSinks))
             }
             lookUpSource()
         case .failed(let words): serverLost(words, wasReady: changed.wasReady)
@@ -139,8 +133,8 @@ final class CaptureEngine: @unchecked Sendable {
         if failsFast {
             return fail(MarbleError(.device, "no PulseAudio server is running: \(words); start one or pass --wait"))
         }
-        pacer.markDiscontinuity()
-        if status.state != .connecting {
+        timeline.markDiscontinuity()
+        if notifier.state != .connecting {
             let reason = wasReady ? "PulseAudio server went away: \(words)" : "no PulseAudio server is running: \(words)"
             publish(.reconnecting(reason: reason))
         }
@@ -152,7 +146,8 @@ final class CaptureEngine: @unchecked Sendable {
     private func serverEvent(facility: UInt32, type: UInt32) {
         guard options.source == nil, !stopped, context?.isReady == true else { return }
         let server = facility == PA_SUBSCRIPTION_EVENT_SERVER.rawValue
-        let sinkCameOrWent = facility == PA_SUBSCRIPTION_EVENT_SINK.rawValue && type != PA_SUBSCRIPTION_EVENT_CHANGE.rawValue
+        let sinkCameOrWent = facility == PA_SUBSCRIPTION_EVENT_SINK.rawValue
+            && type != PA_SUBSCRIPTION_EVENT_CHANGE.rawValue
         if server || sinkCameOrWent { lookUpSource() }
     }
 
@@ -201,16 +196,14 @@ final class CaptureEngine: @unchecked Sendable {
     private func open(_ source: String) {
         guard let context else { return }
         closeStream()
-        pacer.markDiscontinuity()
+        timeline.markDiscontinuity()
         do {
             stream = try CaptureStream(
                 context: context, source: source, sampleRate: options.sampleRate,
                 fragmentFrames: options.fragmentFrames, movable: options.source == nil,
-                onData: { [unowned self] bytes, frames in received(bytes, frames: frames) },
+                onData: { [unowned self] bytes, frames in timeline.append(bytes, frames: frames) },
                 onPhase: { [unowned self] stream, phase in streamChanged(stream, phase) },
-                onMoved: { [unowned self] stream in
-                    if stream === self.stream { publish(.capturing(source: stream.source), source: stream.source) }
-                })
+                onMoved: { [unowned self] stream in streamMoved(stream) })
         } catch {
             sourceUnavailable(error)
         }
@@ -232,63 +225,41 @@ final class CaptureEngine: @unchecked Sendable {
         }
     }
 
+    /// The server moved the stream (PulseAudio 14+ moves the streams of the old default sink and
+    /// source to the new ones). When following the default sink, check that it is still its monitor:
+    /// a new default source (a microphone plugged in) may have taken it elsewhere.
+    private func streamMoved(_ moved: CaptureStream) {
+        guard moved === stream, !stopped else { return }
+        publish(.capturing(source: moved.source), source: moved.source)
+        if options.source == nil { lookUpSource() }
+    }
+
     private func closeStream() {
         stream?.close()
         stream = nil
     }
 
-    // MARK: Data, pacing, notifications
-
-    /// A block from the stream (nil bytes: a hole, captured as silence).
-    private func received(_ bytes: UnsafeRawPointer?, frames: Int) {
-        let admission = pacer.admit(frames: frames, at: MonotonicClock.now())
-        if admission.silence > 0 { buffer.appendSilence(count: admission.silence) }
-        let kept = frames - admission.drop
-        guard kept > 0 else { return }
-        if let bytes {
-            buffer.append(interleaved: bytes + admission.drop * CaptureOptions.bytesPerFrame, frames: kept)
-        } else {
-            buffer.appendSilence(count: kept)
-        }
-    }
+    // MARK: Timer and state
 
     /// Every fragment: fills silence when no data flows, ends a start that takes too long, runs a due
-    /// retry, and delivers notifications.
+    /// retry, and delivers notifications the notifier could not schedule.
     private func tick() {
         guard !stopped else { return }
-        let now = MonotonicClock.now()
-        let due = pacer.silenceDue(at: now)
-        if due > 0 { buffer.appendSilence(count: due) }
-        if failsFast, now - startedAt > Self.startTimeout {
+        timeline.tick()
+        if failsFast, MonotonicClock.now() - startedAt > Self.startTimeout {
             return fail(MarbleError(.device, "the PulseAudio server did not answer within 5 s"))
         }
-        if let retry, now >= retry.due {
+        if let retry, MonotonicClock.now() >= retry.due {
             self.retry = nil
             switch retry.step {
             case .connect: connect()
             case .lookUpSource: lookUpSource()
             }
         }
-        deliverNotifications()
+        notifier.deliver()
     }
 
-    /// Records a change of state and schedules its notification. The handler runs later, from a timer
-    /// of its own (or the ticker), never nested in the code that changed the state, so it may call
-    /// `stop()`.
     private func publish(_ state: CaptureState, source: String? = nil) {
-        guard status.update(state, source: source) else { return }
-        pendingNotifications.append(state)
-        if notifier == nil {
-            notifier = PulseTimer(on: loop, after: 0, repeats: false) { [unowned self] in
-                notifier = nil
-                deliverNotifications()
-            }
-        }
-    }
-
-    private func deliverNotifications() {
-        while !stopped, !pendingNotifications.isEmpty {
-            status.notify(pendingNotifications.removeFirst())
-        }
+        notifier.publish(state, source: source)
     }
 }

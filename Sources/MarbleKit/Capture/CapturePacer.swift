@@ -4,7 +4,10 @@
 ///
 /// Rules:
 /// - Filler: when nothing arrived for longer than `gap` (max(3 fragments, 50 ms)), the timeline gets
-///   silence for the whole time since the last data (elapsed × rate), topped up at each tick.
+///   silence for the whole time since the last data (elapsed × rate), topped up at each tick. A tick
+///   that comes late (more than two fragments after the previous one: the loop's thread was held up)
+///   fills nothing, once: libpulse runs due timers before reading sockets, so data that waited with it
+///   is read just after, and would otherwise find its time already filled with silence.
 /// - Resume: a block arriving after such a gap, or after a discontinuity the capture announced (a
 ///   switch of source, a reconnect), is preceded by silence for the part of the gap not yet filled
 ///   (the gap minus the block's own length), so the timeline has no hole.
@@ -20,6 +23,10 @@ struct CapturePacer {
     let start: UInt64
     /// Samples per channel given to the buffer so far (the timeline's length).
     private(set) var written = 0
+    /// Nanoseconds between ticks, as scheduled.
+    private let tickInterval: UInt64
+    private var lastTick: UInt64
+    private var skippedLateTick = false
     private var lastData: UInt64
     private var filledSinceData = 0
     private var discontinuity = false
@@ -29,6 +36,8 @@ struct CapturePacer {
         gap = UInt64(max(3 * fragmentSeconds, 0.05) * 1e9)
         aheadLimit = sampleRate / 4
         self.start = start
+        tickInterval = UInt64(fragmentSeconds * 1e9)
+        lastTick = start
         lastData = start
     }
 
@@ -40,8 +49,15 @@ struct CapturePacer {
         var drop: Int
     }
 
-    /// Silence the timer should append now (0 while data flows).
+    /// Silence the timer, ticking every fragment, should append now (0 while data flows).
     mutating func silenceDue(at now: UInt64) -> Int {
+        let late = now > lastTick && now - lastTick > 2 * tickInterval
+        lastTick = now
+        if late, !skippedLateTick {
+            skippedLateTick = true
+            return 0
+        }
+        skippedLateTick = false
         guard now > lastData, now - lastData > gap else { return 0 }
         let due = samples(in: now - lastData) - filledSinceData
         guard due > 0 else { return 0 }

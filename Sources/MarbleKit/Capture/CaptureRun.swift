@@ -26,8 +26,10 @@ final class CaptureRun: Sendable {
         return engine.outcome
     }
 
-    /// Closes everything on the loop (under its lock): no callback runs afterwards.
+    /// Closes everything on the loop (under its lock, which the loop's own thread already holds while
+    /// it runs a callback, and may not take again): no callback runs afterwards.
     func shutdown() {
+        if loop.isLoopThread { return engine.shutdown() }
         loop.lock()
         engine.shutdown()
         loop.unlock()

@@ -17,7 +17,6 @@ final class CaptureStream {
     /// The source being recorded; updated when the server moves the stream.
     private(set) var source: String
     private var handle: OpaquePointer?
-    private let context: OpaquePointer
     private let onData: (_ bytes: UnsafeRawPointer?, _ frames: Int) -> Void
     private let onPhase: (CaptureStream, Phase) -> Void
     private let onMoved: (CaptureStream) -> Void
@@ -39,7 +38,6 @@ final class CaptureStream {
         guard let contextPointer = context.pointer else {
             throw MarbleError(.device, "cannot capture from \"\(source)\": the connection to PulseAudio is closed")
         }
-        self.context = contextPointer
         self.source = source
         self.onData = onData
         self.onPhase = onPhase
@@ -96,7 +94,7 @@ final class CaptureStream {
         pa_stream_set_state_callback(stream, { stream, userdata in
             guard let stream, let userdata else { return }
             let owner = Unmanaged<CaptureStream>.fromOpaque(userdata).takeUnretainedValue()
-            withExtendedLifetime(owner) { owner.stateChanged(pa_stream_get_state(stream)) }
+            withExtendedLifetime(owner) { owner.stateChanged(stream) }
         }, me)
         pa_stream_set_read_callback(stream, { stream, _, userdata in
             guard let stream, let userdata else { return }
@@ -110,11 +108,12 @@ final class CaptureStream {
         }, me)
     }
 
-    private func stateChanged(_ state: pa_stream_state_t) {
-        switch state {
+    private func stateChanged(_ stream: OpaquePointer) {
+        switch pa_stream_get_state(stream) {
         case PA_STREAM_READY: onPhase(self, .ready)
         case PA_STREAM_FAILED, PA_STREAM_TERMINATED:
-            onPhase(self, .ended(PulseContext.describe(pa_context_errno(context))))
+            // Why: the connection's last error (`pa_context_errno`), e.g. "Entity killed".
+            onPhase(self, .ended(PulseContext.describe(pa_context_errno(pa_stream_get_context(stream)))))
         default: break
         }
     }

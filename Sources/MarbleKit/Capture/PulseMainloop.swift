@@ -38,8 +38,8 @@ final class PulseMainloop: @unchecked Sendable {
     /// Call from another thread, without the lock.
     func stop() { pa_threaded_mainloop_stop(handle) }
 
-    /// `pa_threaded_mainloop_lock` (recursive): excludes the loop thread, which holds it while it runs
-    /// callbacks.
+    /// `pa_threaded_mainloop_lock`: excludes the loop thread, which holds it while it runs callbacks.
+    /// Not on the loop thread (libpulse asserts): code there holds the lock already.
     func lock() { pa_threaded_mainloop_lock(handle) }
     func unlock() { pa_threaded_mainloop_unlock(handle) }
 

@@ -37,6 +37,8 @@ final class CaptureFrameSource: FrameSource, @unchecked Sendable {
 
     static let silenceThreshold: Float = 1e-4   // −80 dBFS
     let idleAfter: Double
+    /// ``idleAfter`` in samples (Int.max: never idle).
+    private let idleSamples: Int
     let idleStride: Int
 
     init(buffer: CaptureBuffer, fps: Rational, configuration: AnalysisConfiguration = AnalysisConfiguration(),
@@ -48,6 +50,9 @@ final class CaptureFrameSource: FrameSource, @unchecked Sendable {
         self.sensitivity = sensitivity
         self.idleAfter = idleAfter
         idleStride = max(1, Int((fps.doubleValue / idleFramesPerSecond).rounded()))
+        // Never idle for an infinite (or absurd) delay: the product is checked before it becomes an Int.
+        let idle = idleAfter * Double(buffer.sampleRate)
+        idleSamples = idle.isFinite && idle >= 0 && idle < 1e15 ? Int(idle) : Int.max
         extractor = try FeatureExtractor(sampleRate: buffer.sampleRate, fps: fps, configuration: configuration)
         scratch = extractor.makeFeatures()
         startSample = buffer.written
@@ -79,7 +84,7 @@ final class CaptureFrameSource: FrameSource, @unchecked Sendable {
                 late += 1
                 continue
             }
-            let silent = appended - lastLoud > Int(idleAfter * Double(buffer.sampleRate))
+            let silent = appended - lastLoud > idleSamples
             idleFlag.store(silent, ordering: .relaxed)
             if silent && next % idleStride != 0 && frameLimit != next + 1 {
                 extractor.computeFeatures(forFrame: next, into: &scratch)

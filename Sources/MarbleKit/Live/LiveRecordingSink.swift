@@ -1,5 +1,6 @@
 /// A live recording: the frames, H.264 (or VP9 for WebM) at a constant rate, with the captured sound
-/// (AAC, or Opus for WebM) muxed in step, into a file that appears only when it is finished.
+/// (AAC, or Opus for WebM) muxed in step, into a file that appears only when it is finished. MP4 and
+/// MOV are written in fragments, so memory stays flat however long the set runs.
 ///
 /// Frame n covers capture samples [n, n + 1) / fps of the live timeline and is drawn only once they
 /// have arrived, so after each frame the sound up to the end of the frames written is already in the
@@ -25,7 +26,8 @@ final class LiveRecordingSink: FrameSink {
                                              preset: options.encoderPreset, threads: max(1, options.threads),
                                              globalHeader: false)
         let writer = try VideoFileWriter(path: path, format: format, settings: settings,
-                                         sound: .samples(sampleRate: buffer.sampleRate, channels: 2, bitrate: options.audioBitrate))
+                                         sound: .samples(sampleRate: buffer.sampleRate, channels: 2, bitrate: options.audioBitrate),
+                                         fragmented: true)
         video = VideoFileSink(writer: writer) { stopped in
             stopped ? MarbleError(.cancelled, "stopped before the first frame; no recording written")
                     : MarbleError(.device, "no frame was captured; no recording written")

@@ -15,8 +15,15 @@ final class Muxer {
     /// Video and sound are written from two threads; libavformat's context is not thread-safe.
     private let lock = NSLock()
 
-    init(destination: String, format: OutputFormat) throws(MarbleError) {
+    /// Whether MP4/MOV is written as fragments (a short index per fragment, written as it goes) rather
+    /// than with one index for the whole file at its start. Fragments keep memory flat however long a
+    /// recording runs (the whole-file index grows by every packet until the end), and what was written
+    /// stays playable even if the process dies.
+    let fragmented: Bool
+
+    init(destination: String, format: OutputFormat, fragmented: Bool = false) throws(MarbleError) {
         self.destination = destination
+        self.fragmented = fragmented
         let url = URL(fileURLWithPath: destination)
         let directory = url.deletingLastPathComponent().path
         var isDir: ObjCBool = false
@@ -70,7 +77,10 @@ final class Muxer {
         isOpen = true
         var options: OpaquePointer? = nil
         defer { av_dict_free(&options) }
-        if context.pointee.oformat.pointee.name.map({ String(cString: $0) }) == "mp4" {
+        let muxer = context.pointee.oformat.pointee.name.map { String(cString: $0) }
+        if fragmented && (muxer == "mp4" || muxer == "mov") {
+            av_dict_set(&options, "movflags", "+frag_keyframe+delay_moov+default_base_moof", 0)
+        } else if muxer == "mp4" {
             av_dict_set(&options, "movflags", "+faststart", 0)
         }
         try ffCheck(avformat_write_header(context, &options), .output, "\(destination): cannot write the header")

@@ -69,11 +69,13 @@ final class VideoFileWriter {
         case inline(AudioTrack)
     }
 
-    init(path: String, format: OutputFormat, settings: VideoEncoder.Settings, sound: Sound) throws(MarbleError) {
+    /// `fragmented`: MP4/MOV in fragments (see ``Muxer/fragmented``): for recordings of any length.
+    init(path: String, format: OutputFormat, settings: VideoEncoder.Settings, sound: Sound,
+         fragmented: Bool = false) throws(MarbleError) {
         FFmpegLog.configure()
         self.path = path
         self.fps = settings.fps
-        let muxer = try Muxer(destination: path, format: format)
+        let muxer = try Muxer(destination: path, format: format, fragmented: fragmented)
         self.muxer = muxer
         do throws(MarbleError) {
             var s = settings

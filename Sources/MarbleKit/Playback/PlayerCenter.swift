@@ -119,15 +119,7 @@ extension PlayerComponent {
         }
 
         private func choosePreset(_ state: inout State, offset: Int) {
-            let count = availablePresets.count
-            guard count > 0 else { return }
-            let index: Int
-            if let current = state.preset.flatMap({ availablePresets.firstIndex(of: $0) }) {
-                index = ((current + offset) % count + count) % count
-            } else {
-                index = offset >= 0 ? 0 : count - 1
-            }
-            state.preset = availablePresets[index]
+            state.preset = PresetCycle.step(from: state.preset, by: offset, in: availablePresets)
         }
     }
 }

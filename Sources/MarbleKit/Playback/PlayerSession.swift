@@ -4,10 +4,11 @@ import Foundation
 /// the terminal.
 ///
 /// Threads: the audio thread (``AudioPump``) decodes and writes to the device, whose blocking writes
-/// are the master clock; the frame loop (the thread that calls ``run(player:)``) reads keys, reads the
-/// player's state snapshot and the ``AudioClock`` once per frame, analyses the audio being heard, and
-/// draws. Control state lives in the ``PlayerComponent`` store; the loop only sends it events for keys,
-/// a position update four times a second, and the end of the media.
+/// are the master clock; the pipeline's three threads (``PlaybackFrameSource`` → ``FrameRenderer`` →
+/// ``TerminalSink``, see ``run(player:)``) read the player's state snapshot and the ``AudioClock`` once
+/// per frame; the input thread turns keys into events. Control state lives in the ``PlayerComponent``
+/// store, whose effects drive the audio thread; the frame path only sends it a position update four
+/// times a second and the end of the media.
 public final class PlayerSession {
     public let options: PlayOptions
     private let decoder: AudioDecoder

@@ -115,7 +115,7 @@ struct AudioEncoderTests {
             }
             // Counters are process-wide and other suites run concurrently: one clean attempt is enough.
             var fewest = Int.max
-            for _ in 0..<20 where fewest > 0 {
+            for _ in 0..<500 where fewest > 0 {
                 var failure: Error?
                 fewest = min(fewest, AllocationCounter.measure {
                     do { try encoder.append(left: b, right: b) } catch { failure = error }

@@ -14,7 +14,7 @@ struct PlayerControlsTests {
         let player = PlayerComponent(availablePresets: ["aura"],
                                      client: PlayerClient(load: { _ in 20 }, follow: { pump.follow($0) }))
         player.send(.fileOpened(path: path))
-        #expect(await eventually { player.snapshot.status == .playing })
+        #expect(await eventually(timeout: .seconds(20)) { player.snapshot.status == .playing })
 
         let controls = PlayerControls(player: player, clock: pump.clock)
         // The audio thread is not running yet: both seeks land in the pump's mailbox together.
@@ -26,7 +26,7 @@ struct PlayerControlsTests {
 
         pump.start(paused: false)
         defer { pump.stop() }
-        let reported = await eventually {
+        let reported = await eventually(timeout: .seconds(20)) {
             controls.reportPosition(pump.clock.position(of: pump.clock.reading))
             return player.snapshot.position > 10
         }
@@ -45,7 +45,7 @@ struct PlayerControlsTests {
         pump.follow(PlayerTransport(version: 1, paused: true, seek: .init(seconds: 3, generation: 1)))
         pump.start(paused: false)
         defer { pump.stop() }
-        #expect(await eventually { pump.clock.reading.generation == 2 && pump.clock.reading.written > 0 })
+        #expect(await eventually(timeout: .seconds(20)) { pump.clock.reading.generation == 2 && pump.clock.reading.written > 0 })
         #expect(pump.clock.reading.baseSample == 8 * decoder.sampleRate)
     }
 

@@ -5,7 +5,8 @@ import Foundation
 /// also runs on `deinit`, so every way out (quit, Ctrl-C, an error) leaves the terminal as it was.
 ///
 /// Wraps `tcgetattr`/`tcsetattr` (termios), `ioctl(TIOCGWINSZ)`, `poll` and `read`/`write` on
-/// descriptors 0 and 1. Used from one thread (the player's frame loop).
+/// descriptors 0 and 1. Entered and restored by the session's thread; while entered, only the input
+/// thread reads (keys, the window size) and only the sink thread writes.
 public final class TerminalScreen {
     private let input: Int32 = 0
     private let output: Int32 = 1
