@@ -63,7 +63,8 @@ m=re.fullmatch(r'([0-9.]+)(ms|s|m|h)?',d)
 v=float(m.group(1)); u=m.group(2) or 's'
 s=v*{'ms':0.001,'s':1,'m':60,'h':3600}[u]
 print(math.ceil(s*$FPS-1e-9))")
-first=${rss[6]:-${rss[0]:-0}}   # about one minute in (or the first sample of a short run)
+# About one minute in; in a short run the sample 10 s in (the one at 0 s is before the set-up).
+first=${rss[6]:-${rss[1]:-${rss[0]:-0}}}
 last=${rss[${#rss[@]}-1]:-0}
 echo "soak: $frames frames (expected $expected), dropped ${dropped:-?}, video ${vdur}s, audio ${adur}s, RSS ${first} kB at 1 min → ${last} kB at the end (${#rss[@]} samples: ${rss[*]})"
 fail=0
