@@ -68,7 +68,7 @@ let package = Package(
         .testTarget(name: "GraniteTests", dependencies: ["Granite", "TestSupport"]),
         .testTarget(name: "ShadersTests", dependencies: ["Shaders", "MarbleCore"]),
         .testTarget(name: "MarbleKitTests", dependencies: ["MarbleKit", "MarbleCore", "KernelsAVX2", "Shaders", "Granite", "TestSupport"]),
-        .testTarget(name: "MarbleCLITests", dependencies: ["marble"]),
+        .testTarget(name: "MarbleCLITests", dependencies: ["marble", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

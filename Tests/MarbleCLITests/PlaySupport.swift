@@ -1,17 +1,10 @@
 import Foundation
+import TestSupport
 
 /// Helpers for driving `marble play` for real: a private PulseAudio daemon with a null sink, a private
 /// tmux server as the terminal, and a recorder for the sink's monitor.
 enum PlayTools {
-    /// Full path of an executable on $PATH, or nil.
-    static func which(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for dir in path.split(separator: ":") {
-            let candidate = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
+    static func which(_ name: String) -> String? { ChildProcess.which(name) }
 
     static let missing: [String] = ["pulseaudio", "parec", "tmux"].filter { which($0) == nil }
     static var available: Bool { missing.isEmpty }
@@ -34,38 +27,11 @@ enum PlayTools {
     }
 
     /// Runs a tool that leaves a daemon behind (tmux new-session, pulseaudio --daemonize) and returns
-    /// its exit status. Not through `Process`: Foundation's `waitUntilExit` waits as long as the
-    /// daemon lives (it inherits a descriptor Foundation watches), so this uses `posix_spawn` and
-    /// `waitpid`, with standard input and output on /dev/null, and a clean signal state (the test
-    /// runner's threads block signals, and a blocked mask is inherited by everything started below).
+    /// its exit status (``ChildProcess/spawn(_:_:environment:)``: not through `Process`, whose
+    /// `waitUntilExit` waits as long as the daemon lives).
     @discardableResult
     static func spawnDaemon(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Int32 {
-        guard let path = which(tool) else { throw CLIError("\(tool) not found") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd: Int32 in 0...2 {
-            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
-        }
-        let env = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = env.map { strdup($0) } + [nil]
-        defer { for p in argv + envp { free(p) } }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw CLIError("cannot start \(tool): error \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return (status >> 8) & 0xFF
+        ChildProcess.reap(try ChildProcess.spawn(tool, arguments, environment: environment))
     }
 
     /// Runs `marble` with extra environment variables and no terminal.
