@@ -185,14 +185,16 @@ struct BenchCommand: AsyncParsableCommand {
         let base = runGuard || FileManager.default.fileExists(atPath: baseline) ? try Baseline.load(baseline) : Baseline()
         let benchGuard = BenchGuard(baseline: base)
         let quiet = self.quiet
-        let measured = try benchGuard.measure(filter: filter) { if !quiet { Console.writeErr("bench guard: \($0)\n") } }
+        let progress = { (line: String) in if !quiet { Console.writeErr("bench guard: \(line)\n") } }
         if writeBaseline {
+            let measured = try benchGuard.measure(filter: filter, progress: progress)
             let updated = benchGuard.updated(with: measured)
             try updated.write(to: baseline)
             Console.print("wrote \(baseline): \(updated.ratios.count) ratios to \(updated.reference) at \(updated.width)x\(updated.height), \(updated.threads) thread(s), margin +\(Int(updated.margin * 100))%")
             return
         }
-        let outcome = benchGuard.check(measured)
+        let outcome = try benchGuard.run(filter: filter, progress: progress)
+        if !quiet { Console.writeErr(String(format: "  a %dx%d frame copy costs %.2fx %@\n", base.width, base.height, outcome.copyCost, base.reference)) }
         if !quiet { for note in outcome.notes { Console.writeErr("  ok  \(note)\n") } }
         for failure in outcome.failures { Console.writeErr("  FAIL \(failure)\n") }
         if outcome.passed {

@@ -22,6 +22,24 @@ enum ReferenceKernel {
         return times.sorted()[times.count / 2]
     }
 
+    /// Median milliseconds of copying one `width`×`height` RGBA frame into another: the cost of the memory
+    /// traffic a frame-sized kernel cannot avoid. The guard's slack for memory-bound kernels is counted in
+    /// these copies, because on another machine (or beside a busy neighbour) memory bandwidth and core
+    /// speed do not scale together: a copy can cost 3x more reference units there.
+    static func copyMilliseconds(width: Int, height: Int, samples: Int, clock: BenchClock) -> Double {
+        let source = Texture(width: width, height: height), target = Texture(width: width, height: height)
+        let from = source.view, to = target.view
+        for y in 0..<height { from.row32(y).update(repeating: UInt32(truncatingIfNeeded: y) | 0xFF00_0000, count: width) }
+        var times: [Double] = []
+        times.reserveCapacity(samples)
+        for s in 0..<(samples + 2) {
+            let start = clock.now()
+            for y in 0..<height { to.row32(y).update(from: from.row32(y), count: width) }
+            if s >= 2 { times.append(Double(clock.now() &- start) / 1e6) }
+        }
+        return times.sorted()[times.count / 2]
+    }
+
     private static func draw(_ view: TextureView, phase: Float) {
         for y in 0..<view.height {
             let row = view.row32(y)

@@ -20,6 +20,31 @@ struct BenchGuardTests {
         #expect(bad.failures.first?.contains("shader/bars") == true)
     }
 
+    @Test("a memory-bound kernel may grow by copySlack frame copies, measured in the same run")
+    func copySlack() {
+        let base = Baseline(margin: 0.5, slack: 0.05, copySlack: 2, ratios: ["shader/stars": 0.07])
+        var measured = outcome(["shader/stars": 0.27])
+        measured.copyCost = 0.03           // memory as fast as where the baseline was measured: 0.07 + 0.06
+        #expect(!BenchGuard(baseline: base).check(measured).passed)
+        #expect(BenchGuard(baseline: base).check(measured).costFailures == ["shader/stars"])
+        measured.copyCost = 0.2            // a machine whose memory is slow next to its cores: 0.07 + 0.4
+        #expect(BenchGuard(baseline: base).check(measured).passed)
+    }
+
+    @Test("a cost over its limit is measured again, and a real regression fails both times")
+    func confirmation() throws {
+        let small = Baseline(width: 64, height: 36, threads: 1, frames: 3, rounds: 1, margin: 0.5, slack: 0, copySlack: 0)
+        let measured = try BenchGuard(baseline: small).measure(filter: "bars")
+        #expect(measured.copyCost > 0)
+        var tight = small
+        tight.ratios = measured.ratios.filter { $0.key != "shader/\(small.reference)" }.mapValues { $0 / 10 }
+        var lines: [String] = []
+        let outcome = try BenchGuard(baseline: tight).run(filter: "bars") { lines.append($0) }
+        #expect(lines.contains { $0.hasPrefix("measuring again:") && $0.contains("shader/bars") })
+        #expect(outcome.costFailures.contains("shader/bars"))
+        #expect(!outcome.passed)
+    }
+
     @Test("any allocation in the render path fails")
     func allocations() {
         let benchGuard = BenchGuard(baseline: Baseline(ratios: ["shader/bars": 4]))
