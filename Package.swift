@@ -1,10 +1,15 @@
 // swift-tools-version: 6.1
 // MarbleKit: a CPU-only audio/video visualizer engine (FFmpeg in, SIMD-style kernels, FFmpeg out).
-// Calls go down only: marble → MarbleKit → {Shaders, KernelsAVX2, Granite, MarbleCore, CFFmpeg, CPulse};
-// Shaders and KernelsAVX2 → MarbleCore.
+//
+// The layers, each a module, so the compiler checks that calls only go down (and `package` access keeps
+// what one layer lends the next out of the public API):
+//   marble (CLI) → MarbleBench → MarbleKit → MarblePipeline → MarbleRender, MarbleAnalysis → MarbleMedia → MarbleCore
+//   MarbleKit → Granite;  MarbleRender → Shaders, KernelsAVX2;  Shaders, KernelsAVX2 → MarbleCore
+// MarbleMedia alone imports the C modules (CFFmpeg, CPulse), with `internal import`: no C type or raw
+// FFmpeg pointer crosses its API.
 import PackageDescription
 
-// KernelsAVX2 is compiled for Haswell-class CPUs (AVX2, FMA3, BMI1/2) on x86-64 hosts; MarbleKit calls
+// KernelsAVX2 is compiled for Haswell-class CPUs (AVX2, FMA3, BMI1/2) on x86-64 hosts; MarbleRender calls
 // it only after checking the CPU at run time, so the binary still runs on any x86-64. (The manifest is
 // compiled for the host, so `arch` here is the architecture being built for.)
 #if arch(x86_64)
@@ -48,26 +53,47 @@ let package = Package(
         .target(name: "KernelsAVX2", dependencies: ["MarbleCore"], swiftSettings: avx2Settings),
         // One kernel per file: the CPU's .metal files.
         .target(name: "Shaders", dependencies: ["MarbleCore"], path: "Shaders"),
-        // The engine: media, analysis, render, capture, output, playback.
+        // FFmpeg and PulseAudio behind Swift types: decode, encode, mux, scale, write files, play sound,
+        // capture, FFT. The only module that sees C.
+        .target(name: "MarbleMedia", dependencies: ["MarbleCore", "CFFmpeg", "CPulse"]),
+        // Audio → features: FFT bands, loudness, onsets, tempo and beats (offline and causal).
+        .target(name: "MarbleAnalysis", dependencies: ["MarbleCore", "MarbleMedia"]),
+        // Features → pictures: presets, the compositor running the shaders in bands across cores, YUV.
+        .target(
+            name: "MarbleRender",
+            dependencies: ["MarbleCore", "MarbleMedia", "Shaders", "KernelsAVX2", .product(name: "Yams", package: "Yams")]),
+        // The frame path: a source → the renderer → sinks (video file, PNG, terminal), on a frame clock.
+        .target(name: "MarblePipeline", dependencies: ["MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender"]),
+        // The engine's jobs, as configurations of the pipeline: render a file, play one, live capture;
+        // the player's and the live session's state in Granite. Re-exports the layers below.
         .target(
             name: "MarbleKit",
+            dependencies: ["MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender", "MarblePipeline", "Granite"]),
+        // `marble bench`: frame-time percentiles, allocation counts, the CI guard, FFmpeg comparison, live
+        // latency. Its own module, so HdrHistogram and the malloc interposer stay out of the library.
+        .target(
+            name: "MarbleBench",
             dependencies: [
-                "MarbleCore", "KernelsAVX2", "Shaders", "Granite", "CFFmpeg", "CPulse",
-                .product(name: "Yams", package: "Yams"),
+                "MarbleKit", "Shaders",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]),
         // The command-line tool: parses, calls MarbleKit.
         .executableTarget(
             name: "marble",
-            dependencies: ["MarbleKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["MarbleKit", "MarbleBench", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // Helpers the test targets share (recorders, gates, polling): written once.
         .target(name: "TestSupport", dependencies: ["Granite"], path: "Tests/TestSupport"),
         .testTarget(name: "MarbleCoreTests", dependencies: ["MarbleCore"]),
         .testTarget(name: "GraniteTests", dependencies: ["Granite", "TestSupport"]),
         .testTarget(name: "ShadersTests", dependencies: ["Shaders", "MarbleCore"]),
-        .testTarget(name: "MarbleKitTests", dependencies: ["MarbleKit", "MarbleCore", "KernelsAVX2", "Shaders", "Granite", "TestSupport"]),
+        .testTarget(name: "MarbleMediaTests", dependencies: ["MarbleMedia", "CFFmpeg", "MarbleBench", "TestSupport"]),
+        .testTarget(name: "MarbleAnalysisTests", dependencies: ["MarbleAnalysis", "TestSupport"]),
+        .testTarget(name: "MarbleRenderTests", dependencies: ["MarbleRender", "KernelsAVX2", "Shaders", "TestSupport"]),
+        .testTarget(name: "MarblePipelineTests", dependencies: ["MarblePipeline", "TestSupport"]),
+        .testTarget(name: "MarbleKitTests", dependencies: ["MarbleKit", "Granite", "TestSupport"]),
+        .testTarget(name: "MarbleBenchTests", dependencies: ["MarbleBench", "TestSupport"]),
         .testTarget(name: "MarbleCLITests", dependencies: ["marble", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

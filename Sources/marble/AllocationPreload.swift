@@ -1,4 +1,5 @@
 import Foundation
+import MarbleBench
 import MarbleKit
 
 /// `marble bench` counts mallocs with ordo-one's interposer, which only sees them when its library is

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MarbleBench
 import MarbleKit
 
 struct BenchCommand: AsyncParsableCommand {

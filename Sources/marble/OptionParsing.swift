@@ -12,8 +12,8 @@ enum OptionParsing {
 
     /// `--size`: "WIDTHxHEIGHT". Only the form is checked here; ranges are the renderer's or the
     /// benchmark's to judge.
-    static func size(_ text: String) throws(MarbleError) -> BenchConfiguration.Size {
-        guard let size = BenchConfiguration.Size(parsing: text) else {
+    static func size(_ text: String) throws(MarbleError) -> FrameSize {
+        guard let size = FrameSize(parsing: text) else {
             throw MarbleError(.option, "--size \(text): expected WIDTHxHEIGHT, e.g. 1920x1080")
         }
         return size

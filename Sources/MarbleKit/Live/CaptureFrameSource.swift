@@ -1,4 +1,8 @@
 import Synchronization
+import MarbleAnalysis
+import MarbleCore
+import MarbleMedia
+import MarblePipeline
 
 /// A capture device as a frame source: the live, causal configuration of the frame path.
 ///
@@ -15,7 +19,7 @@ import Synchronization
 ///
 /// Safety of @unchecked Sendable: used by the pipeline's source thread only, but for ``isIdle``
 /// (an atomic) and the constants.
-final class CaptureFrameSource: FrameSource, @unchecked Sendable {
+package final class CaptureFrameSource: FrameSource, @unchecked Sendable {
     let buffer: CaptureBuffer
     let fps: Rational
     /// The sample index (in the buffer's stream) of the live timeline's 0.
@@ -41,7 +45,7 @@ final class CaptureFrameSource: FrameSource, @unchecked Sendable {
     private let idleSamples: Int
     let idleStride: Int
 
-    init(buffer: CaptureBuffer, fps: Rational, configuration: AnalysisConfiguration = AnalysisConfiguration(),
+    package init(buffer: CaptureBuffer, fps: Rational, configuration: AnalysisConfiguration = AnalysisConfiguration(),
          frameLimit: Int? = nil, idleAfter: Double = 2, idleFramesPerSecond: Double = 5,
          sensitivity: @escaping @Sendable () -> Float = { 1 }) throws(MarbleError) {
         self.buffer = buffer
@@ -58,15 +62,15 @@ final class CaptureFrameSource: FrameSource, @unchecked Sendable {
         startSample = buffer.written
     }
 
-    var hasPictures: Bool { false }
-    var warnings: [String] { [] }
-    func makeFeatures() -> AudioFeatures { extractor.makeFeatures() }
+    package var hasPictures: Bool { false }
+    package var warnings: [String] { [] }
+    package func makeFeatures() -> AudioFeatures { extractor.makeFeatures() }
 
     /// Whether the input has been silent for longer than ``idleAfter`` (any thread).
     var isIdle: Bool { idleFlag.load(ordering: .relaxed) }
     private let idleFlag = Atomic<Bool>(false)
 
-    func nextDueFrame(cancel: CancellationFlag) throws(MarbleError) -> DueFrame? {
+    package func nextDueFrame(cancel: CancellationFlag) throws(MarbleError) -> DueFrame? {
         var late = 0, idle = 0
         while !cancel.isCancelled {
             let next = analysed + 1
@@ -97,7 +101,7 @@ final class CaptureFrameSource: FrameSource, @unchecked Sendable {
         return nil
     }
 
-    func produce(_ due: DueFrame, into slot: FrameSlot?) throws(MarbleError) {
+    package func produce(_ due: DueFrame, into slot: FrameSlot?) throws(MarbleError) {
         analysed = due.index
         guard let slot else {
             extractor.computeFeatures(forFrame: due.index, into: &scratch)

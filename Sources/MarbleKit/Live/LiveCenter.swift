@@ -1,4 +1,5 @@
 import Granite
+import MarbleCore
 
 extension LiveComponent {
     /// The live session's reducers. Connecting is an effect (its result comes back as an event); the

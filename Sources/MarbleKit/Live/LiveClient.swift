@@ -1,3 +1,5 @@
+import MarbleMedia
+
 /// The live session's side effects, as a struct of closures: the live value drives an
 /// ``AudioCapture``; tests pass their own.
 public struct LiveClient: Sendable {

@@ -1,3 +1,4 @@
+import MarbleMedia
 extension LiveComponent {
     /// What happened to a live session, named after the fact.
     public enum Event: Equatable, Sendable {

@@ -1,3 +1,4 @@
+import MarblePipeline
 extension LiveComponent.Event {
     /// The key map of `marble live`: n/p preset, +/- sensitivity, q quit, Ctrl-C.
     init?(key: Key) {

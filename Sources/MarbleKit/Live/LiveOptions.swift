@@ -1,4 +1,6 @@
 import MarbleCore
+import MarbleMedia
+import MarbleRender
 
 /// What `marble live` was asked to do.
 public struct LiveOptions: Sendable {

@@ -1,3 +1,7 @@
+import MarbleCore
+import MarbleMedia
+import MarblePipeline
+
 /// A live recording: the frames, H.264 (or VP9 for WebM) at a constant rate, with the captured sound
 /// (AAC, or Opus for WebM) muxed in step, into a file that appears only when it is finished. MP4 and
 /// MOV are written in fragments, so memory stays flat however long the set runs.

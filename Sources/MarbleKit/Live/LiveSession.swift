@@ -1,6 +1,10 @@
 import Foundation
 import Granite
 import Synchronization
+import MarbleCore
+import MarbleMedia
+import MarblePipeline
+import MarbleRender
 
 /// `marble live`: what the machine is playing (or any capture source), visualised as it plays, in
 /// the terminal and/or recorded to a file. The live configuration of the ``FramePipeline``:

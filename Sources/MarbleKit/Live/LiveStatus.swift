@@ -1,4 +1,5 @@
 import Foundation
+import MarbleCore
 
 /// The status row under the live picture: source (or "reconnecting"), preset, sensitivity, measured
 /// fps, dropped frames, capture-to-picture latency, recording time, keys. Used on the sink thread only;

@@ -1,4 +1,5 @@
 import Synchronization
+import MarbleCore
 
 /// The player's master clock: what the listener hears now, from what the audio thread wrote.
 ///

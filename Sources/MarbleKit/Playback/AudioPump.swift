@@ -1,5 +1,7 @@
 import Foundation
 import Synchronization
+import MarbleCore
+import MarbleMedia
 
 /// The player's audio thread: decodes, hands the samples to the analyser, and writes them to the
 /// device, whose blocking writes pace everything. It publishes the ``AudioClock`` after each write.

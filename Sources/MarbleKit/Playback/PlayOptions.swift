@@ -1,4 +1,5 @@
 import MarbleCore
+import MarbleRender
 
 /// What `marble play` was asked to do.
 public struct PlayOptions: Sendable {

@@ -1,3 +1,5 @@
+import MarblePipeline
+
 /// What a play session measured, for the one-line summary after it and for performance work.
 public struct PlayStatistics: Sendable {
     /// Frames drawn and frames dropped (due but skipped because they would have been late).

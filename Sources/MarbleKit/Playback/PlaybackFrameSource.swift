@@ -1,4 +1,7 @@
 import Foundation
+import MarbleAnalysis
+import MarbleCore
+import MarblePipeline
 
 /// A file played in real time as a frame source (`marble play`): frames follow the monotonic clock at
 /// the target rate, and each shows the features of the sound being heard at that moment, read from

@@ -1,3 +1,5 @@
+import MarblePipeline
+
 /// What a key asks the player to do.
 enum PlayerCommand: Equatable {
     case togglePause

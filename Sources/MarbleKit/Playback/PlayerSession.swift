@@ -1,4 +1,8 @@
 import Foundation
+import MarbleCore
+import MarbleMedia
+import MarblePipeline
+import MarbleRender
 
 /// `marble play`: one file played live, through PulseAudio (or silently) with the visualization in
 /// the terminal.

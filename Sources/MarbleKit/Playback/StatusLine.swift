@@ -1,4 +1,5 @@
 import Foundation
+import MarbleCore
 
 /// The status row under the picture: transport, position/duration, preset, sensitivity, measured fps,
 /// dropped frames and the keys. The text (ASCII, so bytes = cells) is rebuilt only when something

@@ -1,3 +1,8 @@
+import MarbleAnalysis
+import MarbleCore
+import MarbleMedia
+import MarblePipeline
+
 /// A media file analysed offline: frames follow one another as fast as the pipeline takes them, each
 /// with the features of its audio (and the beat grid found by the first pass over the whole song) and
 /// its picture (the input's video, or a background video or still).

@@ -1,4 +1,9 @@
 import Foundation
+import MarbleAnalysis
+import MarbleCore
+import MarbleMedia
+import MarblePipeline
+import MarbleRender
 
 /// Renders a media file to a video file (or one PNG frame): the offline configuration of the
 /// ``FramePipeline``.

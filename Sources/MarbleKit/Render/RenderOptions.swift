@@ -1,3 +1,7 @@
+import MarbleCore
+import MarbleMedia
+import MarbleRender
+
 /// Everything a render needs, as the command line or a library user gives it.
 public struct RenderOptions: Sendable {
     public var input: String

@@ -1,7 +1,11 @@
 import Granite
+@testable import MarbleAnalysis
+import MarbleCore
 @testable import MarbleKit
-import Testing
+@testable import MarbleMedia
+@testable import MarblePipeline
 import TestSupport
+import Testing
 
 /// The live session's reducers, effects included, through the test store: every state change and
 /// every event an effect sends is asserted.

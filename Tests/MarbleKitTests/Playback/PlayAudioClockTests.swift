@@ -1,6 +1,11 @@
 import Foundation
-import Testing
+import Granite
+@testable import MarbleAnalysis
+import MarbleCore
 @testable import MarbleKit
+@testable import MarbleMedia
+@testable import MarblePipeline
+import Testing
 
 @Suite("marble play: audio clock, silent device, sample hand-off")
 struct PlayAudioClockTests {

@@ -1,5 +1,5 @@
 import Granite
-import MarbleKit
+@testable import MarbleKit
 import TestSupport
 
 /// A player test store whose failures become Swift Testing issues.

@@ -1,7 +1,12 @@
 import Granite
-import MarbleKit
-import Testing
+@testable import MarbleAnalysis
+import MarbleCore
+@testable import MarbleKit
+@testable import MarbleMedia
+@testable import MarblePipeline
+@testable import MarbleRender
 import TestSupport
+import Testing
 
 @Suite struct PlayerComponentTests {
     /// Every file loads at once with a 120-second duration, except "missing.mp3".

@@ -1,10 +1,30 @@
 import Foundation
-import Testing
-import TestSupport
+import Granite
+@testable import MarbleAnalysis
+import MarbleCore
 @testable import MarbleKit
+@testable import MarbleMedia
+@testable import MarblePipeline
+@testable import MarbleRender
+import TestSupport
+import Testing
 
 @Suite("marble play: controls, the store's transport and the audio pump")
 struct PlayerControlsTests {
+    @Test("keys map to player commands")
+    func commands() {
+        #expect(PlayerCommand(key: .character(" ")) == .togglePause)
+        #expect(PlayerCommand(key: .left) == .seek(by: -5))
+        #expect(PlayerCommand(key: .right) == .seek(by: 5))
+        #expect(PlayerCommand(key: .character("n")) == .nextPreset)
+        #expect(PlayerCommand(key: .character("p")) == .previousPreset)
+        #expect(PlayerCommand(key: .character("+")) == .raiseSensitivity)
+        #expect(PlayerCommand(key: .character("-")) == .lowerSensitivity)
+        #expect(PlayerCommand(key: .character("q")) == .quit)
+        #expect(PlayerCommand(key: .interrupt) == .interrupt)
+        #expect(PlayerCommand(key: .character("x")) == nil)
+    }
+
     @Test("two seeks issued before the audio thread runs: the engine takes the last, and positions are reported again")
     func quickSeeksMerge() async throws {
         let path = try TestMedia.tone("wav", seconds: 20, rate: 8_000, channels: 1, codec: ["-c:a", "pcm_f32le"])

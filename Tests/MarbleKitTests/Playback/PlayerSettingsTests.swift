@@ -1,8 +1,13 @@
 import Foundation
 import Granite
-import MarbleKit
-import Testing
+@testable import MarbleAnalysis
+import MarbleCore
+@testable import MarbleKit
+@testable import MarbleMedia
+@testable import MarblePipeline
+@testable import MarbleRender
 import TestSupport
+import Testing
 
 @Suite struct PlayerSettingsTests {
     let folder = temporaryFolder(prefix: "marble-settings")

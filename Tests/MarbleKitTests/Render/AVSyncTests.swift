@@ -1,6 +1,13 @@
 import Foundation
-import Testing
+import Granite
+@testable import MarbleAnalysis
+import MarbleCore
 @testable import MarbleKit
+@testable import MarbleMedia
+@testable import MarblePipeline
+@testable import MarbleRender
+import TestSupport
+import Testing
 
 /// A/V alignment as users see it: a click at time t must change frame floor(t·fps) or the next one,
 /// never a later one, and nothing may change before it. Frames are read back losslessly as PNGs.

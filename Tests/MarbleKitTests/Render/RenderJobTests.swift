@@ -1,6 +1,13 @@
 import Foundation
-import Testing
+import Granite
+@testable import MarbleAnalysis
+import MarbleCore
 @testable import MarbleKit
+@testable import MarbleMedia
+@testable import MarblePipeline
+@testable import MarbleRender
+import TestSupport
+import Testing
 
 /// End-to-end renders at small sizes (tests run in debug builds), read back with ffprobe.
 @Suite("RenderJob", .serialized)

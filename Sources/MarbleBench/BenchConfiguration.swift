@@ -1,0 +1,71 @@
+import Foundation
+import MarbleCore
+import MarbleMedia
+import MarbleRender
+
+/// What `marble bench` measures, and how.
+public struct BenchConfiguration: Sendable {
+    public typealias Size = FrameSize
+
+    public var sizes: [Size] = [Size(1280, 720), Size(1920, 1080)]
+    public var threads: [Int] = [StripScheduler.availableCores]
+    /// Measured frames per benchmark (after the warm-up).
+    public var frames = 240
+    /// Frames rendered and thrown away first (caches, page faults, thread start-up).
+    public var warmup = 30
+    public var fps = Rational(60)
+    /// Only benchmarks whose name contains this (case-insensitive).
+    public var filter: String?
+    /// Also run colour conversion into the real encoder (x264) in the preset benchmarks.
+    public var encode = false
+    public var encoderPreset = EncoderPreset.ultrafast
+    public var crf = 20
+    public var includeShaders = true
+    public var includePresets = true
+    public var includePipeline = true
+    /// What the stage times are read from: wall time (default), or the calling thread's CPU time (the
+    /// guard, on one thread: blind to time the thread spent preempted on a busy machine).
+    public var clock = BenchClock.wall
+
+    public init() {}
+
+    /// Milliseconds one frame may take to keep up with `fps` (16.7 ms at 60 fps).
+    public var budgetMilliseconds: Double { 1000 / fps.doubleValue }
+
+    public func matches(_ name: String) -> Bool {
+        guard let filter, !filter.isEmpty else { return true }
+        return name.lowercased().contains(filter.lowercased())
+    }
+
+    public func validate() throws(MarbleError) {
+        guard frames >= 1 else { throw MarbleError(.option, "--frames \(frames): must be at least 1") }
+        guard warmup >= 0 else { throw MarbleError(.option, "--warmup \(warmup): must be ≥ 0") }
+        guard !sizes.isEmpty else { throw MarbleError(.option, "--size: give at least one size") }
+        for size in sizes where !size.isValidFrameSize {
+            throw MarbleError(.option, "--size \(size): expected even WIDTHxHEIGHT between 16x16 and 7680x4320, e.g. 1920x1080")
+        }
+        guard threads.allSatisfy({ $0 >= 1 }) else { throw MarbleError(.option, "--threads: must be at least 1") }
+        guard fps.numerator > 0, fps.doubleValue >= 1, fps.doubleValue <= 240 else {
+            throw MarbleError(.option, "--fps \(fps): must be between 1 and 240")
+        }
+    }
+}
+
+/// The clocks a benchmark can read, in nanoseconds.
+public enum BenchClock: String, Sendable {
+    /// Monotonic wall time (what a viewer waits).
+    case wall
+    /// CPU time of the calling thread (`CLOCK_THREAD_CPUTIME_ID`): only meaningful when the work runs on
+    /// that thread, i.e. with one render thread.
+    case threadCPU = "thread-cpu"
+
+    public func now() -> UInt64 {
+        switch self {
+        case .wall: return MonotonicClock.now()
+        case .threadCPU:
+            var t = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+            return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
+        }
+    }
+}

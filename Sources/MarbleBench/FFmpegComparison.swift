@@ -1,0 +1,121 @@
+import Foundation
+import MarbleCore
+import MarbleKit
+import MarbleMedia
+import MarbleRender
+
+/// `marble bench --compare-ffmpeg`: the same song → video job through our `RenderJob` and through the
+/// `ffmpeg` command with one of its audio→video filters, at the same size, rate and encoder settings
+/// (x264 at the chosen preset and CRF, AAC sound at FFmpeg's default 128 kbit/s, MP4). Runs alternate (ours, FFmpeg's, ours, …) so that
+/// a noisy neighbour hurts both sides alike; each side keeps its best wall time.
+public struct FFmpegComparison {
+    public static let filters = ["showcqt", "showfreqs", "showwaves"]
+
+    public var sizes: [BenchConfiguration.Size]
+    public var fps: Rational
+    public var encoderPreset: EncoderPreset
+    public var crf: Int
+    public var threads: Int
+    public var songSeconds: Double
+    public var rounds: Int
+    public var preset: String
+    /// Called before each timed run, e.g. to print "ffmpeg showcqt 1920x1080…".
+    public var onRun: (String) -> Void = { _ in }
+
+    public init(sizes: [BenchConfiguration.Size], fps: Rational, encoderPreset: EncoderPreset = .ultrafast, crf: Int = 20,
+                threads: Int = StripScheduler.availableCores, songSeconds: Double = 10, rounds: Int = 2,
+                preset: String = PresetLibrary.defaultName) {
+        self.sizes = sizes; self.fps = fps; self.encoderPreset = encoderPreset; self.crf = crf
+        self.threads = threads; self.songSeconds = songSeconds; self.rounds = rounds; self.preset = preset
+    }
+
+    /// Our sound's bitrate in the comparison: what `ffmpeg -c:a aac` uses when given none (our own
+    /// default, 160, costs the AAC encoder about a quarter more time).
+    public static let audioKilobits = 128
+
+    /// The `ffmpeg` executable on PATH, or nil.
+    public static func ffmpegPath() -> String? {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(dir)/ffmpeg"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    /// The FFmpeg command line for one filter (the reference command of the issue, plus our CRF).
+    public func arguments(filter: String, size: BenchConfiguration.Size, song: String, output: String) -> [String] {
+        let rate = filter == "showcqt" ? "fps=\(fps)" : "rate=\(fps)"
+        return ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-i", song, "-filter_complex",
+                "[0:a]\(filter)=s=\(size.width)x\(size.height):\(rate),format=yuv420p[v]", "-map", "[v]", "-map", "0:a",
+                "-c:v", "libx264", "-preset", encoderPreset.rawValue, "-crf", "\(crf)", "-c:a", "aac", output]
+    }
+
+    public func run(ffmpeg: String) throws(MarbleError) -> [FFmpegComparisonResult] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marble-compare-\(getpid())")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let song = folder.appendingPathComponent("song.wav").path
+        try BenchSignal(seconds: songSeconds).write(to: song)
+        var results: [FFmpegComparisonResult] = []
+        for size in sizes {
+            var ours = Double.infinity
+            var theirs = [String: Double]()
+            for _ in 0..<max(1, rounds) {
+                onRun("marble render \(preset) \(size)")
+                ours = min(ours, try runOurs(song: song, size: size, output: folder.appendingPathComponent("ours.mp4").path))
+                for filter in Self.filters {
+                    onRun("ffmpeg \(filter) \(size)")
+                    let out = folder.appendingPathComponent("\(filter).mp4").path
+                    let seconds = try Self.time(ffmpeg, arguments(filter: filter, size: size, song: song, output: out))
+                    theirs[filter] = min(theirs[filter] ?? .infinity, seconds)
+                }
+            }
+            for filter in Self.filters {
+                results.append(FFmpegComparisonResult(
+                    filter: filter, width: size.width, height: size.height, fps: fps.doubleValue,
+                    encoderPreset: encoderPreset.rawValue, songSeconds: songSeconds, oursSeconds: ours,
+                    ffmpegSeconds: theirs[filter] ?? .infinity))
+            }
+        }
+        return results
+    }
+
+    func runOurs(song: String, size: BenchConfiguration.Size, output: String) throws(MarbleError) -> Double {
+        var o = RenderOptions(input: song, output: output)
+        o.width = size.width
+        o.height = size.height
+        o.fps = fps
+        o.preset = preset
+        o.encoderPreset = encoderPreset
+        o.crf = crf
+        o.threads = threads
+        o.audioBitrate = Self.audioKilobits
+        let start = MonotonicClock.now()
+        _ = try RenderJob(options: o).run()
+        return MonotonicClock.milliseconds(since: start) / 1000
+    }
+
+    /// Runs a tool to completion and returns its wall time in seconds. The child does not inherit
+    /// `LD_PRELOAD` (the malloc interposer is ours, not FFmpeg's).
+    static func time(_ tool: String, _ arguments: [String]) throws(MarbleError) -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["LD_PRELOAD"] = nil
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        let start = MonotonicClock.now()
+        do { try process.run() } catch { throw MarbleError(.media, "cannot run \(tool): \(error)") }
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let seconds = MonotonicClock.milliseconds(since: start) / 1000
+        guard process.terminationStatus == 0 else {
+            let text = String(decoding: message, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
+            throw MarbleError(.media, "\(URL(fileURLWithPath: tool).lastPathComponent) failed (exit \(process.terminationStatus)): \(text)")
+        }
+        return seconds
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import MarbleAnalysis
+import MarbleCore
+import MarbleKit
+import MarbleMedia
+import MarblePipeline
+import MarbleRender
+
+/// `marble bench --live`: the live configuration measured end to end on a real PulseAudio server.
+///
+/// A playback stream plays known signals into the default sink while `marble live`'s own pipeline
+/// (capture of the default sink's monitor → causal analysis → the renderer) runs as in a session:
+/// 1. **latency**: silence, then a tone, repeated. For each step the time its first sample is played
+///    (the write time plus the playback latency PulseAudio reports) is compared with the time the
+///    first frame that hears it is drawn: capture-to-frame-ready, display excluded;
+/// 2. **pacing**: the spacing of finished frames against the frame period, and the frames dropped;
+/// 3. **beats**: click tracks at several tempi; the clicks' true times come from the captured level
+///    itself (a regular grid fitted to the frames where the clicks land), so no clock mapping is
+///    needed. Reported: seconds until the beat tracker locks (every beat after it within ±70 ms of a
+///    click), F-measure (±70 ms) after locking, and the tempo error.
+public enum LiveBench {
+    public struct Configuration: Sendable {
+        public var width = 1280, height = 720
+        public var fps = Rational(30)
+        public var preset = PresetLibrary.defaultName
+        public var threads = StripScheduler.availableCores
+        public var steps = 20
+        /// Seconds of each click track.
+        public var clickSeconds = 20.0
+        public var tempi: [Double] = [96, 120, 140]
+        public var fragmentSeconds = 0.010
+        public init() {}
+    }
+
+    public struct BeatResult: Sendable, Codable {
+        public var tempo: Double
+        /// Seconds from the first click until the tracker locked (nil: never locked).
+        public var lockSeconds: Double?
+        public var fMeasure: Double
+        public var tempoError: Double
+    }
+
+    public struct Report: Sendable, Codable {
+        public var source: String
+        public var size: String
+        public var fps: Double
+        public var fragmentMilliseconds: Double
+        /// Heard → frame ready, ms (p50, p99, over the steps found): from the moment PulseAudio's
+        /// playback clock says the step is heard. A monitor gets samples before they are audible (by
+        /// the sink's latency), so this can be near zero.
+        public var latencyP50: Double, latencyP99: Double
+        /// Capture → frame ready, ms, an upper bound per step: from the arrival of the newest sample of
+        /// the frame before the one that shows the step (the step arrived after it) to the ready frame.
+        public var captureP50: Double, captureP99: Double
+        public var stepsFound: Int, steps: Int
+        /// Newest sample's arrival → frame ready (the pipeline's own share), ms.
+        public var pipelineP50: Double, pipelineP99: Double
+        /// |frame spacing − period|, ms.
+        public var jitterP50: Double, jitterP99: Double
+        public var frames: Int, dropped: Int
+        /// The main analysis window, and how far its centre lags the newest sample it reads, ms.
+        public var windowMilliseconds: Double, windowDelayMilliseconds: Double
+        public var beats: [BeatResult]
+
+        public var summary: String {
+            var lines = [
+                "live bench: \(source), \(size) at \(String(format: "%.0f", fps)) fps, capture fragment \(String(format: "%.0f", fragmentMilliseconds)) ms",
+                String(format: "  capture → frame ready (upper bound): p50 %.1f ms, p99 %.1f ms over %d of %d steps",
+                       captureP50, captureP99, stepsFound, steps),
+                String(format: "  heard → frame ready (PulseAudio's playback clock): p50 %.1f ms, p99 %.1f ms; newest sample → frame ready: p50 %.1f ms, p99 %.1f ms",
+                       latencyP50, latencyP99, pipelineP50, pipelineP99),
+                String(format: "  budget: one fragment + one hop (10 ms) + one frame = %.1f ms", fragmentMilliseconds + 10 + 1000 / fps),
+                String(format: "  frame pacing: |spacing − period| p50 %.2f ms, p99 %.2f ms; %d frames, %d dropped", jitterP50, jitterP99, frames, dropped),
+                String(format: "  analysis window %.1f ms (its centre %.1f ms behind the newest sample; not in the figures above)",
+                       windowMilliseconds, windowDelayMilliseconds),
+            ]
+            for b in beats {
+                lines.append(String(format: "  clicks at %.0f BPM: lock %@, F-measure (±70 ms) %.3f after lock, tempo error %.2f %%", b.tempo,
+                                    b.lockSeconds.map { String(format: "%.2f s", $0) } ?? "never", b.fMeasure, b.tempoError * 100))
+            }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    /// Runs the measurement against the default PulseAudio server (its default sink and that sink's
+    /// monitor). Takes about `steps` × 0.9 s + the click tracks.
+    public static func run(_ c: Configuration, progress: @escaping @Sendable (String) -> Void = { _ in }) throws(MarbleError) -> Report {
+        var capture = CaptureOptions()
+        capture.fragmentSeconds = c.fragmentSeconds
+        let input = try AudioCapture(options: capture)
+        try input.start()
+        defer { input.stop() }
+        let source = input.sourceName ?? "default monitor"
+        let rate = input.sampleRate
+
+        progress("latency: \(c.steps) steps of silence → tone")
+        let stepSignal = StepSignal(rate: rate, steps: c.steps)
+        let latency = try measure(c, input: input, signal: stepSignal.samples, rate: rate)
+        var found: [Double] = [], bound: [Double] = [], pipeline: [Double] = []
+        let frames = latency.frames
+        for onset in stepSignal.onsets {
+            guard let played = latency.playTime(ofSample: onset) else { continue }
+            // The first frame drawn after the step that hears it (rms well above the silence).
+            guard let k = frames.firstIndex(where: { $0.ready > played - 20_000_000 && $0.rms > 0.05 }) else { continue }
+            found.append(Double(Int64(frames[k].ready) - Int64(played)) / 1e6)
+            // The step's first sample arrived after the previous frame's newest one: an upper bound.
+            if k > 0, frames[k - 1].arrival > 0 { bound.append(Double(frames[k].ready &- frames[k - 1].arrival) / 1e6) }
+        }
+        for f in latency.frames where f.arrival > 0 { pipeline.append(Double(f.ready &- f.arrival) / 1e6) }
+        let period = 1000 / c.fps.doubleValue
+        var jitter: [Double] = []
+        for i in 1..<max(1, latency.frames.count) where latency.frames[i].index == latency.frames[i - 1].index + 1 {
+            jitter.append(abs(Double(latency.frames[i].ready &- latency.frames[i - 1].ready) / 1e6 - period))
+        }
+
+        var beats: [BeatResult] = []
+        for tempo in c.tempi {
+            progress("beats: clicks at \(Int(tempo)) BPM for \(Int(c.clickSeconds)) s")
+            let clicks = ClickTrack(rate: rate, tempo: tempo, seconds: c.clickSeconds)
+            let run = try measure(c, input: input, signal: clicks.samples, rate: rate)
+            beats.append(BeatScore.score(run.frames, tempo: tempo, fps: c.fps.doubleValue))
+        }
+        let extractor = try FeatureExtractor(sampleRate: rate, fps: c.fps)
+        let windowMs = Double(extractor.fftSize) / Double(rate) * 1000
+        return Report(source: source, size: "\(c.width)x\(c.height)", fps: c.fps.doubleValue,
+                      fragmentMilliseconds: c.fragmentSeconds * 1000,
+                      latencyP50: percentile(found, 50), latencyP99: percentile(found, 99),
+                      captureP50: percentile(bound, 50), captureP99: percentile(bound, 99),
+                      stepsFound: found.count, steps: c.steps,
+                      pipelineP50: percentile(pipeline, 50), pipelineP99: percentile(pipeline, 99),
+                      jitterP50: percentile(jitter, 50), jitterP99: percentile(jitter, 99),
+                      frames: latency.statistics.frames, dropped: latency.statistics.dropped,
+                      windowMilliseconds: windowMs, windowDelayMilliseconds: windowMs / 2, beats: beats)
+    }
+
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        return sorted[max(0, min(sorted.count - 1, Int((p / 100 * Double(sorted.count - 1)).rounded())))]
+    }
+
+    /// Plays `signal` into the default sink while the live pipeline runs; returns what each frame saw.
+    private static func measure(_ c: Configuration, input: AudioCapture, signal: [Float], rate: Int) throws(MarbleError) -> Measurement {
+        let source = try CaptureFrameSource(buffer: input.buffer, fps: c.fps, idleAfter: .infinity)
+        let scene = try PresetLibrary.load(c.preset)
+        let renderer = try FrameRenderer(scene: scene, width: c.width, height: c.height, fps: c.fps, threads: c.threads)
+        let expected = Int(Double(signal.count) / Double(rate) * c.fps.doubleValue) + Int(c.fps.doubleValue)
+        let sink = MeasuringSink(capacity: expected + 64)
+        let player = try SignalPlayer(rate: rate, signal: signal)
+        let cancel = CancellationFlag()
+        player.start { cancel.cancel() }
+        let statistics = try FramePipeline(source: source, renderer: renderer, sinks: [sink], policy: .realtime).run(cancel: cancel)
+        if let e = player.finish() { throw e }
+        return Measurement(frames: sink.frames, statistics: statistics, player: player)
+    }
+
+    struct Measurement {
+        let frames: [MeasuringSink.Frame]
+        let statistics: PipelineStatistics
+        let player: SignalPlayer
+        func playTime(ofSample index: Int) -> UInt64? { player.playTime(ofSample: index) }
+    }
+}
+
+/// Records what each frame saw and when it was ready, into arrays made once.
+final class MeasuringSink: FrameSink {
+    struct Frame: Sendable {
+        var index: Int, ready: UInt64, arrival: UInt64
+        var rms: Float, peak: Float, isBeat: Bool, tempo: Float
+    }
+    private(set) var frames: [Frame]
+
+    init(capacity: Int) {
+        frames = []
+        frames.reserveCapacity(capacity)
+    }
+
+    var needs: FrameNeeds { .rgba }
+
+    func consume(_ slot: FrameSlot) throws(MarbleError) {
+        guard frames.count < frames.capacity else { return }
+        let f = slot.features
+        frames.append(Frame(index: slot.index, ready: slot.readyTime, arrival: slot.sourceTime,
+                            rms: f.rms, peak: f.peak, isBeat: f.isBeat, tempo: f.tempo))
+    }
+
+    func finish(stopped: Bool) throws(MarbleError) {}
+    func abort() {}
+}

@@ -1,0 +1,249 @@
+internal import CFFmpeg
+import MarbleCore
+
+/// Decodes the best audio stream of a file to planar 32-bit float, mono or stereo (more channels are
+/// downmixed by libswresample), at the file's own sample rate.
+///
+/// Wraps `avcodec_send_packet` / `avcodec_receive_frame` and `swr_convert`. Damaged data is skipped with
+/// a warning (collected in ``warnings``) so a file that breaks off renders what is decodable. Encoder
+/// padding at the end (AAC in MP4) is trimmed to the duration the container states.
+package final class AudioDecoder {
+    package let input: MediaInput
+    package let streamIndex: Int32
+    package let sampleRate: Int
+    /// 1 (mono) or 2 (stereo) output channels.
+    package let channels: Int
+    /// The stream's duration as the container states it, when it is exact (not estimated from bitrate).
+    package let statedDuration: Double?
+    /// Codec name, e.g. "aac", "mp3", "flac".
+    let codecName: String
+    package private(set) var warnings: [String] = []
+
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private var resampler: OpaquePointer?
+    private let packet: Packet
+    private let frame: Frame
+    private var left: UnsafeMutablePointer<Float>
+    private var right: UnsafeMutablePointer<Float>
+    private var capacity: Int
+    private var inputEnded = false
+    private var finished = false
+    private var delivered = 0
+    private let sampleLimit: Int?
+    /// After a seek: the sample the next delivery must start at (earlier decoded samples are dropped).
+    private var seekTarget: Int?
+    /// Index (from the stream start) of the first sample of the last delivered block.
+    package private(set) var chunkStart = 0
+
+    package init(path: String) throws(MarbleError) {
+        input = try MediaInput(path: path)
+        guard let index = input.bestStream(AVMEDIA_TYPE_AUDIO) else {
+            throw MarbleError(.input, "\(path): has no audio stream")
+        }
+        streamIndex = index
+        let stream = input.stream(index)
+        let parameters = stream.pointee.codecpar!
+        guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw MarbleError(.input, "\(path): no decoder for its audio codec \(String(cString: avcodec_get_name(parameters.pointee.codec_id)))")
+        }
+        codecName = String(cString: avcodec_get_name(parameters.pointee.codec_id))
+        // Objects first: they free themselves if a later step throws; the codec context is freed by hand.
+        packet = try Packet()
+        frame = try Frame()
+        var ctx = avcodec_alloc_context3(decoder)
+        guard ctx != nil else { throw MarbleError(.media, "out of memory allocating an audio decoder") }
+        do throws(MarbleError) {
+            try ffCheck(avcodec_parameters_to_context(ctx, parameters), .input, "\(path): bad audio parameters")
+            ctx!.pointee.pkt_timebase = stream.pointee.time_base
+            try ffCheck(avcodec_open2(ctx, decoder, nil), .input, "\(path): cannot open the \(codecName) decoder")
+        } catch {
+            avcodec_free_context(&ctx)
+            throw error
+        }
+        codec = ctx
+        let rate = Int(ctx!.pointee.sample_rate)
+        guard (1_000...768_000).contains(rate) else {
+            avcodec_free_context(&ctx)
+            throw MarbleError(.input, "\(path): unsupported audio sample rate \(rate) Hz")
+        }
+        sampleRate = rate
+        channels = ctx!.pointee.ch_layout.nb_channels == 1 ? 1 : 2
+
+        let exact = input.context.pointee.duration_estimation_method != AVFMT_DURATION_FROM_BITRATE
+        statedDuration = exact ? input.duration(ofStream: index) : nil
+        sampleLimit = statedDuration.map { Int(($0 * Double(rate)).rounded()) }
+
+        capacity = 8192
+        left = .allocate(capacity: capacity)
+        right = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        avcodec_free_context(&codec)
+        swr_free(&resampler)
+        left.deallocate()
+        right.deallocate()
+    }
+
+    /// Decodes the next block of audio and hands it to `body` as (left, right-or-nil for mono).
+    /// Returns false once the stream has ended and everything was delivered.
+    package func decodeNext(_ body: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>?) -> Void) throws(MarbleError) -> Bool {
+        while !finished {
+            let received = avcodec_receive_frame(codec, frame.pointer)
+            if received >= 0 {
+                let skip = samplesToSkip(frame.pointer)
+                let count = try convert(frame.pointer)
+                av_frame_unref(frame.pointer)
+                if count > skip { deliver(count, skipping: skip, body); return true }
+                continue
+            }
+            if received == marble_averror_eof() {
+                finished = true
+                let count = try convert(nil)  // drain the resampler
+                if count > 0 { deliver(count, body); return true }
+                return false
+            }
+            if received != marble_averror_eagain() {
+                warnings.append("audio decoding error (\(ffErrorString(received))), skipped")
+                continue
+            }
+            feedDecoder()
+        }
+        return false
+    }
+
+    /// Reads packets until one for our stream is sent to the decoder, or the input ends.
+    private func feedDecoder() {
+        guard !inputEnded else { return }
+        while true {
+            switch input.read(into: packet.pointer) {
+            case .packet:
+                defer { av_packet_unref(packet.pointer) }
+                guard packet.pointer.pointee.stream_index == streamIndex else { continue }
+                let sent = avcodec_send_packet(codec, packet.pointer)
+                if sent < 0 && sent != marble_averror_eagain() {
+                    warnings.append("damaged audio packet (\(ffErrorString(sent))), skipped")
+                    continue
+                }
+                return
+            case .endOfFile:
+                inputEnded = true
+                avcodec_send_packet(codec, nil)
+                return
+            case .damaged(let why):
+                warnings.append("the file breaks off (\(why)); rendering what decoded")
+                inputEnded = true
+                avcodec_send_packet(codec, nil)
+                return
+            }
+        }
+    }
+
+    /// Resamples one decoded frame (or drains with nil) into `left`/`right`; returns the sample count.
+    private func convert(_ decoded: UnsafeMutablePointer<AVFrame>?) throws(MarbleError) -> Int {
+        if let decoded, resampler == nil { try makeResampler(for: decoded) }
+        guard let resampler else { return 0 }
+        let inCount = decoded.map { Int($0.pointee.nb_samples) } ?? 0
+        let needed = Int(swr_get_out_samples(resampler, Int32(inCount)))
+        if needed > capacity { grow(to: needed) }
+        var outputs: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?) = (
+            UnsafeMutableRawPointer(left).assumingMemoryBound(to: UInt8.self),
+            UnsafeMutableRawPointer(right).assumingMemoryBound(to: UInt8.self))
+        let produced = withUnsafeMutablePointer(to: &outputs) { outs in
+            outs.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 2) { out in
+                swr_convert(resampler, out, Int32(capacity),
+                            decoded.map { marble_frame_const_data($0) } ?? nil, Int32(inCount))
+            }
+        }
+        try ffCheck(produced, .input, "\(input.path): cannot convert audio samples")
+        return Int(produced)
+    }
+
+    private func makeResampler(for decoded: UnsafeMutablePointer<AVFrame>) throws(MarbleError) {
+        var inLayout = AVChannelLayout()
+        if decoded.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || decoded.pointee.ch_layout.nb_channels == 0 {
+            av_channel_layout_default(&inLayout, max(1, decoded.pointee.ch_layout.nb_channels))
+        } else {
+            av_channel_layout_copy(&inLayout, &decoded.pointee.ch_layout)
+        }
+        defer { av_channel_layout_uninit(&inLayout) }
+        var outLayout = AVChannelLayout()
+        setChannelLayout(&outLayout, channels: channels)
+        var swr: OpaquePointer? = nil
+        try ffCheck(swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLTP, Int32(sampleRate),
+                                        &inLayout, AVSampleFormat(decoded.pointee.format), decoded.pointee.sample_rate,
+                                        0, nil), .media, "cannot set up the audio resampler")
+        if swr_init(swr) < 0 {
+            swr_free(&swr)
+            throw MarbleError(.input, "\(input.path): cannot convert this audio layout")
+        }
+        resampler = swr
+    }
+
+    private func grow(to count: Int) {
+        left.deallocate()
+        right.deallocate()
+        capacity = count
+        left = .allocate(capacity: count)
+        right = .allocate(capacity: count)
+    }
+
+    private func deliver(_ count: Int, skipping skip: Int = 0,
+                         _ body: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>?) -> Void) {
+        var n = count - skip
+        if let limit = sampleLimit { n = max(0, min(n, limit - delivered)) }
+        chunkStart = delivered
+        delivered += n
+        guard n > 0 else { return }
+        body(UnsafeBufferPointer(start: left + skip, count: n),
+             channels == 2 ? UnsafeBufferPointer(start: right + skip, count: n) : nil)
+    }
+
+    /// Moves to `seconds` from the stream start (`av_seek_frame` to the packet at or before it, then
+    /// `avcodec_flush_buffers`). Decoding then resumes exactly at that sample: the samples decoded
+    /// before it are dropped using the frames' timestamps; ``samplesDelivered`` becomes the target.
+    /// Seeking past the end leaves the decoder at its end.
+    package func seek(to seconds: Double) throws(MarbleError) {
+        let stream = input.stream(streamIndex)
+        let timeBase = stream.pointee.time_base.doubleValue
+        guard timeBase > 0 else { throw MarbleError(.input, "\(input.path): cannot seek (no time base)") }
+        let target = max(0, Int((seconds * Double(sampleRate)).rounded()))
+        let timestamp = streamStart + Int64((Double(target) / Double(sampleRate) / timeBase).rounded(.down))
+        try ffCheck(av_seek_frame(input.context, streamIndex, timestamp, AVSEEK_FLAG_BACKWARD), .input,
+                    "\(input.path): cannot seek")
+        avcodec_flush_buffers(codec)
+        swr_free(&resampler)  // made again for the next frame; drops anything it held back
+        inputEnded = false
+        finished = false
+        delivered = target
+        chunkStart = target
+        seekTarget = target
+    }
+
+    /// The stream's first timestamp (0 when unknown), in its time base.
+    private var streamStart: Int64 {
+        let start = input.stream(streamIndex).pointee.start_time
+        return start == marble_av_nopts_value() ? 0 : start
+    }
+
+    /// How many samples at the start of a just-decoded frame fall before a pending seek target.
+    /// Without a usable timestamp the frame is taken as starting at the target.
+    private func samplesToSkip(_ decoded: UnsafeMutablePointer<AVFrame>) -> Int {
+        guard let target = seekTarget else { return 0 }
+        let pts = decoded.pointee.best_effort_timestamp
+        guard pts != marble_av_nopts_value() else { seekTarget = nil; return 0 }
+        let timeBase = input.stream(streamIndex).pointee.time_base.doubleValue
+        let start = Int((Double(pts - streamStart) * timeBase * Double(sampleRate)).rounded())
+        let count = Int(decoded.pointee.nb_samples)
+        if start + count <= target { return count }  // wholly before the target: drop it all
+        seekTarget = nil
+        if start >= target {
+            delivered = start  // the demuxer landed after the target: start there
+            return 0
+        }
+        return target - start
+    }
+
+    /// Samples delivered so far.
+    package var samplesDelivered: Int { delivered }
+}

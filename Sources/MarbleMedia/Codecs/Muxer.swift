@@ -1,0 +1,123 @@
+internal import CFFmpeg
+import Foundation
+import MarbleCore
+
+/// Writes encoded streams into a container file, atomically: packets go to a hidden temporary file
+/// beside the destination, which is renamed into place by ``finish()`` and deleted by ``abort()``. So a
+/// failed job leaves nothing behind, and a stopped one (Ctrl-C) leaves a complete, playable file.
+///
+/// Wraps `avformat_alloc_output_context2`, `avio_open`, `avformat_write_header`,
+/// `av_interleaved_write_frame` and `av_write_trailer`. Output is bit-exact (no dates, no random IDs).
+final class Muxer {
+    let destination: String
+    let temporaryPath: String
+    let context: UnsafeMutablePointer<AVFormatContext>
+    private var isOpen = false
+    /// Video and sound are written from two threads; libavformat's context is not thread-safe.
+    private let lock = NSLock()
+
+    /// Whether MP4/MOV is written as fragments (a short index per fragment, written as it goes) rather
+    /// than with one index for the whole file at its start. Fragments keep memory flat however long a
+    /// recording runs (the whole-file index grows by every packet until the end), and what was written
+    /// stays playable even if the process dies.
+    let fragmented: Bool
+
+    init(destination: String, format: OutputFormat, fragmented: Bool = false) throws(MarbleError) {
+        self.destination = destination
+        self.fragmented = fragmented
+        let url = URL(fileURLWithPath: destination)
+        let directory = url.deletingLastPathComponent().path
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
+            throw MarbleError(.output, "\(destination): the folder \(directory) does not exist")
+        }
+        guard FileManager.default.isWritableFile(atPath: directory) else {
+            throw MarbleError(.output, "\(destination): the folder \(directory) is not writable")
+        }
+        temporaryPath = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())").path
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
+        try ffCheck(avformat_alloc_output_context2(&ctx, nil, format.muxerName, temporaryPath), .output,
+                    "\(destination): cannot set up a \(format.rawValue) file")
+        context = ctx!
+        context.pointee.flags |= AVFMT_FLAG_BITEXACT
+    }
+
+    deinit {
+        if isOpen { avio_closep(&context.pointee.pb) }
+        avformat_free_context(context)
+    }
+
+    /// True when the container wants codec headers out of band (MP4, MKV).
+    var needsGlobalHeader: Bool { context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
+
+    func canHold(_ codec: AVCodecID) -> Bool {
+        avformat_query_codec(context.pointee.oformat, codec, FF_COMPLIANCE_NORMAL) == 1
+    }
+
+    /// Adds a stream described by an opened encoder; returns its index.
+    func addStream(encoder: UnsafeMutablePointer<AVCodecContext>) throws(MarbleError) -> Int32 {
+        guard let stream = avformat_new_stream(context, nil) else { throw MarbleError(.media, "cannot add a stream") }
+        try ffCheck(avcodec_parameters_from_context(stream.pointee.codecpar, encoder), .output, "cannot describe a stream")
+        stream.pointee.time_base = encoder.pointee.time_base
+        stream.pointee.avg_frame_rate = encoder.pointee.framerate
+        return stream.pointee.index
+    }
+
+    /// Adds a stream whose packets are copied from an input stream; returns its index.
+    func addStream(copying source: UnsafeMutablePointer<AVStream>) throws(MarbleError) -> Int32 {
+        guard let stream = avformat_new_stream(context, nil) else { throw MarbleError(.media, "cannot add a stream") }
+        try ffCheck(avcodec_parameters_copy(stream.pointee.codecpar, source.pointee.codecpar), .output, "cannot copy a stream")
+        stream.pointee.codecpar.pointee.codec_tag = 0
+        stream.pointee.time_base = source.pointee.time_base
+        return stream.pointee.index
+    }
+
+    func writeHeader() throws(MarbleError) {
+        try ffCheck(avio_open(&context.pointee.pb, temporaryPath, AVIO_FLAG_WRITE), .output, "\(destination): cannot write")
+        isOpen = true
+        var options: OpaquePointer? = nil
+        defer { av_dict_free(&options) }
+        let muxer = context.pointee.oformat.pointee.name.map { String(cString: $0) }
+        if fragmented && (muxer == "mp4" || muxer == "mov") {
+            av_dict_set(&options, "movflags", "+frag_keyframe+delay_moov+default_base_moof", 0)
+        } else if muxer == "mp4" {
+            av_dict_set(&options, "movflags", "+faststart", 0)
+        }
+        try ffCheck(avformat_write_header(context, &options), .output, "\(destination): cannot write the header")
+    }
+
+    func timeBase(ofStream index: Int32) -> AVRational { context.pointee.streams[Int(index)]!.pointee.time_base }
+
+    /// Writes one packet whose timestamps are in `timeBase`, into output stream `index`.
+    /// Safe to call from two threads (one per stream).
+    func write(_ packet: UnsafeMutablePointer<AVPacket>, stream index: Int32, timeBase: AVRational) throws(MarbleError) {
+        lock.lock()
+        defer { lock.unlock() }
+        packet.pointee.stream_index = index
+        av_packet_rescale_ts(packet, timeBase, self.timeBase(ofStream: index))
+        packet.pointee.pos = -1
+        try ffCheck(av_interleaved_write_frame(context, packet), .output, "\(destination): cannot write")
+    }
+
+    /// Writes the trailer and moves the finished file into place.
+    func finish() throws(MarbleError) {
+        do throws(MarbleError) {
+            try ffCheck(av_write_trailer(context), .output, "\(destination): cannot finish the file")
+            avio_closep(&context.pointee.pb)
+            isOpen = false
+            guard rename(temporaryPath, destination) == 0 else {
+                throw MarbleError(.output, "\(destination): cannot move the finished file into place (\(String(cString: strerror(errno))))")
+            }
+        } catch {
+            abort()
+            throw error
+        }
+    }
+
+    /// Drops the temporary file: nothing is left behind.
+    func abort() {
+        if isOpen { avio_closep(&context.pointee.pb); isOpen = false }
+        unlink(temporaryPath)
+    }
+}

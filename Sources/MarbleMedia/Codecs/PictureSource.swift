@@ -1,0 +1,164 @@
+internal import CFFmpeg
+import MarbleCore
+
+/// Pictures for the output frames, from a video stream or a still image, scaled to the output size.
+///
+/// A video is sampled at each output frame's time (the newest decoded frame whose timestamp is not
+/// after it), so any input frame rate maps onto the output rate. A background video shorter than the
+/// song loops (`loop`); the input's own video holds its last frame instead. A file with one picture
+/// (PNG, JPEG, cover art) is decoded and scaled once.
+package final class PictureSource {
+    let path: String
+    private let input: MediaInput
+    private let streamIndex: Int32
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private let loop: Bool
+    private let width: Int, height: Int, fit: Fit
+    private var scaler: PictureScaler?
+    private let packet: Packet
+    private var current: Frame
+    private var upcoming: Frame
+    private var currentTime = -Double.infinity
+    private var upcomingTime: Double?
+    private var loopOffset = 0.0
+    private var lastFrameTime = 0.0
+    private var frameDuration = 0.0
+    private var inputEnded = false
+    private let startTime: Double
+    /// Set when the source holds one picture: it is scaled once into this texture.
+    package private(set) var still: Texture?
+    private var detectingStill = true
+    package private(set) var warnings: [String] = []
+
+    /// Opens the best video stream of `path` (cover art does not count: see `MediaInput.bestStream`).
+    package init(path: String, width: Int, height: Int, fit: Fit, loop: Bool) throws(MarbleError) {
+        self.path = path
+        self.width = width
+        self.height = height
+        self.fit = fit
+        self.loop = loop
+        input = try MediaInput(path: path)
+        guard let index = input.bestStream(AVMEDIA_TYPE_VIDEO) else {
+            throw MarbleError(.input, "\(path): has no picture or video stream")
+        }
+        streamIndex = index
+        let stream = input.stream(index)
+        let start = stream.pointee.start_time
+        startTime = start == marble_av_nopts_value() ? 0 : Double(start) * stream.pointee.time_base.doubleValue
+        let parameters = stream.pointee.codecpar!
+        guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw MarbleError(.input, "\(path): no decoder for its video codec")
+        }
+        var ctx = avcodec_alloc_context3(decoder)
+        guard ctx != nil else { throw MarbleError(.media, "out of memory allocating a video decoder") }
+        do throws(MarbleError) {
+            try ffCheck(avcodec_parameters_to_context(ctx, parameters), .input, "\(path): bad video parameters")
+            ctx!.pointee.pkt_timebase = stream.pointee.time_base
+            ctx!.pointee.thread_count = 0
+            try ffCheck(avcodec_open2(ctx, decoder, nil), .input, "\(path): cannot open its video decoder")
+        } catch {
+            avcodec_free_context(&ctx)
+            throw error
+        }
+        codec = ctx
+        let rate = av_guess_frame_rate(input.context, stream, nil)
+        frameDuration = rate.num > 0 ? Double(rate.den) / Double(rate.num) : 1.0 / 25
+        packet = try Packet()
+        current = try Frame()
+        upcoming = try Frame()
+
+        // Decode the first picture; if there is no second one, this is a still.
+        guard try decode(into: current) else { throw MarbleError(.input, "\(path): no picture could be decoded") }
+        currentTime = frameTime(current)
+        lastFrameTime = currentTime
+        if try decode(into: upcoming) {
+            upcomingTime = frameTime(upcoming)
+            lastFrameTime = upcomingTime!
+        } else {
+            let texture = Texture(width: width, height: height)
+            try scaler(for: current.pointer).scale(current.pointer, into: texture)
+            still = texture
+        }
+        detectingStill = false
+    }
+
+    deinit { avcodec_free_context(&codec) }
+
+    /// Puts the picture for media time `time` into `texture` (unless this is a still: use ``still``).
+    /// Times must not decrease between calls.
+    package func picture(at time: Double, into texture: Texture) throws(MarbleError) {
+        while let next = upcomingTime, next <= time + 1e-9 {
+            swap(&current, &upcoming)
+            currentTime = next
+            if try decode(into: upcoming) {
+                upcomingTime = frameTime(upcoming)
+                lastFrameTime = upcomingTime!
+            } else {
+                upcomingTime = nil
+            }
+        }
+        try scaler(for: current.pointer).scale(current.pointer, into: texture)
+    }
+
+    private func frameTime(_ frame: Frame) -> Double {
+        let tb = input.stream(streamIndex).pointee.time_base.doubleValue
+        let ts = frame.pointer.pointee.best_effort_timestamp
+        let t = ts == marble_av_nopts_value() ? lastFrameTime + frameDuration : Double(ts) * tb - startTime
+        return t + loopOffset
+    }
+
+    private func scaler(for frame: UnsafeMutablePointer<AVFrame>) throws(MarbleError) -> PictureScaler {
+        if let scaler { return scaler }
+        let s = try PictureScaler(sourceWidth: frame.pointee.width, sourceHeight: frame.pointee.height,
+                                  format: AVPixelFormat(frame.pointee.format),
+                                  outputWidth: width, outputHeight: height, fit: fit)
+        scaler = s
+        return s
+    }
+
+    /// Decodes the next picture into `frame`; at the end, loops (if asked) or returns false.
+    private func decode(into frame: Frame) throws(MarbleError) -> Bool {
+        var looped = false
+        while true {
+            av_frame_unref(frame.pointer)
+            let r = avcodec_receive_frame(codec, frame.pointer)
+            if r >= 0 { return true }
+            if r == marble_averror_eof() {
+                // While `init` looks for a second picture, the end is the answer (a still), not a loop.
+                guard loop, !looped, !detectingStill else { return false }
+                // Loop: start again from the beginning, later by the length played so far.
+                looped = true
+                loopOffset = lastFrameTime + frameDuration
+                try input.rewind(stream: streamIndex)
+                avcodec_flush_buffers(codec)
+                inputEnded = false
+                continue
+            }
+            if r != marble_averror_eagain() {
+                warnings.append("\(path): damaged video frame skipped")
+                continue
+            }
+            if inputEnded { avcodec_send_packet(codec, nil); continue }
+            feed()
+        }
+    }
+
+    private func feed() {
+        while true {
+            switch input.read(into: packet.pointer) {
+            case .packet:
+                defer { av_packet_unref(packet.pointer) }
+                guard packet.pointer.pointee.stream_index == streamIndex else { continue }
+                if avcodec_send_packet(codec, packet.pointer) < 0 {
+                    warnings.append("\(path): damaged video packet skipped")
+                    continue
+                }
+                return
+            case .endOfFile, .damaged:
+                inputEnded = true
+                avcodec_send_packet(codec, nil)
+                return
+            }
+        }
+    }
+}

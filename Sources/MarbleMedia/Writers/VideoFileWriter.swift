@@ -1,0 +1,179 @@
+internal import CFFmpeg
+import MarbleCore
+
+/// The file sink: encodes YUV pictures and muxes them with sound into MP4, MKV, MOV or WebM (mpv's
+/// vo_lavc idea: encoding is just another output).
+///
+/// Frames must arrive in order, one per output frame; frame n is at n / fps seconds. The sound (``Sound``)
+/// comes from a file, copied or transcoded on a ``SoundThread`` that follows the video, or from samples
+/// handed over with ``appendSound(left:right:)`` (a live recording), encoded inline, sample 0 at time 0.
+/// The file appears at its path only when ``finish(trimAudio:)`` succeeds; ``abort()`` leaves nothing behind.
+///
+/// Errors: a folder that cannot be written, an encoder this FFmpeg build lacks or that refuses the
+/// settings, a file without sound, or failed writes throw ``MarbleError`` (and leave no file).
+package final class VideoFileWriter {
+    /// Where the output's sound comes from.
+    package enum Sound: Sendable, Equatable {
+        /// A silent file.
+        case none
+        /// The sound of the file at `path`: copied when the container holds its codec and `bitrate`
+        /// (kbit/s) is nil, else AAC (Opus for WebM) at `bitrate`, or 160 kbit/s (96 for mono).
+        case file(path: String, bitrate: Int?)
+        /// Planar float samples handed over with ``appendSound(left:right:)``: `channels` (1 or 2) at
+        /// `sampleRate`, encoded to AAC (Opus for WebM) at `bitrate` kbit/s (nil: 160, 96 for mono).
+        case samples(sampleRate: Int, channels: Int, bitrate: Int?)
+    }
+
+    /// How far (seconds) appended samples may run ahead of or fall behind the video before the writer
+    /// acts, so neither the PCM buffer nor the muxer's queue grows without bound: sound further ahead is
+    /// encoded early (the muxer queues its packets), and sound further behind is caught up with silence
+    /// up to the video's time (with a warning). That is a safety net, not a clock: the samples that come
+    /// after it continue from there, so a capture that loses samples should fill its own gaps.
+    static let soundDriftLimit = 2.0
+
+    let path: String
+    private let muxer: Muxer
+    private let encoder: VideoEncoder
+    private let videoStream: Int32
+    private let sound: SoundOutput
+    private let fps: Rational
+    package private(set) var framesWritten = 0
+    /// Milliseconds the last frame spent in the encoder and muxer (for benchmarks and summaries).
+    package private(set) var lastEncodeMs = 0.0
+    /// Silence added because appended sound fell behind: how often, how much, and first when.
+    private var fills = (count: 0, seconds: 0.0, first: 0.0)
+    /// The sound's warnings (read them after ``finish(trimAudio:)``: the sound thread has ended then).
+    package var warnings: [String] {
+        switch sound {
+        case .none: return []
+        case .thread(let thread): return thread.warnings
+        case .inline:
+            guard fills.count > 0 else { return [] }
+            let total = String(format: "%.2f", fills.seconds), first = String(format: "%.2f", fills.first)
+            return ["\(path): the sound fell more than \(Int(VideoFileWriter.soundDriftLimit)) s behind the video "
+                    + "\(fills.count) time(s), first at \(first) s; \(total) s filled with silence"]
+        }
+    }
+
+    /// Bytes the muxer has handed to the file so far (`avio_tell`; AVIO may still hold some of them),
+    /// for a live recording's status line. Nil while a ``SoundThread`` writes into the muxer too, and
+    /// once the file is finished or abandoned.
+    var muxedBytes: Int64? {
+        if case .thread = sound { return nil }
+        guard let pb = muxer.context.pointee.pb else { return nil }
+        return avio_tell(pb)
+    }
+
+    private enum SoundOutput {
+        case none
+        case thread(SoundThread)
+        case inline(AudioTrack)
+    }
+
+    /// `fragmented`: MP4/MOV in fragments (see ``Muxer/fragmented``): for recordings of any length.
+    package init(path: String, format: OutputFormat, settings: VideoEncoder.Settings, sound: Sound,
+         fragmented: Bool = false) throws(MarbleError) {
+        FFmpegLog.configure()
+        self.path = path
+        self.fps = settings.fps
+        let muxer = try Muxer(destination: path, format: format, fragmented: fragmented)
+        self.muxer = muxer
+        do throws(MarbleError) {
+            var s = settings
+            s.globalHeader = muxer.needsGlobalHeader
+            encoder = try VideoEncoder(format: format, settings: s)
+            videoStream = try muxer.addStream(encoder: encoder.context)
+            let track: AudioTrack? = switch sound {
+            case .none: nil
+            case .file(let source, let bitrate):
+                try AudioTrack(path: source, format: format, muxer: muxer, bitrate: bitrate)
+            case .samples(let rate, let channels, let bitrate):
+                try AudioTrack(sampleRate: rate, channels: channels, format: format, muxer: muxer, bitrate: bitrate)
+            }
+            try muxer.writeHeader()
+            self.sound = switch (sound, track) {
+            case (.samples, let track?): .inline(track)
+            case (_, let track?): .thread(SoundThread(track: track))
+            default: .none
+            }
+        } catch {
+            muxer.abort()
+            throw error
+        }
+    }
+
+    /// The sound of `source` (nil: none); `audioBitrate` (kbit/s): see ``RenderOptions/audioBitrate``.
+    package convenience init(path: String, format: OutputFormat, settings: VideoEncoder.Settings, audioFrom source: String?,
+                     audioBitrate: Int? = nil) throws(MarbleError) {
+        try self.init(path: path, format: format, settings: settings,
+                      sound: source.map { .file(path: $0, bitrate: audioBitrate) } ?? .none)
+    }
+
+    /// Encodes the next frame (already converted to YUV by the render stage), then writes the sound up
+    /// to the end of that frame.
+    package func write(_ picture: YUVFrame) throws(MarbleError) {
+        let start = MonotonicClock.now()
+        let f = picture.frame.pointer
+        f.pointee.pts = Int64(framesWritten)
+        try encoder.encode(f) { (packet: UnsafeMutablePointer<AVPacket>) throws(MarbleError) in
+            try muxer.write(packet, stream: videoStream, timeBase: encoder.timeBase)
+        }
+        framesWritten += 1
+        let videoEnd = fps.seconds(ofFrame: framesWritten)
+        switch sound {
+        case .none: break
+        case .thread(let thread): thread.advance(to: videoEnd)
+        case .inline(let track): try follow(videoEnd, with: track)
+        }
+        lastEncodeMs = MonotonicClock.milliseconds(since: start)
+    }
+
+    /// For ``Sound/samples(sampleRate:channels:bitrate:)``: the next block of sound (`right` nil for mono),
+    /// continuing the blocks before it. Call it from the thread that calls ``write(_:)``.
+    package func appendSound(left: UnsafeBufferPointer<Float>, right: UnsafeBufferPointer<Float>?) throws(MarbleError) {
+        guard case .inline(let track) = sound else {
+            throw MarbleError(.output, "\(path): this writer takes no sound samples")
+        }
+        try track.append(left: left, right: right)
+    }
+
+    /// Writes appended sound up to the video's end (`videoEnd`), filling a gap of more than
+    /// ``soundDriftLimit`` with silence and encoding early what runs further ahead than that.
+    private func follow(_ videoEnd: Double, with track: AudioTrack) throws(MarbleError) {
+        let appended = track.appendedSeconds ?? 0
+        if videoEnd - appended > VideoFileWriter.soundDriftLimit {
+            if fills.count == 0 { fills.first = videoEnd }
+            fills.count += 1
+            fills.seconds += videoEnd - appended
+            try track.appendSilence(upTo: videoEnd)
+        }
+        try track.write(upTo: max(videoEnd, appended - VideoFileWriter.soundDriftLimit))
+    }
+
+    /// Flushes the encoder, writes the remaining sound, and moves the file into place. A file's sound is
+    /// written to its end, or only up to the end of the video when `trimAudio` (as after Ctrl-C);
+    /// appended samples always end with the video: cut there, or padded with silence up to there.
+    package func finish(trimAudio: Bool) throws(MarbleError) {
+        do throws(MarbleError) {
+            try encoder.encode(nil) { (packet: UnsafeMutablePointer<AVPacket>) throws(MarbleError) in
+                try muxer.write(packet, stream: videoStream, timeBase: encoder.timeBase)
+            }
+            let videoEnd = fps.seconds(ofFrame: framesWritten)
+            switch sound {
+            case .none: break
+            case .thread(let thread): try thread.finish(upTo: trimAudio ? videoEnd : nil)
+            case .inline(let track): try track.finish(at: videoEnd)
+            }
+            try muxer.finish()
+        } catch {
+            abort()
+            throw error
+        }
+    }
+
+    /// Drops the file: nothing is left behind (not even the temporary file).
+    package func abort() {
+        if case .thread(let thread) = sound { thread.cancel() }
+        muxer.abort()
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import MarbleCore
+
+/// The one frame path of MarbleKit: a ``FrameSource`` → the ``FrameRenderer`` → one or more
+/// ``FrameSink``s, on three threads joined by bounded queues of pooled ``FrameSlot``s.
+///
+/// 1. the source thread asks the source for the next due frame and fills a free slot with its
+///    features and picture;
+/// 2. the render thread draws it (fanning out over row bands on all cores);
+/// 3. the calling thread hands it to every sink in turn, then returns the slot to the pool.
+///
+/// `render`, `play`, `live` and `bench` are configurations of it. The ``FramePolicy`` decides what a
+/// full pool means: offline, the source waits (back-pressure, deterministic bytes); in real time, the
+/// due frame is dropped and counted (and the source's own late frames are counted too).
+package final class FramePipeline {
+    let source: any FrameSource
+    let renderer: FrameRenderer
+    let sinks: [any FrameSink]
+    let policy: FramePolicy
+    private let poolSize: Int
+
+    package init(source: any FrameSource, renderer: FrameRenderer, sinks: [any FrameSink], policy: FramePolicy,
+         poolSize: Int = 4) {
+        self.source = source
+        self.renderer = renderer
+        self.sinks = sinks
+        self.policy = policy
+        self.poolSize = poolSize
+    }
+
+    /// Runs until the source ends, `cancel` is raised, or a stage fails. `progress` is called on the
+    /// calling thread after a frame was consumed, at most every `progressInterval` seconds. Sinks are
+    /// finished (or, after an error, aborted) before it returns.
+    package func run(cancel: CancellationFlag, progressInterval: Double = 0.2,
+             progress: (PipelineStatistics) -> Void = { _ in }) throws(MarbleError) -> PipelineStatistics {
+        let needs = sinks.reduce(FrameNeeds()) { $0.union($1.needs) }
+        let free = BoundedQueue<FrameSlot>(capacity: poolSize)
+        let toRender = BoundedQueue<FrameSlot>(capacity: poolSize)
+        let toSinks = BoundedQueue<FrameSlot>(capacity: poolSize)
+        for _ in 0..<poolSize {
+            free.push(try FrameSlot(width: renderer.width, height: renderer.height, features: source.makeFeatures(),
+                                    hasPicture: source.hasPictures, needs: needs))
+        }
+        let failure = FirstError()
+        let counters = PipelineCounters()
+        let stopAll: @Sendable () -> Void = { free.close(); toRender.close(); toSinks.close() }
+        let sourceDone = DispatchSemaphore(value: 0)
+        let renderDone = DispatchSemaphore(value: 0)
+        var joined = false
+        func join() {
+            guard !joined else { return }
+            sourceDone.wait()
+            renderDone.wait()
+            joined = true
+        }
+        let stepper = SourceStepper(source: source, policy: policy, counters: counters, cancel: cancel)
+        let renderer = self.renderer
+        Thread.detachNewThread {
+            do throws(MarbleError) { try stepper.run(free: free, out: toRender) } catch { failure.record(error); stopAll() }
+            toRender.close()
+            sourceDone.signal()
+        }
+        Thread.detachNewThread {
+            while let slot = toRender.pop() {
+                do throws(MarbleError) { try renderer.render(slot) } catch { failure.record(error); stopAll(); break }
+                guard toSinks.push(slot) else { break }
+            }
+            toSinks.close()
+            renderDone.signal()
+        }
+
+        var statistics = PipelineStatistics()
+        let started = MonotonicClock.now()
+        var lastReport = started
+        do throws(MarbleError) {
+            while let slot = toSinks.pop() {
+                let start = MonotonicClock.now()
+                for sink in sinks { try sink.consume(slot) }
+                let now = MonotonicClock.now()
+                statistics.sinkMilliseconds += Double(now &- start) / 1e6
+                statistics.record(slot, previousIndex: statistics.lastIndex)
+                free.push(slot)
+                if Double(now &- lastReport) >= progressInterval * 1e9 {
+                    lastReport = now
+                    counters.copy(into: &statistics)
+                    statistics.wallSeconds = Double(now &- started) / 1e9
+                    progress(statistics)
+                }
+            }
+            join()
+            if let e = failure.error { throw e }
+            for sink in sinks { try sink.finish(stopped: cancel.isCancelled) }
+        } catch {
+            stopAll()
+            join()
+            for sink in sinks { sink.abort() }
+            throw error
+        }
+        counters.copy(into: &statistics)
+        statistics.wallSeconds = Double(MonotonicClock.now() &- started) / 1e9
+        statistics.sourceMilliseconds = stepper.busyMilliseconds
+        statistics.renderMilliseconds = renderer.busyMilliseconds
+        statistics.convertMilliseconds = renderer.convertMilliseconds
+        return statistics
+    }
+}
+
+/// The source thread: asks for the next due frame, finds it a slot (or drops it), fills it.
+///
+/// Safety of @unchecked Sendable: used by the source thread only; `busyMilliseconds` is read after
+/// that thread has signalled completion.
+private final class SourceStepper: @unchecked Sendable {
+    let source: any FrameSource
+    let policy: FramePolicy
+    let counters: PipelineCounters
+    let cancel: CancellationFlag
+    private(set) var busyMilliseconds = 0.0
+
+    init(source: any FrameSource, policy: FramePolicy, counters: PipelineCounters, cancel: CancellationFlag) {
+        self.source = source
+        self.policy = policy
+        self.counters = counters
+        self.cancel = cancel
+    }
+
+    func run(free: BoundedQueue<FrameSlot>, out: BoundedQueue<FrameSlot>) throws(MarbleError) {
+        while !cancel.isCancelled {
+            var start = MonotonicClock.now()
+            guard let due = try source.nextDueFrame(cancel: cancel) else { return }
+            counters.add(late: due.lateSkipped, idle: due.idleSkipped)
+            let slot: FrameSlot?
+            switch policy {
+            case .offline:
+                busyMilliseconds += MonotonicClock.milliseconds(since: start)
+                guard let waited = free.pop() else { return }
+                slot = waited
+                start = MonotonicClock.now()
+            case .realtime:
+                slot = due.isLast ? free.pop() : free.tryPop()
+                if slot == nil {
+                    if free.isClosed { return }
+                    counters.add(late: 1, idle: 0)
+                }
+            }
+            try source.produce(due, into: slot)
+            busyMilliseconds += MonotonicClock.milliseconds(since: start)
+            if let slot { guard out.push(slot) else { return } }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Shaders
+import MarbleCore
+
+/// The compositor's per-frame passes as long-lived ``StripTask`` objects: each frame only updates their
+/// fields, so running them on the strip scheduler allocates nothing (a closure would, per call).
+///
+/// Safety of every `@unchecked Sendable` here: fields are set by the compositor's thread before
+/// `StripScheduler.run`, which orders those writes before the strips read them; strips write only the
+/// rows of their own range.
+final class BandPass: StripTask, @unchecked Sendable {
+    var layers: [Compositor.Layer] = []
+    var covered: [Range<Int>] = []
+    var canvas: TextureView?
+    var planes: YUVConverter.Planes?
+    var clear = false
+    var height = 0
+    var times: UnsafeMutablePointer<Double>?
+    /// One band-sized scratch picture per strip thread. When the frame only goes to the encoder (`planes`
+    /// set, no `canvas`), bands are drawn there instead of into the canvas: the same few hundred KB are reused band
+    /// after band and stay in cache, so the canvas's 8 MB (at 1080p) never travel to memory and back.
+    var scratch: [TextureView] = []
+
+    /// Each band: every layer over its rows while they are in cache, then the colour conversion.
+    func run(strip bands: Range<Int>, worker: Int) {
+        guard let times else { return }
+        let band = Compositor.bandHeight, count = layers.count
+        for b in bands {
+            let rows = (b * band)..<min(height, (b + 1) * band)
+            let canvas: TextureView
+            if self.canvas == nil && planes != nil && worker < scratch.count {
+                canvas = TextureView(window: scratch[worker], rows: rows, height: height)
+            } else if let whole = self.canvas {
+                canvas = whole
+            } else {
+                return   // (the compositor's precondition rules this out)
+            }
+            if clear { for y in rows { canvas.row32(y).update(repeating: 0xFF00_0000, count: canvas.width) } }
+            var start = MonotonicClock.now()
+            for i in 0..<count {
+                let r = rows.clamped(to: covered[i])
+                if !r.isEmpty { layers[i].draw(canvas, rows: r) }
+                let now = MonotonicClock.now()
+                times[b * (count + 1) + i] = Double(now &- start) / 1e6
+                start = now
+            }
+            if let planes { YUVConverter.convert(canvas, into: planes, pairs: (rows.lowerBound / 2)..<(rows.upperBound / 2)) }
+            times[b * (count + 1) + count] = MonotonicClock.milliseconds(since: start)
+        }
+    }
+}
+
+/// One layer of the general (whole-frame) path.
+final class LayerPass: StripTask, @unchecked Sendable {
+    enum Step {
+        /// Copy the canvas into the filter's source picture.
+        case copy(from: TextureView, to: TextureView)
+        /// Render into the layer's texture, then blend it onto the canvas.
+        case renderAndBlend(Compositor.Layer, target: TextureView, source: TextureView, canvas: TextureView, first: Int)
+        /// Draw straight onto the canvas, rows offset by `first` (the layer's covered rows).
+        case draw(Compositor.Layer, canvas: TextureView, first: Int)
+        /// Convert finished canvas rows to YUV (row pairs).
+        case convert(TextureView, YUVConverter.Planes)
+        case idle
+    }
+    var step = Step.idle
+
+    func run(strip: Range<Int>, worker: Int) {
+        switch step {
+        case .copy(let from, let to):
+            for y in strip { to.row(y).update(from: from.row(y), count: from.bytesPerRow) }
+        case .renderAndBlend(let layer, let target, let source, let canvas, let first):
+            guard let uniforms = layer.uniforms else { return }
+            let rows = (first + strip.lowerBound)..<(first + strip.upperBound)
+            layer.shader.render(target, source: source, rows: rows, uniforms: uniforms)
+            Blend.composite(layer: target, onto: canvas, rows: rows, mode: layer.spec.blend, opacity: Float(layer.spec.opacity))
+        case .draw(let layer, let canvas, let first):
+            layer.draw(canvas, rows: (first + strip.lowerBound)..<(first + strip.upperBound))
+        case .convert(let canvas, let planes):
+            YUVConverter.convert(canvas, into: planes, pairs: strip)
+        case .idle:
+            break
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import MarbleCore
+
+/// Finds presets: a path to a `.yaml` file, or the name of a bundled one in `Samples/Presets/`.
+///
+/// The bundled folder is found through `$MARBLE_PRESETS`, else by walking up from the executable (an
+/// in-repo build lives in `.build/<config>/`), else from the working directory.
+public enum PresetLibrary {
+    /// The preset used when none is given.
+    public static let defaultName = "spectrum"
+
+    public static var folder: URL? {
+        if let env = ProcessInfo.processInfo.environment["MARBLE_PRESETS"], !env.isEmpty {
+            return URL(fileURLWithPath: env)
+        }
+        let starts = [URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
+                        .deletingLastPathComponent(),
+                      Bundle.main.executableURL?.deletingLastPathComponent(),
+                      URL(fileURLWithPath: FileManager.default.currentDirectoryPath)].compactMap { $0 }
+        for start in starts {
+            var dir = start.standardizedFileURL
+            for _ in 0..<8 {
+                let candidate = dir.appendingPathComponent("Samples/Presets")
+                if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+                let parent = dir.deletingLastPathComponent()
+                if parent.path == dir.path { break }
+                dir = parent
+            }
+        }
+        return nil
+    }
+
+    /// Names of the bundled presets, sorted.
+    public static func names() -> [String] {
+        guard let folder, let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        return files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
+    }
+
+    /// Loads a preset by file path or bundled name.
+    public static func load(_ nameOrPath: String) throws(MarbleError) -> Preset {
+        let looksLikePath = nameOrPath.contains("/") || nameOrPath.hasSuffix(".yaml") || nameOrPath.hasSuffix(".yml")
+        let url: URL
+        if looksLikePath {
+            url = URL(fileURLWithPath: nameOrPath)
+        } else {
+            guard let folder else {
+                throw MarbleError(.preset, "preset \"\(nameOrPath)\": the bundled presets folder (Samples/Presets) was not found; set MARBLE_PRESETS")
+            }
+            url = folder.appendingPathComponent(nameOrPath + ".yaml")
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                throw MarbleError(.preset, "unknown preset \"\(nameOrPath)\" (available: \(names().joined(separator: ", ")))")
+            }
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw MarbleError(.preset, "\(url.path): cannot read the preset file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw MarbleError(.preset, "\(url.path): not UTF-8 text")
+        }
+        return try Preset.parse(text, source: looksLikePath ? nameOrPath : "Samples/Presets/\(nameOrPath).yaml")
+    }
+}

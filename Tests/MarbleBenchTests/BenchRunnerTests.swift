@@ -1,0 +1,95 @@
+import Foundation
+@testable import MarbleAnalysis
+@testable import MarbleBench
+import MarbleCore
+@testable import MarbleKit
+@testable import MarbleMedia
+@testable import MarblePipeline
+@testable import MarbleRender
+import Shaders
+import Testing
+
+@Suite("BenchRunner", .serialized)
+struct BenchRunnerTests {
+    @Test("the synthetic song is deterministic, in range, and has beats the analysis finds")
+    func signal() throws {
+        let a = BenchSignal(seconds: 4), b = BenchSignal(seconds: 4)
+        #expect(a.left == b.left && a.right == b.right)
+        #expect(a.left.count == 4 * 48_000)
+        #expect(a.left.allSatisfy { abs($0) <= 1 } && a.left.contains { abs($0) > 0.5 })
+        let features = try a.features(fps: Rational(60), frames: 240)
+        #expect(features.contains { $0.isOnset })
+        #expect(features.contains { $0.bass > 0 })
+    }
+
+    @Test("the signal's WAV decodes back to the same length")
+    func wav() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(getpid()).wav").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let s = BenchSignal(seconds: 1)
+        try s.write(to: path)
+        let decoder = try AudioDecoder(path: path)
+        while try decoder.decodeNext({ _, _ in }) {}
+        #expect(decoder.sampleRate == 48_000)
+        #expect(decoder.samplesDelivered == s.left.count)
+    }
+
+    @Test("a small run covers every shader and preset, and the pipeline with --encode")
+    func smallRun() throws {
+        var c = BenchConfiguration()
+        c.sizes = [BenchConfiguration.Size(64, 36)]
+        c.threads = [1]
+        c.frames = 3
+        c.warmup = 1
+        c.encode = true
+        let report = try BenchRunner(configuration: c).run()
+        let shaders = Set(report.results.filter { $0.kind == .shader }.map(\.name))
+        #expect(shaders == Set(ShaderLibrary.all.map { $0.descriptor.name }))
+        let presets = Set(report.results.filter { $0.kind == .preset }.map(\.name))
+        #expect(presets == Set(PresetLibrary.names()))
+        #expect(report.results.contains { $0.kind == .pipeline })
+        for r in report.results {
+            #expect(r.total.p50 > 0, "\(r.name)")
+            #expect(r.fps > 0)
+        }
+        let spectrum = try #require(report.results.first { $0.kind == .preset && $0.name == "spectrum" })
+        let names = spectrum.stages.map(\.name)
+        #expect(names.first == "decode" && names.contains("analysis") && names.contains("convert") && names.last == "encode")
+        #expect(names.contains { $0.hasPrefix("layer 1:") })
+    }
+
+    @Test("the filter keeps only matching names")
+    func filter() throws {
+        var c = BenchConfiguration()
+        c.sizes = [BenchConfiguration.Size(32, 16)]
+        c.threads = [1]
+        c.frames = 2
+        c.warmup = 0
+        c.filter = "BARS"
+        let report = try BenchRunner(configuration: c).run()
+        #expect(Set(report.results.map(\.name)) == ["bars"])
+        #expect(Set(report.results.map(\.kind)) == [.shader, .preset])
+    }
+}
+
+@Suite("FFmpegComparison")
+struct FFmpegComparisonTests {
+    @Test("the FFmpeg side is the reference command at the same size, rate and encoder settings")
+    func command() {
+        let c = FFmpegComparison(sizes: [BenchConfiguration.Size(1280, 720)], fps: Rational(60), encoderPreset: .ultrafast, crf: 20)
+        let cqt = c.arguments(filter: "showcqt", size: c.sizes[0], song: "in.wav", output: "out.mp4")
+        #expect(cqt.contains("[0:a]showcqt=s=1280x720:fps=60,format=yuv420p[v]"))
+        let joined = cqt.joined(separator: " ")
+        #expect(joined.contains("-i in.wav"))
+        #expect(joined.contains("-map [v] -map 0:a -c:v libx264 -preset ultrafast -crf 20 -c:a aac out.mp4"))
+        let waves = c.arguments(filter: "showwaves", size: c.sizes[0], song: "in.wav", output: "o.mp4")
+        #expect(waves.contains("[0:a]showwaves=s=1280x720:rate=60,format=yuv420p[v]"))
+    }
+
+    @Test("ratio is our speed over FFmpeg's")
+    func ratio() {
+        let r = FFmpegComparisonResult(filter: "showcqt", width: 64, height: 36, fps: 60, encoderPreset: "ultrafast",
+                                       songSeconds: 10, oursSeconds: 5, ffmpegSeconds: 2.5)
+        #expect(r.oursSpeed == 2 && r.ffmpegSpeed == 4 && r.ratio == 0.5)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import MarbleCore
+@testable import MarbleMedia
+import Testing
+
+extension CaptureTests {
+    @Suite("Following the default sink",
+           .enabled(if: CaptureTools.available, CaptureTools.missingNote))
+    struct FollowingTheDefaultSink {
+        @Test("with no source, capture moves to the new default sink's monitor; with one, it stays")
+        func followsDefaultSink() async throws {
+            let server = try TestPulseServer()
+            try server.addSink("viz2")
+            // As on a desktop, the default source is an input (here a stand-in): the server then has no
+            // reason to move a monitor stream itself when the default sink changes; the capture must.
+            try server.addSink("mic")
+            try server.pactl("set-default-source", "mic.monitor")
+            try server.play(CaptureTools.tone(600), into: server.pinnedFeed(into: "viz"))
+            try server.play(CaptureTools.tone(1500), into: server.pinnedFeed(into: "viz2"))
+
+            var following = CaptureOptions()
+            following.server = server.serverString
+            var pinned = CaptureOptions(source: "viz.monitor")
+            pinned.server = server.serverString
+            let startedAt = ContinuousClock.now
+            let follower = try AudioCapture(options: following)
+            let stayer = try AudioCapture(options: pinned)
+            try follower.start()
+            try stayer.start()
+            defer {
+                follower.stop()
+                stayer.stop()
+            }
+            #expect(follower.sourceName == "viz.monitor")
+            #expect(await poll(timeout: 5) { Heard.tone(follower.buffer, frequency: 600) }, "sink 1's tone before the switch")
+
+            try server.pactl("set-default-sink", "viz2")
+            let switched = await poll(timeout: 5) {
+                follower.sourceName == "viz2.monitor" && Heard.tone(follower.buffer, frequency: 1500)
+            }
+            #expect(switched, "source \(follower.sourceName ?? "none") after the switch")
+            #expect(follower.state == .capturing(source: "viz2.monitor"))
+            let window = Heard.latest(follower.buffer, count: 4800).left
+            #expect(Heard.amplitude(window, frequency: 600) < 0.02, "sink 1's tone is gone")
+
+            // The explicit source did not follow.
+            #expect(stayer.sourceName == "viz.monitor")
+            #expect(stayer.state == .capturing(source: "viz.monitor"))
+            #expect(Heard.tone(stayer.buffer, frequency: 600))
+
+            // The switch left no hole in the timeline: it still tracks wall time.
+            let lag = seconds(since: startedAt) - Double(follower.buffer.written) / 48_000
+            #expect(lag > -0.3 && lag < 0.3, "timeline \(lag) s behind wall time")
+        }
+    }
+}

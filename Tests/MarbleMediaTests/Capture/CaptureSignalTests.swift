@@ -1,0 +1,74 @@
+import Foundation
+import MarbleCore
+@testable import MarbleMedia
+import Testing
+
+extension CaptureTests {
+    @Suite("What plays into a real PulseAudio sink is captured",
+           .enabled(if: CaptureTools.available, CaptureTools.missingNote))
+    struct Signals {
+        @Test("a 1 kHz sine played into the null sink is captured at its frequency and level")
+        func capturesTone() async throws {
+            let server = try TestPulseServer()
+            var options = CaptureOptions()
+            options.server = server.serverString
+            let capture = try AudioCapture(options: options)
+            try capture.start()
+            defer { capture.stop() }
+            #expect(capture.state == .capturing(source: "viz.monitor"))
+            #expect(capture.sourceName == "viz.monitor")
+
+            try server.play(CaptureTools.tone(1000))
+            let heard = await poll(timeout: 5) { Heard.tone(capture.buffer, frequency: 1000) }
+            let window = Heard.latest(capture.buffer, count: 4800)
+            #expect(heard, """
+                1 kHz at \(Heard.amplitude(window.left, frequency: 1000)) / \(Heard.amplitude(window.right, frequency: 1000)), \
+                RMS \(Heard.rms(window.left)); expected 0.5, RMS 0.354
+                """)
+            // Not some other frequency: a neighbour gets next to nothing.
+            #expect(Heard.amplitude(window.left, frequency: 1500) < 0.02)
+        }
+
+        @Test("with a 10 ms fragment, data arrives in blocks of about 10 ms, about every 10 ms")
+        func fragmentSize() async throws {
+            let server = try TestPulseServer()
+            var options = CaptureOptions()
+            options.server = server.serverString
+            options.fragmentSeconds = 0.010
+            let capture = try AudioCapture(options: options)
+            try capture.start()
+            defer { capture.stop() }
+            try server.play(CaptureTools.tone(1000))
+            #expect(await poll(timeout: 5) { Heard.tone(capture.buffer, frequency: 1000) })
+
+            // Half a second of steady data. Blocks are the runs of samples appended at the same time;
+            // only those with sound count (the filler appends silence in blocks of its own).
+            let from = capture.buffer.written
+            #expect(await poll(timeout: 5) { capture.buffer.written >= from + 24_000 })
+            var blocks: [(size: Int, time: UInt64)] = []
+            var runStart = from
+            var runTime = capture.buffer.arrivalTime(ofSample: from)
+            var heard = false
+            for index in from..<(from + 24_000) {
+                let time = capture.buffer.arrivalTime(ofSample: index)
+                if time != runTime {
+                    // Not the first (partial) run, nor silence.
+                    if runStart > from, heard, let runTime { blocks.append((index - runStart, runTime)) }
+                    runStart = index
+                    runTime = time
+                    heard = false
+                }
+                if !heard { capture.buffer.read(from: index, upTo: index + 1) { l, _ in heard = l[0] != 0 } }
+            }
+            try #require(blocks.count >= 20, "only \(blocks.count) blocks with sound in 0.5 s")
+            let sorted = blocks.map(\.size).sorted()
+            let times = blocks.map(\.time)
+            let spacings = zip(times.dropFirst(), times).map { Double($0 &- $1) / 1e6 }.sorted()
+            let medianSpacing = spacings[spacings.count / 2]
+            // 480 samples = 10 ms at 48 kHz. Without fragsize the server sends about 2 s at once.
+            #expect(sorted[sorted.count / 2] <= 960, "median block \(sorted[sorted.count / 2]) samples")
+            #expect(sorted[sorted.count * 9 / 10] <= 960, "90th percentile block \(sorted[sorted.count * 9 / 10]) samples")
+            #expect(medianSpacing >= 4 && medianSpacing <= 20, "median spacing \(medianSpacing) ms")
+        }
+    }
+}

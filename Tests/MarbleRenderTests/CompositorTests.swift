@@ -1,0 +1,101 @@
+import Foundation
+import MarbleCore
+@testable import MarbleMedia
+@testable import MarbleRender
+import Shaders
+import Testing
+
+@Suite("Compositor")
+struct CompositorTests {
+    static let width = 96, height = 70   // bands of 32 rows: two full ones and a short one
+
+    /// Features that make every layer draw something: rising bands, a sine waveform.
+    static func features(frame: Int) -> AudioFeatures {
+        var f = AudioFeatures(bandCount: 16, waveformLength: 256)
+        for i in f.bands.indices {
+            f.bands[i] = Float((i * 7 + frame * 3) % 16) / 16
+            f.bandPeaks[i] = min(1, f.bands[i] + 0.1)
+        }
+        for i in f.waveformLeft.indices {
+            f.waveformLeft[i] = 0.8 * Float(sin(Double(i) / 9 + Double(frame)))
+            f.waveformRight[i] = f.waveformLeft[i]
+        }
+        f.level = 0.5
+        return f
+    }
+
+    static func uniforms(frame: Int) -> FrameUniforms {
+        FrameUniforms(time: Double(frame) / 30, frameIndex: frame, fps: Rational(30), width: width, height: height,
+                      features: features(frame: frame))
+    }
+
+    /// Y, U and V planes in one buffer.
+    final class Planes {
+        var bytes = [UInt8](repeating: 0, count: CompositorTests.width * CompositorTests.height * 3 / 2)
+        func with<R>(_ body: (YUVConverter.Planes) -> R) -> R {
+            let w = CompositorTests.width, luma = w * CompositorTests.height
+            return bytes.withUnsafeMutableBufferPointer { b in
+                let base = b.baseAddress!
+                return body(YUVConverter.Planes(y: base, yStride: w, u: base + luma, uStride: w / 2,
+                                                v: base + luma + luma / 4, vStride: w / 2))
+            }
+        }
+    }
+
+    @Test("a banded scene sent only to the encoder is drawn in per-thread band scratch: same YUV as converting the canvas",
+          arguments: [1, 2, 3])
+    func bandScratchMatchesCanvas(threads: Int) throws {
+        let preset = try PresetLibrary.load("spectrum")
+        let fused = try Compositor(preset: preset, width: Self.width, height: Self.height, threads: threads)
+        let reference = try Compositor(preset: preset, width: Self.width, height: Self.height, threads: 1)
+        #expect(fused.isBanded)
+        for frame in 0..<4 {
+            let u = Self.uniforms(frame: frame)
+            let planes = Planes()
+            planes.with { fused.render(u, into: nil, convertingInto: $0) }
+
+            let canvas = Texture(width: Self.width, height: Self.height)
+            reference.render(u, into: canvas)
+            let expected = Planes()
+            expected.with { p in YUVConverter.convert(canvas.view, into: p, pairs: 0..<(Self.height / 2)) }
+            #expect(planes.bytes == expected.bytes, "frame \(frame)")
+            #expect(canvas.packedBytes().contains { $0 != 0 }, "the scene draws something")
+        }
+    }
+
+    @Test("a banded scene asked for both a canvas and YUV (a recording shown in the terminal) fills both, alike",
+          arguments: [1, 2])
+    func bandedCanvasAndPlanes(threads: Int) throws {
+        let preset = try PresetLibrary.load("spectrum")
+        let both = try Compositor(preset: preset, width: Self.width, height: Self.height, threads: threads)
+        let reference = try Compositor(preset: preset, width: Self.width, height: Self.height, threads: 1)
+        let canvas = Texture(width: Self.width, height: Self.height)
+        canvas.fill(RGBA8(r: 1, g: 2, b: 3, a: 4))
+        for frame in 0..<3 {
+            let u = Self.uniforms(frame: frame)
+            let planes = Planes()
+            planes.with { both.render(u, into: canvas, convertingInto: $0) }
+            let expectedCanvas = Texture(width: Self.width, height: Self.height)
+            reference.render(u, into: expectedCanvas)
+            let expected = Planes()
+            expected.with { p in YUVConverter.convert(expectedCanvas.view, into: p, pairs: 0..<(Self.height / 2)) }
+            #expect(canvas.packedBytes() == expectedCanvas.packedBytes(), "frame \(frame)")
+            #expect(planes.bytes == expected.bytes, "frame \(frame)")
+        }
+    }
+
+    @Test("a scene with a filter takes the whole-frame path, and its YUV is its canvas converted")
+    func filterSceneConvertsItsCanvas() throws {
+        var preset = try PresetLibrary.load("spectrum")
+        preset.layers.append(LayerSpec(shader: "pixellate"))
+        let compositor = try Compositor(preset: preset, width: Self.width, height: Self.height, threads: 2)
+        #expect(!compositor.isBanded)
+        let canvas = Texture(width: Self.width, height: Self.height)
+        let planes = Planes()
+        let u = Self.uniforms(frame: 2)
+        planes.with { compositor.render(u, into: canvas, convertingInto: $0) }
+        let expected = Planes()
+        expected.with { p in YUVConverter.convert(canvas.view, into: p, pairs: 0..<(Self.height / 2)) }
+        #expect(planes.bytes == expected.bytes)
+    }
+}
