@@ -2,9 +2,10 @@ import Granite
 import MarbleCore
 
 extension LiveComponent {
-    /// The live session's reducers. Connecting is an effect (its result comes back as an event); the
-    /// capture's own state changes arrive as events too; the session ends by reducing an outcome,
-    /// which disconnects the capture.
+    /// The live session's reducers. Starting the component connects (its `onStart` event; the result
+    /// of the connect effect comes back as an event); the capture's own state changes arrive as events
+    /// too; the session ends by reducing an outcome (``EndSession``), which disconnects the capture, and
+    /// stopping the component ends a session still running as interrupted and disconnects (its `onStop` event).
     public struct Center: GraniteCenter {
         public typealias State = LiveComponent.State
         public typealias Event = LiveComponent.Event
@@ -18,6 +19,9 @@ extension LiveComponent {
             self.availablePresets = availablePresets
             self.client = client
         }
+
+        public var onStart: [Event] { [.sessionStarted] }
+        public var onStop: [Event] { [.componentStopped] }
 
         public func reduce(state: inout State, event: Event) -> GraniteEffect<Event> {
             switch event {
@@ -50,28 +54,45 @@ extension LiveComponent {
                 case .stopped: break
                 }
 
-            case .nextPresetRequested: choosePreset(&state, offset: 1)
-            case .previousPresetRequested: choosePreset(&state, offset: -1)
+            case .nextPresetRequested: return fire(StepPreset(presets: availablePresets), payload: 1, on: &state)
+            case .previousPresetRequested: return fire(StepPreset(presets: availablePresets), payload: -1, on: &state)
             case .presetSelected(let name):
                 if availablePresets.contains(name) { state.preset = name }
             case .sensitivityRaised: state.sensitivity = Sensitivity.raised(state.sensitivity)
             case .sensitivityLowered: state.sensitivity = Sensitivity.lowered(state.sensitivity)
 
-            case .quitRequested: return end(&state, .quit)
-            case .interrupted: return end(&state, .interrupted)
-            case .durationReached: return end(&state, .durationReached)
+            case .quitRequested: return fire(EndSession(client: client), payload: .quit, on: &state)
+            case .interrupted: return fire(EndSession(client: client), payload: .interrupted, on: &state)
+            case .durationReached: return fire(EndSession(client: client), payload: .durationReached, on: &state)
+            case .componentStopped:
+                if state.isRunning { state.outcome = .interrupted }
+                return .run { [client] _ in await client.disconnect() }
             }
             return .none
         }
+    }
 
-        private func end(_ state: inout State, _ outcome: LiveOutcome) -> GraniteEffect<Event> {
+    /// Ends a running session with the payload as its outcome: the connect effect is cancelled and the
+    /// capture disconnected. A session that already ended keeps its first outcome.
+    struct EndSession: GranitePayloadReducer {
+        typealias Center = LiveComponent.Center
+        let client: LiveClient
+
+        func reduce(state: inout State, payload outcome: LiveOutcome) -> GraniteEffect<Event> {
             guard state.isRunning else { return .none }
             state.outcome = outcome
-            return .merge(.cancel(id: Self.connectID), .run { [client] _ in await client.disconnect() })
+            return .merge(.cancel(id: Center.connectID), .run { [client] _ in await client.disconnect() })
         }
+    }
 
-        private func choosePreset(_ state: inout State, offset: Int) {
-            state.preset = PresetCycle.step(from: state.preset, by: offset, in: availablePresets)
+    /// Steps the preset by the payload (1 next, -1 previous) through the available ones, wrapping.
+    struct StepPreset: GranitePayloadReducer {
+        typealias Center = LiveComponent.Center
+        let presets: [String]
+
+        func reduce(state: inout State, payload offset: Int) -> GraniteEffect<Event> {
+            state.preset = PresetCycle.step(from: state.preset, by: offset, in: presets)
+            return .none
         }
     }
 }

@@ -9,10 +9,10 @@ import Granite
 ///
 /// ```swift
 /// let live = LiveComponent(availablePresets: names, preset: "spectrum", client: .capturing(capture))
-/// live.start()
-/// live.send(.sessionStarted)          // connects; .captureStarted or .captureFailed follows
+/// live.start()                       // connects; .captureStarted or .captureFailed follows
 /// ...
 /// live.send(.quitRequested)           // outcome .quit; the capture is disconnected
+/// live.stop()                         // a session still running ends as .interrupted
 /// ```
 public struct LiveComponent: GraniteComponent {
     public let store: GraniteStore<Center>

@@ -22,5 +22,9 @@ extension LiveComponent {
         case interrupted
         /// The frame source reached `--duration`.
         case durationReached
+        /// The component stopped (its Center's `onStop`, after the store cancelled its effects): a
+        /// session still running ends as interrupted, and the capture is disconnected in any case (a
+        /// disconnect started by an earlier outcome may have been cancelled with the other effects).
+        case componentStopped
     }
 }

@@ -45,11 +45,9 @@ public final class LiveSession {
                                  preset: options.preset ?? PresetLibrary.defaultName, client: .capturing(capture))
         capture.onStateChange = { live.send(.captureChanged($0)) }
         let signals = TerminalSignals()
-        live.start()
         defer {
-            live.send(.interrupted)  // ends the session if nothing else did: disconnects the capture
+            live.stop()  // ends the session as interrupted if nothing else did: disconnects the capture
             capture.stop()
-            live.stop()
         }
         try connect(live, signals: signals)
         if let outcome = live.snapshot.outcome { return outcome }
@@ -132,7 +130,7 @@ public final class LiveSession {
         return live.snapshot.outcome ?? .interrupted
     }
 
-    /// Starts the capture through the component and waits for the connect effect's answer
+    /// Starts the component, which connects the capture (its `onStart`), and waits for the connect effect's answer
     /// (a subscription wakes this thread; Ctrl-C meanwhile ends the session).
     private func connect(_ live: LiveComponent, signals: TerminalSignals) throws(MarbleError) {
         let answered = DispatchSemaphore(value: 0)
@@ -140,7 +138,7 @@ public final class LiveSession {
             if state.captureStarted || !state.isRunning { answered.signal() }
         }
         defer { watch.cancel() }
-        live.send(.sessionStarted)
+        live.start()
         while answered.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
             if signals.stopRequested { live.send(.interrupted) }
         }

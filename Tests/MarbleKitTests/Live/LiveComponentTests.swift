@@ -41,6 +41,32 @@ import Testing
         await store.finish()
     }
 
+    @Test("start() connects (the Center's onStart), stop() ends a running session as interrupted and disconnects (onStop)")
+    func lifecycleConnectsAndDisconnects() async {
+        let calls = Recorder<String>()
+        let live = LiveComponent(availablePresets: Self.presets, client: Self.client(calls: calls))
+        #expect(live.snapshot.connection == .idle)
+        live.start()
+        #expect(await eventually { live.snapshot.connection == .capturing(source: "viz.monitor") })
+        #expect(calls.all == ["connect"])
+        live.stop()
+        #expect(live.snapshot.outcome == .interrupted)
+        #expect(await eventually { calls.all == ["connect", "disconnect"] })
+    }
+
+    @Test("a session that already ended keeps its outcome when the component stops")
+    func stopAfterQuitKeepsQuit() async {
+        let calls = Recorder<String>()
+        let live = LiveComponent(availablePresets: Self.presets, client: Self.client(calls: calls))
+        live.start()
+        #expect(await eventually { live.snapshot.captureStarted })
+        live.send(.quitRequested)
+        live.stop()
+        #expect(live.snapshot.outcome == .quit)
+        // Disconnected: by the quit's effect if it ran before stop() cancelled it, by onStop in any case.
+        #expect(await eventually { calls.all.count >= 2 && calls.all.first == "connect" && calls.all.dropFirst().allSatisfy { $0 == "disconnect" } })
+    }
+
     @Test func noServerFailsTheSessionWithTheCaptureError() async {
         let client = LiveClient(connect: { throw MarbleError(.device, "no PulseAudio server is running") }, disconnect: {})
         let store = store(client: client)
