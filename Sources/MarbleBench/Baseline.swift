@@ -59,13 +59,14 @@ public struct Baseline: Sendable, Codable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let url = URL(fileURLWithPath: path)
+        var data: Data
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            var data = try encoder.encode(self)
+            data = try encoder.encode(self)
             data.append(0x0A)
-            try data.write(to: url, options: .atomic)
         } catch {
             throw MarbleError(.output, "\(path): cannot write the baseline (\(error.localizedDescription))")
         }
+        try OutputFile.write(data, to: path)
     }
 }

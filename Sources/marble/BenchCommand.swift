@@ -131,9 +131,8 @@ struct BenchCommand: AsyncParsableCommand {
                 report = try runner.run()
             }
             if let saveJSON {
-                guard FileManager.default.createFile(atPath: saveJSON, contents: Data(report.json().utf8)) else {
-                    throw MarbleError(.output, "--save-json \(saveJSON): cannot write the file")
-                }
+                // Atomically over a regular file; written through to a device or FIFO, never renamed over it.
+                try OutputFile.write(Data(report.json().utf8), to: saveJSON)
             }
             Console.print(json ? report.json() : markdown ? report.markdown() : report.table())
         }

@@ -26,6 +26,12 @@ public final class RenderJob {
         self.options = options
         format = OutputFormat(path: options.output)!
         let preset = try PresetLibrary.load(options.preset)
+        // The output must not be one of the inputs (same device and inode, however the path is spelled):
+        // the render would replace what it reads.
+        var inputs = [(path: options.input, role: "the input")]
+        if let background = options.background { inputs.append((path: background, role: "the --background picture")) }
+        try OutputFile.checkNotAnInput(options.output, inputs: inputs)
+        _ = try OutputFile.checkReplaceable(options.output)
         // Open the inputs once now, so a bad file fails before the output is created.
         inputHasVideo = try AudioDecoder(path: options.input).input.hasVideo
         if let background = options.background { _ = try MediaInput(path: background) }

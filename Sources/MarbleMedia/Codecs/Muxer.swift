@@ -23,9 +23,11 @@ final class Muxer {
     let fragmented: Bool
 
     init(destination: String, format: OutputFormat, fragmented: Bool = false) throws(MarbleError) {
-        self.destination = destination
+        // A symbolic link is followed (its target is replaced, the link stays); a folder, a device or a
+        // FIFO is refused rather than renamed over (see OutputFile).
+        self.destination = try OutputFile.checkReplaceable(destination)
         self.fragmented = fragmented
-        let url = URL(fileURLWithPath: destination)
+        let url = URL(fileURLWithPath: self.destination)
         let directory = url.deletingLastPathComponent().path
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
@@ -34,8 +36,7 @@ final class Muxer {
         guard FileManager.default.isWritableFile(atPath: directory) else {
             throw MarbleError(.output, "\(destination): the folder \(directory) is not writable")
         }
-        temporaryPath = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())").path
+        temporaryPath = OutputFile.temporaryPath(for: self.destination)
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
         try ffCheck(avformat_alloc_output_context2(&ctx, nil, format.muxerName, temporaryPath), .output,
                     "\(destination): cannot set up a \(format.rawValue) file")

@@ -40,17 +40,9 @@ package enum PNGWriter {
         try ffCheck(avcodec_send_frame(c, f), .output, "PNG encoding failed")
         try ffCheck(avcodec_receive_packet(c, packet.pointer), .output, "PNG encoding failed")
         let data = Data(bytes: packet.pointer.pointee.data, count: Int(packet.pointer.pointee.size))
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())")
-        do {
-            try data.write(to: temporary)
-        } catch {
-            unlink(temporary.path)
-            throw MarbleError(.output, "\(path): cannot write (\(error.localizedDescription))")
-        }
-        guard rename(temporary.path, path) == 0 else {
-            unlink(temporary.path)
-            throw MarbleError(.output, "\(path): cannot move into place")
-        }
+        // Temporary file + rename over nothing or a regular file; a symbolic link's target is replaced;
+        // a folder, a device or a FIFO is refused (see OutputFile).
+        _ = try OutputFile.checkReplaceable(path)
+        try OutputFile.write(data, to: path)
     }
 }

@@ -1,0 +1,134 @@
+import Foundation
+
+/// Where a file the tool writes may go, and how it gets there without destroying anything.
+///
+/// Every output is written beside its destination under a temporary name and renamed into place when
+/// complete, so a crash or an error never leaves half a file. That is only safe over a regular file:
+/// a rename replaces whatever the name points at, so renaming over a device node (`/dev/full`), a FIFO
+/// or a symbolic link would replace the node or the link itself. Hence:
+/// - nothing there, or a regular file: temporary file + rename;
+/// - a symbolic link: followed to its final target, which the rules apply to (the link stays);
+/// - a device, a FIFO or a socket: written through (``write(_:to:)``) or refused (media files);
+/// - a folder: refused.
+/// And an output that is one of the inputs (the same device and inode, however the paths are
+/// spelled: `./a.mp4`, `dir/../a.mp4`, a symbolic or hard link) is refused before anything is written.
+public enum OutputFile {
+    /// What a path names at the moment, following symbolic links.
+    public enum Kind: Equatable, Sendable {
+        case nothing
+        case regularFile
+        case folder
+        /// A device, a FIFO or a socket: the name of the kind, for messages.
+        case special(String)
+    }
+
+    public static func kind(of path: String) -> Kind {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .nothing }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .regularFile
+        case S_IFDIR: return .folder
+        case S_IFCHR: return .special("a character device")
+        case S_IFBLK: return .special("a block device")
+        case S_IFIFO: return .special("a FIFO")
+        case S_IFSOCK: return .special("a socket")
+        default: return .special("not a regular file")
+        }
+    }
+
+    /// The path a write lands on: a symbolic link's final target (so the rename replaces the target
+    /// and the link stays), else the path itself.
+    public static func destination(_ path: String) -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return path }
+        return URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    }
+
+    /// Refuses an output that is the same file as one of `inputs` (compared by device and inode).
+    /// `role` names the inputs in the message ("the input", "--background").
+    public static func checkNotAnInput(_ output: String, inputs: [(path: String, role: String)]) throws(MarbleError) {
+        var out = stat()
+        guard stat(output, &out) == 0 else { return }  // nothing there yet: it cannot be an input
+        for input in inputs {
+            var info = stat()
+            guard stat(input.path, &info) == 0 else { continue }
+            if info.st_dev == out.st_dev && info.st_ino == out.st_ino {
+                throw MarbleError(.option, "\(output): is \(input.role) (\(input.path)); writing it would destroy it: choose another output name")
+            }
+        }
+    }
+
+    /// Checks that a media file (video, PNG) can be written at `path` by temporary file + rename:
+    /// refuses folders and special files. Returns the path to write (a symbolic link's target).
+    public static func checkReplaceable(_ path: String) throws(MarbleError) -> String {
+        let target = destination(path)
+        switch kind(of: target) {
+        case .nothing, .regularFile: return target
+        case .folder: throw MarbleError(.output, "\(path): is a folder; give a file name")
+        case .special(let what): throw MarbleError(.output, "\(path): is \(what), not a regular file; write to a file")
+        }
+    }
+
+    /// The temporary name a file is written under before it is renamed to `path`: hidden, in the same
+    /// folder (so the rename stays on one file system), and tagged with the process id so that two
+    /// runs never share one. The file name is shortened when the tags would make it longer than
+    /// 255 bytes (the file-system limit), so any legal output name gets a legal temporary name.
+    public static func temporaryPath(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        let suffix = ".partial-\(getpid())"
+        var name = url.lastPathComponent
+        let room = 255 - 1 - suffix.utf8.count
+        if name.utf8.count > room {
+            var cut = Substring(name)
+            while cut.utf8.count > room { cut = cut.dropLast() }  // whole characters, never half a UTF-8 sequence
+            name = String(cut)
+        }
+        return url.deletingLastPathComponent().appendingPathComponent("." + name + suffix).path
+    }
+
+    /// Writes `data` to `path` without destroying anything: a regular file (or none) is replaced
+    /// atomically (temporary file + rename); a device, FIFO or socket is written through (so
+    /// `/dev/stdout` works, and `/dev/full` fails with "No space left on device"); a folder is refused.
+    /// A symbolic link is followed, and its target written.
+    public static func write(_ data: Data, to path: String) throws(MarbleError) {
+        let target = destination(path)
+        switch kind(of: target) {
+        case .folder:
+            throw MarbleError(.output, "\(path): is a folder; give a file name")
+        case .special:
+            try writeThrough(data, to: target, name: path)
+        case .nothing, .regularFile:
+            let temporary = temporaryPath(for: target)
+            do {
+                try data.write(to: URL(fileURLWithPath: temporary))
+            } catch {
+                unlink(temporary)
+                throw MarbleError(.output, "\(path): cannot write (\(error.localizedDescription))")
+            }
+            guard rename(temporary, target) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(temporary)
+                throw MarbleError(.output, "\(path): cannot move the finished file into place (\(reason))")
+            }
+        }
+    }
+
+    private static func writeThrough(_ data: Data, to target: String, name: String) throws(MarbleError) {
+        let fd = open(target, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw MarbleError(.output, "\(name): cannot open (\(String(cString: strerror(errno))))") }
+        defer { close(fd) }
+        let failure: Int32? = data.withUnsafeBytes { raw -> Int32? in
+            var offset = 0
+            while offset < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += n
+            }
+            return nil
+        }
+        if let failure { throw MarbleError(.output, "\(name): cannot write (\(String(cString: strerror(failure))))") }
+    }
+}
