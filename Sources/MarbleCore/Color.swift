@@ -25,6 +25,8 @@ public struct Color: Sendable, Hashable, CustomStringConvertible {
         if let named = Color.names[hex] { hex = named }
         guard hex.hasPrefix("#") else { return nil }
         hex.removeFirst()
+        // Hex digits only: UInt32(_:radix:) would also take a sign ("#+fffff").
+        guard !hex.isEmpty, hex.allSatisfy(\.isHexDigit) else { return nil }
         if hex.count == 3 { hex = hex.map { "\($0)\($0)" }.joined() }
         guard hex.count == 6 || hex.count == 8, let value = UInt32(hex, radix: 16) else { return nil }
         let v = hex.count == 6 ? (value << 8 | 0xFF) : value

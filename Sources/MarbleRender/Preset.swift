@@ -69,7 +69,7 @@ public struct Binding: Sendable, Equatable, Codable {
         self.smoothing = smoothing
     }
 
-    enum CodingKeys: String, CodingKey { case feature, amount, base, smoothing }
+    enum CodingKeys: String, CodingKey, CaseIterable { case feature, amount, base, smoothing }
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         feature = try c.decode(String.self, forKey: .feature)
@@ -113,6 +113,15 @@ extension Preset {
             for (i, layer) in layers.enumerated() {
                 for key in layer.mapping?.keys.compactMap(\.string) ?? [] where File.Layer.CodingKeys(rawValue: key) == nil {
                     throw fail("layers[\(i)].\(key)", "unknown field (expected one of: shader, blend, opacity, parameters, bind)")
+                }
+                // Every level is checked: a typo inside a binding (`amout`, `smothing`) would otherwise
+                // be dropped silently and the binding take its default.
+                for (parameter, binding) in layer.mapping?["bind"]?.mapping ?? [:] {
+                    let known = Binding.CodingKeys.allCases.map(\.rawValue)
+                    for key in binding.mapping?.keys.compactMap(\.string) ?? [] where !known.contains(key) {
+                        throw fail("layers[\(i)].bind.\(parameter.string ?? "?").\(key)",
+                                   "unknown field (expected one of: \(known.joined(separator: ", ")))")
+                    }
                 }
             }
         }

@@ -1,14 +1,39 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import MarbleKit
 
 /// Writing to the terminal: stderr for messages and progress, stdout for results.
+///
+/// A write that fails (`> /dev/full`, a closed descriptor, a reader that went away) never crashes:
+/// stderr failures are ignored (there is nowhere left to say anything), and a failed stdout write is
+/// remembered so that the command ends with exit 1 (``outputFailed``): its result did not arrive.
+/// Messages first clear a progress line still on screen, so an error never lands on the bar's line.
 enum Console {
-    static func error(_ message: String) { writeErr("marble: error: \(message)\n") }
-    static func warning(_ message: String) { writeErr("marble: warning: \(message)\n") }
-    static func writeErr(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
-    static func print(_ text: String) { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+    private static let progressShown = Atomic<Bool>(false)
+    private static let stdoutFailed = Atomic<Bool>(false)
+
+    static func error(_ message: String) { clearProgress(); writeErr("marble: error: \(message)\n") }
+    static func warning(_ message: String) { clearProgress(); writeErr("marble: warning: \(message)\n") }
+    static func writeErr(_ text: String) { try? FileHandle.standardError.write(contentsOf: Data(text.utf8)) }
+    static func print(_ text: String) {
+        do { try FileHandle.standardOutput.write(contentsOf: Data((text + "\n").utf8)) } catch { stdoutFailed.store(true, ordering: .relaxed) }
+    }
     static var stderrIsTerminal: Bool { isatty(2) == 1 }
+
+    /// Draws `line` over the current progress line.
+    static func showProgress(_ line: String) {
+        writeErr("\r\u{1B}[2K" + line)
+        progressShown.store(true, ordering: .relaxed)
+    }
+
+    /// Erases the progress line, if one is on screen.
+    static func clearProgress() {
+        if progressShown.exchange(false, ordering: .relaxed) { writeErr("\r\u{1B}[2K") }
+    }
+
+    /// Whether a result written to stdout was lost.
+    static var outputFailed: Bool { stdoutFailed.load(ordering: .relaxed) }
 }
 
 extension MarbleError {

@@ -25,12 +25,12 @@ struct ProgressBar {
         } else {
             line = String(format: "%d frames  %@  %.2fx", p.frames, TimeFormat.clock(p.mediaSeconds), speed)
         }
-        Console.writeErr("\r\u{1B}[2K" + line)
+        Console.showProgress(line)
     }
 
     func clear() {
         guard enabled else { return }
-        Console.writeErr("\r\u{1B}[2K")
+        Console.clearProgress()
     }
 }
 

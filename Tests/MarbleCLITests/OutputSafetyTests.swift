@@ -116,4 +116,28 @@ struct OutputSafetyTests {
             #expect(stat("/dev/full", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
         }
     }
+
+    /// Runs marble with stdout and stderr on the given handles; returns how it ended.
+    func run(_ arguments: [String], stdout: FileHandle, stderr: FileHandle) throws -> (status: Int32, reason: Process.TerminationReason) {
+        let p = Process()
+        p.executableURL = CLI.executable
+        p.arguments = arguments
+        p.standardOutput = stdout
+        p.standardError = stderr
+        try p.run()
+        p.waitUntilExit()
+        return (p.terminationStatus, p.terminationReason)
+    }
+
+    @Test("a result that cannot be written to stdout ends with exit 1, not a crash; a render whose summary cannot be printed still succeeds")
+    func failingStandardStreams() throws {
+        guard let full = FileHandle(forWritingAtPath: "/dev/full") else { return }
+        let effects = try run(["effects"], stdout: full, stderr: FileHandle.nullDevice)
+        #expect(effects.reason == .exit && effects.status == 1, "\(effects)")
+        let song = path("tone4.wav"), out = path("summary.mp4")
+        try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=220:d=1:r=22050", song])
+        let render = try run(["render", song, "-o", out, "--size", "64x36", "--encoder-preset", "ultrafast"], stdout: full, stderr: full)
+        #expect(render.reason == .exit && render.status == 0, "\(render)")
+        #expect(FileManager.default.fileExists(atPath: out))
+    }
 }

@@ -9,7 +9,7 @@ struct ColorTests {
         #expect(pink.premultiplied == RGBA8(r: 255, g: 46, b: 189))
         #expect(Color(parsing: " #F0A ")?.premultiplied == RGBA8(r: 255, g: 0, b: 170))
         #expect(Color(parsing: "orange")?.premultiplied == RGBA8(r: 255, g: 128, b: 0))
-        for bad in ["", "ff2ebd", "#ff2eb", "#gg0000", "#ff2ebd00ff", "chartreuse-ish"] {
+        for bad in ["", "ff2ebd", "#ff2eb", "#gg0000", "#ff2ebd00ff", "chartreuse-ish", "#+fffff", "#-fffff", "#+ff", "#"] {
             #expect(Color(parsing: bad) == nil, "\(bad)")
         }
     }
