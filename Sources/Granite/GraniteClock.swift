@@ -1,4 +1,4 @@
-/// The time source of a store: debounce, throttle, timers and effects sleep on it.
+/// The time source of a store: timers and effects sleep on it.
 ///
 /// Times are durations since the clock's own origin. Inject a ``GraniteTestClock`` in tests and
 /// advance it by hand; production uses ``GraniteSystemClock``.

@@ -1,5 +1,5 @@
 /// Work a reducer asks its store to do after the commit: async operations whose results come
-/// back as events, cancellations, debounced and throttled work, timers.
+/// back as events, cancellations, timers.
 ///
 /// An effect is a plain value; nothing runs until the store starts it. Items start in order.
 /// `.none` is an empty array, so returning it costs no allocation on the hot path.
@@ -10,8 +10,6 @@ public struct GraniteEffect<Event: Sendable>: Sendable {
     @usableFromInline struct Run: Sendable {
         var id: GraniteEffectID?
         var cancelInFlight: Bool
-        /// Wait this long (from the start time, on the store clock) before running: debouncing.
-        var delay: Duration?
         var operation: Operation
         var onError: ErrorHandler?
     }
@@ -19,7 +17,6 @@ public struct GraniteEffect<Event: Sendable>: Sendable {
     @usableFromInline enum Item: Sendable {
         case run(Run)
         case cancel(GraniteEffectID)
-        case throttle(GraniteEffectID, interval: Duration, latest: Bool, GraniteEffect)
     }
 
     @usableFromInline var items: [Item]
@@ -42,7 +39,7 @@ public struct GraniteEffect<Event: Sendable>: Sendable {
         catch handler: (@Sendable (any Error, GraniteSend<Event>) async -> Void)? = nil
     ) -> GraniteEffect {
         GraniteEffect(items: [
-            .run(Run(id: id, cancelInFlight: cancelInFlight, delay: nil, operation: operation, onError: handler))
+            .run(Run(id: id, cancelInFlight: cancelInFlight, operation: operation, onError: handler))
         ])
     }
 
@@ -51,7 +48,7 @@ public struct GraniteEffect<Event: Sendable>: Sendable {
         run { send in send(event) }
     }
 
-    /// Cancels every in-flight effect started under `id`, and any throttled work pending under it.
+    /// Cancels every in-flight effect started under `id`.
     /// Events those effects send afterwards are dropped.
     public static func cancel(id: GraniteEffectID) -> GraniteEffect {
         GraniteEffect(items: [.cancel(id)])
@@ -79,31 +76,5 @@ public struct GraniteEffect<Event: Sendable>: Sendable {
     public mutating func merge(_ other: GraniteEffect) {
         if other.items.isEmpty { return }
         if items.isEmpty { items = other.items } else { items.append(contentsOf: other.items) }
-    }
-
-    /// Debounce: cancels what is pending under `id` and runs this effect's work only after `duration`
-    /// has passed on the store clock without another debounced effect under the same `id`.
-    public func debounce(id: GraniteEffectID, for duration: Duration) -> GraniteEffect {
-        var result: [Item] = [.cancel(id)]
-        for item in items {
-            switch item {
-            case .run(var run):
-                run.id = id
-                run.cancelInFlight = false
-                run.delay = (run.delay ?? .zero) + duration
-                result.append(.run(run))
-            case .cancel, .throttle:
-                result.append(item)
-            }
-        }
-        return GraniteEffect(items: result)
-    }
-
-    /// Throttle: at most one start of this work per `interval` under `id`.
-    /// The first effect in a quiet period starts at once (leading edge). With `latest: true` the
-    /// last effect that arrived during the interval starts when the interval ends (trailing edge);
-    /// with `latest: false` those are dropped.
-    public func throttle(id: GraniteEffectID, for interval: Duration, latest: Bool = true) -> GraniteEffect {
-        GraniteEffect(items: [.throttle(id, interval: interval, latest: latest, self)])
     }
 }

@@ -1,4 +1,4 @@
-/// Names an in-flight effect so that it can be cancelled, debounced or throttled.
+/// Names an in-flight effect so that it can be cancelled (or replaced: `cancelInFlight`).
 ///
 /// Several effects may share one id; cancelling the id cancels all of them, and the store drops any
 /// event they send after the cancellation (so a stale result never lands).

@@ -71,7 +71,15 @@ public struct GranitePersistence<State: GraniteState>: Sendable {
         try Self.writeAtomically(data, to: file)
     }
 
-    static func writeAtomically(_ data: Data, to file: URL) throws {
+    /// A symbolic link (a settings file kept in a dotfiles repository) is followed, so its target is
+    /// replaced and the link stays; anything but a regular file at the destination is refused rather
+    /// than renamed over.
+    static func writeAtomically(_ data: Data, to link: URL) throws {
+        let file = link.resolvingSymlinksInPath()
+        var info = stat()
+        if stat(file.path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            throw GranitePersistenceError.notARegularFile(path: file.path)
+        }
         let folder = file.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let temporary = folder.appendingPathComponent(
@@ -105,11 +113,15 @@ public struct GranitePersistence<State: GraniteState>: Sendable {
 
 public enum GranitePersistenceError: Error, Equatable, CustomStringConvertible {
     case renameFailed(path: String, errno: Int32)
+    /// A folder, a device or a FIFO where the file should be: never renamed over.
+    case notARegularFile(path: String)
 
     public var description: String {
         switch self {
         case .renameFailed(let path, let code):
             return "Could not replace \(path): \(String(cString: strerror(code)))"
+        case .notARegularFile(let path):
+            return "Could not save to \(path): it is not a regular file"
         }
     }
 }

@@ -36,12 +36,6 @@ public final class GraniteStore<Center: GraniteCenter>: Sendable {
         let task: Task<Void, Never>
     }
 
-    struct ThrottleSlot {
-        var lastStart: Duration?
-        var pending: GraniteEffect<Event>?
-        var timerToken: Int?
-    }
-
     @usableFromInline struct Note: Sendable {
         @usableFromInline let state: State
         /// `nil`: every subscriber; otherwise only this one (its first value, or a resume).
@@ -66,7 +60,6 @@ public final class GraniteStore<Center: GraniteCenter>: Sendable {
 
         var nextToken = 0
         var running: [Int: Running] = [:]
-        var throttles: [GraniteEffectID: ThrottleSlot] = [:]
 
         var nextSubscriberID = 0
         @usableFromInline var subscribers: [Subscriber] = []

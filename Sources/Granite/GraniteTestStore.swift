@@ -34,7 +34,7 @@ public struct GraniteSourceLocation: Sendable, CustomStringConvertible {
 /// - `finish()` fails if effects are still running (after a short grace period) or if received
 ///   events were never asserted; it then cancels what is left. Without `finish()`, the store's
 ///   deinit makes the same checks (with a shorter grace period).
-/// - Time is a ``GraniteTestClock``: debounce, throttle and timers move only when the test
+/// - Time is a ``GraniteTestClock``: timers and sleeping effects move only when the test
 ///   advances it.
 ///
 /// Failures go to `reportIssue` (Granite does not link a test framework); with Swift Testing, pass

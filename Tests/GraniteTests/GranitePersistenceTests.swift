@@ -85,6 +85,30 @@ struct Preferences: GraniteCenter {
         #expect(persistence().load()?.volume == 19)
     }
 
+    @Test("a settings file that is a symbolic link: its target is replaced and the link stays")
+    func savesThroughASymbolicLink() throws {
+        let target = folder.appendingPathComponent("dotfiles/preferences.json")
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(#"{"theme":"dark","volume":5}"#.utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(at: file, withDestinationURL: target)
+        let store = makeStore()
+        store.send(.volumeSet(33))
+        try store.save()
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: file.path) == target.path)
+        #expect(persistence().load()?.volume == 33)
+    }
+
+    @Test("a folder where the file should be is an error, not renamed over")
+    func refusesAFolder() throws {
+        try FileManager.default.createDirectory(at: file, withIntermediateDirectories: true)
+        let store = makeStore(preload: false)
+        store.send(.volumeSet(1))
+        #expect(throws: GranitePersistenceError.notARegularFile(path: file.path)) { try store.save() }
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder) && isFolder.boolValue)
+    }
+
     @Test func corruptFileGivesDefaultsAndAWarning() throws {
         try FileManager.default.createDirectory(
             at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
