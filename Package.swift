@@ -85,7 +85,7 @@ let package = Package(
 
         // Helpers the test targets share (recorders, gates, polling): written once.
         .target(name: "TestSupport", dependencies: ["Granite"], path: "Tests/TestSupport"),
-        .testTarget(name: "MarbleCoreTests", dependencies: ["MarbleCore"]),
+        .testTarget(name: "MarbleCoreTests", dependencies: ["MarbleCore", "TestSupport"]),
         .testTarget(name: "GraniteTests", dependencies: ["Granite", "TestSupport"]),
         .testTarget(name: "ShadersTests", dependencies: ["Shaders", "MarbleCore"]),
         .testTarget(name: "MarbleMediaTests", dependencies: ["MarbleMedia", "CFFmpeg", "MarbleBench", "TestSupport"]),

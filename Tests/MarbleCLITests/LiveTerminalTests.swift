@@ -17,7 +17,7 @@ struct LiveTerminalTests {
         defer { player.terminate() }
         let env = pulse.environment.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
         let command = "env \(env) \(CLI.executable.path) live --fps 15 --preset spectrum; "
-            + "echo $? > \(results)/status; stty -a > \(results)/stty; sleep 600"
+            + "s=$?; stty -a > \(results)/stty.tmp; mv \(results)/stty.tmp \(results)/stty; echo $s > \(results)/status; sleep 600"
         let term = try TmuxTerminal(columns: 80, rows: 24, command: command)
         defer { term.stop() }
 

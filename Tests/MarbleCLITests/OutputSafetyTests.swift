@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The data-loss class: an output that is an input, and outputs that are not regular files. Each case
 /// checks the exit code, the one-line message, and that what was there is untouched.
@@ -95,17 +96,11 @@ struct OutputSafetyTests {
         let fifo = path("bench.json")
         try? FileManager.default.removeItem(atPath: fifo)
         #expect(mkfifo(fifo, 0o600) == 0)
-        // The reader is a process of its own (a FIFO's writer blocks until one opens it).
-        let reader = Process(), read = Pipe()
-        reader.executableURL = URL(fileURLWithPath: "/bin/cat")
-        reader.arguments = [fifo]
-        reader.standardOutput = read
-        try reader.run()
+        let reader = try FIFOReader(fifo)
         let arguments = ["bench", "--filter", "solid", "--size", "32x16", "--frames", "2", "--warmup", "0", "--threads", "1", "-q"]
         let r = try CLI.run(arguments + ["--save-json", fifo])
         #expect(r.status == 0, "\(r.stderr)")
-        let json = String(decoding: read.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        reader.waitUntilExit()
+        let json = reader.text()
         #expect(json.contains("\"results\""), "\(json)")
         var info = stat()
         #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)

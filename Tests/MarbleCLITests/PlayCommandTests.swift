@@ -16,11 +16,12 @@ struct PlayCommandTests {
     }
 
     /// The shell command for the tmux window: the player, then its exit status and the terminal's
-    /// settings (to prove raw mode was undone), then an idle shell so the pane stays inspectable.
+    /// settings (to prove raw mode was undone; written whole before the status appears, so a test that
+    /// sees the status reads complete settings), then an idle shell so the pane stays inspectable.
     func playCommand(_ pulse: PulseServer, config: String, results: String, extra: String = "") -> String {
         let env = pulse.environment.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
         return "env \(env) XDG_CONFIG_HOME=\(config) \(CLI.executable.path) play \(song) --fps 15 \(extra); "
-            + "echo $? > \(results)/status; stty -a > \(results)/stty; sleep 600"
+            + "s=$?; stty -a > \(results)/stty.tmp; mv \(results)/stty.tmp \(results)/stty; echo $s > \(results)/status; sleep 600"
     }
 
     @Test("plays to the sink, draws the picture, pauses, remembers settings, quits cleanly")
@@ -93,6 +94,7 @@ struct PlayCommandTests {
 
         // A second run starts with them; Ctrl-C also restores the terminal (exit 130).
         try? FileManager.default.removeItem(atPath: status)
+        try? FileManager.default.removeItem(atPath: "\(results)/stty")
         let again = try TmuxTerminal(columns: 80, rows: 24, command: playCommand(pulse, config: config, results: results))
         defer { again.stop() }
         #expect(PlayTools.eventually(timeout: 90) {

@@ -1,6 +1,7 @@
 import Foundation
 import MarbleCore
 import Testing
+import TestSupport
 
 /// Outputs never destroy what they replace: no rename over a device, FIFO, link or folder, and no output
 /// that is an input, however its path is spelled.
@@ -78,15 +79,9 @@ struct OutputFileTests {
     func fifo() throws {
         let fifo = path("pipe.json")
         #expect(mkfifo(fifo, 0o600) == 0)
-        // The reader is a process of its own: a FIFO's writer blocks until a reader opens it.
-        let reader = Process(), read = Pipe()
-        reader.executableURL = URL(fileURLWithPath: "/bin/cat")
-        reader.arguments = [fifo]
-        reader.standardOutput = read
-        try reader.run()
+        let reader = try FIFOReader(fifo)
         try OutputFile.write(Data("{\"ok\":true}".utf8), to: fifo)
-        #expect(String(decoding: read.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "{\"ok\":true}")
-        reader.waitUntilExit()
+        #expect(reader.text() == "{\"ok\":true}")
         #expect(OutputFile.kind(of: fifo) == .special("a FIFO"))
         #expect(throws: MarbleError.self) { try OutputFile.checkReplaceable(fifo) }
     }

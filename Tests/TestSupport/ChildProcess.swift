@@ -66,3 +66,24 @@ public enum ChildProcess {
         return unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
     }
 }
+
+/// The reading end of a FIFO, in a process of its own (`cat`): a FIFO's writer blocks until a reader
+/// opens it, so the reader cannot be a task of the test that writes.
+public final class FIFOReader {
+    private let process = Process()
+    private let pipe = Pipe()
+
+    public init(_ path: String) throws {
+        process.executableURL = URL(fileURLWithPath: "/bin/cat")
+        process.arguments = [path]
+        process.standardOutput = pipe
+        try process.run()
+    }
+
+    /// Everything written to the FIFO until its writer closed it.
+    public func text() -> String {
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
