@@ -21,8 +21,25 @@ struct Marble: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            exit(withError: error)
+            exit(usageError: error)
         }
         if Console.outputFailed { exit(withError: ExitCode(1)) }
+    }
+
+    /// Usage errors (unknown options, bad values, a missing input) are one line and exit 2, like the
+    /// tool's own option errors; ArgumentParser's default is exit 64 with usage lines. Help, version
+    /// and exit codes set by the commands go through ArgumentParser unchanged.
+    static func exit(usageError error: any Error) -> Never {
+        guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+        var line = message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+        if line.hasPrefix("Error: ") { line.removeFirst("Error: ".count) }
+        let arguments = CommandLine.arguments.dropFirst()
+        if line.contains("<input>"), let dashed = arguments.first(where: { $0.count > 1 && $0.hasPrefix("-") && $0.contains(".") }) {
+            line += " (\(dashed) is read as options: for a file name starting with '-', write ./\(dashed) or put -- before it)"
+        }
+        let names = configuration.subcommands.map { $0._commandName }
+        let command = arguments.first.flatMap { names.contains($0) ? "marble \($0)" : nil } ?? "marble"
+        Console.error(line + "; see `\(command) --help`")
+        exit(withError: ExitCode(2))
     }
 }
