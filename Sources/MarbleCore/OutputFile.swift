@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where a file the tool writes may go, and how it gets there without destroying anything.
 ///
@@ -130,5 +131,40 @@ public enum OutputFile {
             return nil
         }
         if let failure { throw MarbleError(.output, "\(name): cannot write (\(String(cString: strerror(failure))))") }
+    }
+
+    // MARK: Temporary files in flight
+
+    private static let inFlight = Mutex<Set<String>>([])
+
+    /// Records a temporary file being written, so that ``removeTemporaryFiles()`` can delete it if the
+    /// process has to end at once (a second Ctrl-C).
+    public static func registerTemporary(_ path: String) {
+        inFlight.withLock { _ = $0.insert(path) }
+    }
+
+    /// The temporary file was renamed into place or deleted.
+    public static func unregisterTemporary(_ path: String) {
+        inFlight.withLock { _ = $0.remove(path) }
+    }
+
+    /// Deletes every temporary file still being written: for an exit that cannot wait for the writers.
+    public static func removeTemporaryFiles() {
+        for path in inFlight.withLock({ paths in defer { paths.removeAll() }; return paths }) { unlink(path) }
+    }
+
+    /// Deletes temporary files of `path` left by runs that ended without cleaning up (SIGKILL, a power
+    /// cut): `.NAME.partial-PID` beside it whose process no longer exists. Only this output's own.
+    public static func removeStaleTemporaries(for path: String) {
+        let url = URL(fileURLWithPath: destination(path))
+        let folder = url.deletingLastPathComponent().path
+        let stem = URL(fileURLWithPath: temporaryPath(for: url.path)).lastPathComponent
+        guard let marker = stem.range(of: ".partial-", options: .backwards) else { return }
+        let prefix = String(stem[..<marker.upperBound])
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = pid_t(name.dropFirst(prefix.count)), pid > 0, pid != getpid() else { continue }
+            if kill(pid, 0) == -1 && errno == ESRCH { unlink(folder + "/" + name) }
+        }
     }
 }

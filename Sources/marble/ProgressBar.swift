@@ -34,19 +34,26 @@ struct ProgressBar {
     }
 }
 
-/// Raises a cancellation flag on Ctrl-C (SIGINT) or SIGTERM; a second Ctrl-C exits at once.
+/// Raises a cancellation flag on Ctrl-C (SIGINT), SIGTERM, SIGHUP (the terminal closed), SIGQUIT and
+/// SIGUSR1/SIGUSR2/SIGALRM (whose default would end the process mid-write): the job stops at the next
+/// frame and removes or finishes its output. A second signal ends the process at once, after deleting
+/// the temporary files still being written, so no `.NAME.partial-PID` is left behind.
 final class InterruptHandler {
     let flag = CancellationFlag()
     private let sources: [any DispatchSourceSignal]
+    static let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM]
 
     init() {
         var made: [any DispatchSourceSignal] = []
         let flag = self.flag
-        for sig in [SIGINT, SIGTERM] {
+        for sig in Self.signals {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
-                if flag.isCancelled { _exit(130) }
+                if flag.isCancelled {
+                    OutputFile.removeTemporaryFiles()
+                    _exit(130)
+                }
                 flag.cancel()
             }
             source.resume()

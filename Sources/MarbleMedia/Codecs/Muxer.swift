@@ -36,6 +36,7 @@ final class Muxer {
         guard FileManager.default.isWritableFile(atPath: directory) else {
             throw MarbleError(.output, "\(destination): the folder \(directory) is not writable")
         }
+        OutputFile.removeStaleTemporaries(for: self.destination)
         temporaryPath = OutputFile.temporaryPath(for: self.destination)
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
         try ffCheck(avformat_alloc_output_context2(&ctx, nil, format.muxerName, temporaryPath), .output,
@@ -75,6 +76,7 @@ final class Muxer {
     }
 
     func writeHeader() throws(MarbleError) {
+        OutputFile.registerTemporary(temporaryPath)
         try ffCheck(avio_open(&context.pointee.pb, temporaryPath, AVIO_FLAG_WRITE), .output, "\(destination): cannot write")
         isOpen = true
         var options: OpaquePointer? = nil
@@ -110,6 +112,7 @@ final class Muxer {
             guard rename(temporaryPath, destination) == 0 else {
                 throw MarbleError(.output, "\(destination): cannot move the finished file into place (\(String(cString: strerror(errno))))")
             }
+            OutputFile.unregisterTemporary(temporaryPath)
         } catch {
             abort()
             throw error
@@ -120,5 +123,6 @@ final class Muxer {
     func abort() {
         if isOpen { avio_closep(&context.pointee.pb); isOpen = false }
         unlink(temporaryPath)
+        OutputFile.unregisterTemporary(temporaryPath)
     }
 }
