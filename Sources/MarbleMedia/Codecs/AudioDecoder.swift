@@ -34,6 +34,8 @@ package final class AudioDecoder {
     private var seekTarget: Int?
     /// Index (from the stream start) of the first sample of the last delivered block.
     package private(set) var chunkStart = 0
+    /// Samples replaced by silence because they were NaN or infinite.
+    package private(set) var nonFiniteSamples = 0
 
     package init(path: String) throws(MarbleError) {
         input = try MediaInput(path: path)
@@ -156,7 +158,28 @@ package final class AudioDecoder {
             }
         }
         try ffCheck(produced, .input, "\(input.path): cannot convert audio samples")
+        sanitize(Int(produced))
         return Int(produced)
+    }
+
+    /// Samples that are not finite numbers (NaN, ±infinity: a broken float file) become silence, so
+    /// they poison neither the analysis (one NaN spreads through every smoother) nor the encoders
+    /// (AAC refuses them). Reported once, with the count so far, in ``warnings``.
+    private func sanitize(_ count: Int) {
+        func clean(_ channel: UnsafeMutablePointer<Float>) -> Int {
+            var n = 0
+            for i in 0..<count where !channel[i].isFinite {
+                channel[i] = 0
+                n += 1
+            }
+            return n
+        }
+        let replaced = clean(left) + (channels == 2 ? clean(right) : 0)
+        guard replaced > 0 else { return }
+        if nonFiniteSamples == 0 {
+            warnings.append("\(input.path): the audio has samples that are not numbers (NaN or infinity); they play as silence")
+        }
+        nonFiniteSamples += replaced
     }
 
     private func makeResampler(for decoded: UnsafeMutablePointer<AVFrame>) throws(MarbleError) {
