@@ -130,7 +130,7 @@ private final class SourceStepper: @unchecked Sendable {
             counters.add(late: due.lateSkipped, idle: due.idleSkipped)
             let slot: FrameSlot?
             switch policy {
-            case .offline:
+            case .offline, .realtimeBuffered:
                 busyMilliseconds += MonotonicClock.milliseconds(since: start)
                 guard let waited = free.pop() else { return }
                 slot = waited

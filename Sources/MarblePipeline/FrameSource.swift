@@ -55,4 +55,9 @@ public enum FramePolicy: Sendable, Equatable {
     /// Frames follow a clock (the sound card's or the capture's); when the renderer or a sink is
     /// behind, the frame is dropped and counted instead of delaying the ones after it.
     case realtime
+    /// Real time with nobody watching (a recording alone): a full pool makes the source wait, as
+    /// offline, and a real-time source drops frames only once it has fallen further behind its clock
+    /// than it allows (``CaptureFrameSource``'s lag allowance; the capture keeps the sound meanwhile),
+    /// so a moment of load costs the recording no frame.
+    case realtimeBuffered
 }

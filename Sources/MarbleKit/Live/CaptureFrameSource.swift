@@ -11,7 +11,9 @@ import MarblePipeline
 /// (n + 1) / fps, have arrived; so a frame is ready one fragment, one analysis hop and one render after
 /// its sound reached the capture, and a recording's picture and sound are in step by construction.
 /// Every frame is analysed, in order (smoothing and beat tracking never see a gap); when the source
-/// thread fell behind, only the newest due frame is drawn and the others count as late.
+/// thread fell behind by more than ``lagAllowance`` frames, only the newest due frame is drawn and the
+/// others count as late. The allowance is 0 for a display (a picture is current or not shown); a
+/// recording alone may allow a fraction of a second, so a moment of load costs it no frame.
 ///
 /// Idle: after ``idleAfter`` seconds of silence (no sample above ``silenceThreshold``), only every
 /// ``idleStride``-th frame is drawn, so an unchanging picture does not keep the cores busy; the first
@@ -26,6 +28,8 @@ package final class CaptureFrameSource: FrameSource, @unchecked Sendable {
     let startSample: Int
     /// Frames to produce before ending (a `--duration`), or nil to run until cancelled.
     let frameLimit: Int?
+    /// How many frames the source may fall behind the capture before it skips to the newest due one.
+    let lagAllowance: Int
     /// Read once per frame: the sensitivity chosen now (keys +/-).
     private let sensitivity: @Sendable () -> Float
     private let extractor: FeatureExtractor
@@ -46,11 +50,14 @@ package final class CaptureFrameSource: FrameSource, @unchecked Sendable {
     let idleStride: Int
 
     package init(buffer: CaptureBuffer, fps: Rational, configuration: AnalysisConfiguration = AnalysisConfiguration(),
-         frameLimit: Int? = nil, idleAfter: Double = 2, idleFramesPerSecond: Double = 5,
+         frameLimit: Int? = nil, lagAllowance: Int = 0, idleAfter: Double = 2, idleFramesPerSecond: Double = 5,
          sensitivity: @escaping @Sendable () -> Float = { 1 }) throws(MarbleError) {
         self.buffer = buffer
         self.fps = fps
         self.frameLimit = frameLimit
+        // The capture must still hold the sound of the oldest frame allowed to wait.
+        let held = Int(Double(buffer.capacity) / Double(buffer.sampleRate) * fps.doubleValue / 2)
+        self.lagAllowance = min(max(0, lagAllowance), held)
         self.sensitivity = sensitivity
         self.idleAfter = idleAfter
         idleStride = max(1, Int((fps.doubleValue / idleFramesPerSecond).rounded()))
@@ -80,7 +87,7 @@ package final class CaptureFrameSource: FrameSource, @unchecked Sendable {
                 _ = buffer.wait(after: startSample + appended, timeout: 0.05)
                 continue
             }
-            let newer = extractor.samplesNeeded(forFrame: next + 1) <= appended
+            let newer = extractor.samplesNeeded(forFrame: next + 1 + lagAllowance) <= appended
             if newer && frameLimit.map({ next + 1 < $0 }) ?? true {
                 // Another frame is due already: this one would be late. Analyse it, draw the next.
                 extractor.computeFeatures(forFrame: next, into: &scratch)

@@ -66,7 +66,10 @@ public final class LiveSession {
         let renderer = try FrameRenderer(scene: scene, width: size.width, height: size.height, fps: options.fps,
                                          threads: options.threads, selection: { live.snapshot.preset }, selected: preset,
                                          sizing: sizing)
+        // Nobody watching (a recording alone): the source may fall half a second behind before it drops.
+        let watched = screen != nil
         let source = try CaptureFrameSource(buffer: capture.buffer, fps: options.fps, frameLimit: options.frameLimit,
+                                            lagAllowance: watched ? 0 : Int(options.fps.doubleValue / 2),
                                             idleAfter: options.idleAfter, sensitivity: { live.snapshot.sensitivity })
         var sinks: [any FrameSink] = []
         var recording: LiveRecordingSink?
@@ -112,7 +115,8 @@ public final class LiveSession {
         input.start()
         defer { input.stop() }
 
-        let pipeline = FramePipeline(source: source, renderer: renderer, sinks: sinks, policy: .realtime)
+        let pipeline = FramePipeline(source: source, renderer: renderer, sinks: sinks,
+                                     policy: watched ? .realtime : .realtimeBuffered)
         do {
             statistics = try pipeline.run(cancel: cancel, progressInterval: 0.5) { s in
                 status.update {

@@ -8,7 +8,7 @@ import MarbleCore
 /// `FrameSlot` through the pipeline's queues).
 package final class YUVFrame: @unchecked Sendable {
     let frame: Frame
-    let width: Int, height: Int
+    package let width: Int, height: Int
 
     package init(width: Int, height: Int) throws(MarbleError) {
         self.width = width
@@ -29,6 +29,16 @@ package final class YUVFrame: @unchecked Sendable {
     /// copies only in that case (`av_frame_make_writable`).
     package func prepareForWriting() throws(MarbleError) {
         try ffCheck(av_frame_make_writable(frame.pointer), .media, "out of memory")
+    }
+
+    /// Overwrites these pixels with `other`'s (same size), e.g. to hold a picture after its slot went
+    /// back to the pool (`av_frame_copy`, after ``prepareForWriting()``).
+    package func copy(from other: YUVFrame) throws(MarbleError) {
+        guard other.width == width, other.height == height else {
+            throw MarbleError(.media, "cannot copy a \(other.width)x\(other.height) picture into a \(width)x\(height) one")
+        }
+        try prepareForWriting()
+        try ffCheck(av_frame_copy(frame.pointer, other.frame.pointer), .media, "cannot copy a video frame")
     }
 
     package var planes: YUV420.Planes {

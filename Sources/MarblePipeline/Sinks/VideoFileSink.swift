@@ -3,19 +3,31 @@ import MarbleMedia
 
 /// The video file as a frame sink: hands each frame's YUV picture to a ``VideoFileWriter``.
 ///
-/// The file has a constant frame rate, so it holds every frame of the grid: when real time skipped
-/// indices (dropped or idle frames), the frame that follows is written in their place as well, which
-/// keeps the picture in step with the sound.
+/// The file has a constant frame rate, so it holds every frame of the grid. When real time skipped
+/// indices (dropped or idle frames), the last picture written is held over them, as a frame-doubling
+/// player would: a picture may then come a little after its sound, never before it (filling a gap
+/// with the picture that follows would show a beat before it is heard). Holding needs a copy of each
+/// picture (one memcpy of the YUV planes per frame), so offline writers, whose frames are never
+/// skipped, do without it.
 package final class VideoFileSink: FrameSink {
     package let writer: VideoFileWriter
     private let whenEmpty: (_ stopped: Bool) -> MarbleError
     /// Milliseconds spent in the encoder and muxer, summed over frames.
     package private(set) var encodeMilliseconds = 0.0
     private var lastIndex = -1
+    /// The last picture written, when skipped frames are expected (allocated with the first frame).
+    private let holdsPictures: Bool
+    private var held: YUVFrame?
 
-    /// - Parameter whenEmpty: the error to report when the run ends before the first frame.
-    package init(writer: VideoFileWriter, whenEmpty: @escaping (_ stopped: Bool) -> MarbleError) {
+    /// - Parameters:
+    ///   - holdsPictures: whether indices may be skipped (a real-time source): then the last picture
+    ///     is kept and written over the gap. Offline, a skipped index is a bug and the next picture
+    ///     fills it.
+    ///   - whenEmpty: the error to report when the run ends before the first frame.
+    package init(writer: VideoFileWriter, holdsPictures: Bool = false,
+                 whenEmpty: @escaping (_ stopped: Bool) -> MarbleError) {
         self.writer = writer
+        self.holdsPictures = holdsPictures
         self.whenEmpty = whenEmpty
     }
 
@@ -24,12 +36,20 @@ package final class VideoFileSink: FrameSink {
 
     package func consume(_ slot: FrameSlot) throws(MarbleError) {
         guard let yuv = slot.yuv else { return }
-        let copies = max(1, slot.index - lastIndex)
-        for _ in 0..<copies {
-            try writer.write(yuv)
-            encodeMilliseconds += writer.lastEncodeMs
-        }
+        let skipped = max(0, slot.index - lastIndex - 1)
+        let filler = holdsPictures ? held ?? yuv : yuv
+        for _ in 0..<skipped { try write(filler) }
+        try write(yuv)
         lastIndex = slot.index
+        if holdsPictures {
+            if held == nil { held = try YUVFrame(width: yuv.width, height: yuv.height) }
+            try held?.copy(from: yuv)
+        }
+    }
+
+    private func write(_ picture: YUVFrame) throws(MarbleError) {
+        try writer.write(picture)
+        encodeMilliseconds += writer.lastEncodeMs
     }
 
     package func finish(stopped: Bool) throws(MarbleError) {
