@@ -37,14 +37,18 @@ public struct BenchConfiguration: Sendable {
         return name.lowercased().contains(filter.lowercased())
     }
 
+    /// The most frames one benchmark measures or warms up with.
+    public static let maximumFrames = 100_000
+
     public func validate() throws(MarbleError) {
-        guard frames >= 1 else { throw MarbleError(.option, "--frames \(frames): must be at least 1") }
-        guard warmup >= 0 else { throw MarbleError(.option, "--warmup \(warmup): must be ≥ 0") }
+        // Every measured frame keeps its stage times (a few doubles): bounded, not sized by a typo.
+        _ = try Limits.check(frames, in: 1...Self.maximumFrames, "--frames")
+        _ = try Limits.check(warmup, in: 0...Self.maximumFrames, "--warmup")
         guard !sizes.isEmpty else { throw MarbleError(.option, "--size: give at least one size") }
         for size in sizes where !size.isValidFrameSize {
             throw MarbleError(.option, "--size \(size): expected even WIDTHxHEIGHT between 16x16 and 7680x4320, e.g. 1920x1080")
         }
-        guard threads.allSatisfy({ $0 >= 1 }) else { throw MarbleError(.option, "--threads: must be at least 1") }
+        for t in threads { _ = try Limits.check(t, in: Limits.threads, "--threads") }
         guard fps.numerator > 0, fps.doubleValue >= 1, fps.doubleValue <= 240 else {
             throw MarbleError(.option, "--fps \(fps): must be between 1 and 240")
         }

@@ -153,7 +153,10 @@ public struct ShaderParameters: Sendable {
             case .integer(let d, let range):
                 guard let v = value else { numbers[i] = Double(d); continue }
                 guard case .number(let x) = v, x.isFinite, x == x.rounded() else { throw fail("expected a whole number, got \(v)") }
-                guard range.contains(Int(x)) else { throw fail("\(Int(x)) is out of range \(p.rangeDescription)") }
+                // Compared as doubles: converting 1e20 to Int first would trap.
+                guard x >= Double(range.lowerBound), x <= Double(range.upperBound) else {
+                    throw fail("\(ParameterDescriptor.format(x)) is out of range \(p.rangeDescription)")
+                }
                 numbers[i] = x
             case .color(let d):
                 guard let v = value else { colors[i] = d; continue }
@@ -193,8 +196,10 @@ public struct ShaderParameters: Sendable {
     /// Current value of an `.integer` parameter (after bindings, rounded and clamped to its range).
     public func integer(_ name: String) -> Int {
         let i = index(name)
-        guard case .integer(_, let range) = descriptor.parameters[i].kind else { return Int(numbers[i].rounded()) }
-        return min(range.upperBound, max(range.lowerBound, Int(numbers[i].rounded())))
+        let range: ClosedRange<Int>
+        if case .integer(_, let r) = descriptor.parameters[i].kind { range = r } else { range = -1_000_000_000...1_000_000_000 }
+        let clamped = min(Double(range.upperBound), max(Double(range.lowerBound), numbers[i].rounded()))
+        return clamped.isFinite ? Int(clamped) : range.lowerBound
     }
     public func color(_ name: String) -> Color { colors[index(name)] }
     public func choice(_ name: String) -> String { texts[index(name)] }

@@ -19,9 +19,11 @@ public struct Rational: Sendable, Hashable, CustomStringConvertible {
     /// only when written as a fraction; "29.97" is 2997/100).
     public init?(parsing text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        if parts.count == 2, let n = Int(parts[0]), let d = Int(parts[1]), d > 0 {
+        // Parts beyond 32 bits are refused: FFmpeg's AVRational holds Int32 parts (and nobody means them).
+        let limit = Limits.rationalPart
+        if parts.count == 2, let n = Int(parts[0]), let d = Int(parts[1]), d > 0, abs(n) <= limit, d <= limit {
             self.init(n, d)
-        } else if parts.count == 1, let n = Int(text) {
+        } else if parts.count == 1, let n = Int(text), abs(n) <= limit {
             self.init(n, 1)
         } else if parts.count == 1, let value = Double(text), value.isFinite {
             let scaled = (value * 1000).rounded()

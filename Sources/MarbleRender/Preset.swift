@@ -179,6 +179,9 @@ extension Preset {
                 guard binding.amount.isFinite else {
                     throw MarbleError(.preset, "\(source): \(at).amount: \(binding.amount) is not a finite number")
                 }
+                if let base = binding.base, !base.isFinite {
+                    throw MarbleError(.preset, "\(source): \(at).base: \(base) is not a finite number")
+                }
                 guard (0...0.999).contains(binding.smoothing) else {
                     throw MarbleError(.preset, "\(source): \(at).smoothing: \(binding.smoothing) is out of range 0…0.999")
                 }

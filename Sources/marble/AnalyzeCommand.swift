@@ -30,7 +30,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            let rate = try OptionParsing.fps(fps, maximum: 240)
+            let rate = try OptionParsing.fps(fps)
             guard (8...512).contains(bands) else { throw MarbleError(.option, "--bands \(bands): must be between 8 and 512") }
             var configuration = AnalysisConfiguration()
             configuration.bandCount = bands

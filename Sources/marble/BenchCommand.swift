@@ -145,12 +145,9 @@ struct BenchCommand: AsyncParsableCommand {
             c.width = s.width
             c.height = s.height
         }
-        c.fps = try OptionParsing.fps(fps == "60" ? "30" : fps, maximum: 240)
-        if let t = threads.first { c.threads = max(1, min(256, t)) }
-        guard liveSeconds.isFinite, (5...600).contains(liveSeconds) else {
-            throw MarbleError(.option, "--live-seconds \(liveSeconds): expected 5–600")
-        }
-        c.clickSeconds = liveSeconds
+        c.fps = try OptionParsing.fps(fps == "60" ? "30" : fps)
+        if let t = threads.first { c.threads = try OptionParsing.count(t, in: Limits.threads, "--threads") }
+        c.clickSeconds = try Limits.check(liveSeconds, in: 5...600, "--live-seconds", unit: " s")
         let quiet = self.quiet
         let report = try LiveBench.run(c) { line in if !quiet { Console.writeErr("bench: \(line)\n") } }
         if json {
@@ -168,9 +165,6 @@ struct BenchCommand: AsyncParsableCommand {
         guard let ffmpeg = FFmpegComparison.ffmpegPath() else {
             Console.warning("--compare-ffmpeg: ffmpeg is not installed (not on PATH): comparison skipped")
             return []
-        }
-        guard compareSeconds >= 1, compareRounds >= 1 else {
-            throw MarbleError(.option, "--compare-seconds must be ≥ 1 and --compare-rounds ≥ 1")
         }
         var comparison = FFmpegComparison(sizes: c.sizes, fps: c.fps, encoderPreset: c.encoderPreset, crf: c.crf,
                                           threads: c.threads.first ?? StripScheduler.availableCores,
@@ -205,6 +199,10 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func makeConfiguration() throws(MarbleError) -> BenchConfiguration {
+        // Checked whether or not they are used, so a typo never passes silently.
+        _ = try Limits.check(compareSeconds, in: 1...3600, "--compare-seconds", unit: " s")
+        _ = try OptionParsing.count(compareRounds, in: 1...100, "--compare-rounds")
+        _ = try Limits.check(liveSeconds, in: 5...600, "--live-seconds", unit: " s")
         var c = BenchConfiguration()
         if !size.isEmpty { c.sizes = try size.map { text throws(MarbleError) in try OptionParsing.size(text) } }
         if !threads.isEmpty { c.threads = threads }

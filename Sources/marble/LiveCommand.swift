@@ -104,20 +104,16 @@ struct LiveCommand: AsyncParsableCommand {
         var o = LiveOptions()
         o.capture.source = source
         o.capture.waitForServer = wait
-        guard fragment.isFinite else { throw MarbleError(.option, "--fragment \(fragment): expected 5–50 ms") }
-        o.capture.fragmentSeconds = fragment / 1000
+        o.capture.fragmentSeconds = try Limits.check(fragment, in: 5...50, "--fragment", unit: " ms") / 1000
         o.output = output
         if let size {
             let s = try OptionParsing.size(size)
             o.size = (s.width, s.height)
         }
-        o.fps = try OptionParsing.fps(fps, maximum: 240)
+        o.fps = try OptionParsing.fps(fps)
         o.preset = preset
         if let duration {
-            guard let seconds = TimeParser.seconds(duration) else {
-                throw MarbleError(.option, "--duration \(duration): expected a time like 90s, 10m or 1:30:00")
-            }
-            o.duration = seconds
+            o.duration = try OptionParsing.seconds(duration, "--duration")
         }
         o.crf = crf
         o.encoderPreset = try OptionParsing.encoderPreset(encoderPreset)

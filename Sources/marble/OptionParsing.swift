@@ -2,12 +2,31 @@ import MarbleKit
 
 /// Options several commands share, parsed once, with the same one-line errors everywhere.
 enum OptionParsing {
-    /// `--fps`: "60" or a fraction like "30000/1001", positive (and at most `maximum` when given).
-    static func fps(_ text: String, maximum: Double? = nil) throws(MarbleError) -> Rational {
-        guard let rate = Rational(parsing: text), rate.numerator > 0, maximum.map({ rate.doubleValue <= $0 }) ?? true else {
+    /// `--fps`: "60" or a fraction like "30000/1001" (parts of at most 32 bits), between 1 and 240.
+    static func fps(_ text: String) throws(MarbleError) -> Rational {
+        guard let rate = Rational(parsing: text), rate.numerator > 0 else {
             throw MarbleError(.option, "--fps \(text): expected a rate like 60 or 30000/1001")
         }
+        guard Limits.framesPerSecond.contains(rate.doubleValue) else {
+            throw MarbleError(.option, "--fps \(text): must be between 1 and 240")
+        }
         return rate
+    }
+
+    /// A time option ("42s", "1:23", "1500ms"), finite and within ``Limits/seconds``.
+    static func seconds(_ text: String, _ option: String) throws(MarbleError) -> Double {
+        guard let seconds = TimeParser.seconds(text), seconds.isFinite else {
+            throw MarbleError(.option, "\(option) \(text): expected a time like 42s, 1:23, 83.5, 1500ms or 10m")
+        }
+        guard Limits.seconds.contains(seconds) else {
+            throw MarbleError(.option, "\(option) \(text): must be a time between 0 and 100 hours")
+        }
+        return seconds
+    }
+
+    /// An integer option within `range`.
+    static func count(_ value: Int, in range: ClosedRange<Int>, _ option: String) throws(MarbleError) -> Int {
+        try Limits.check(value, in: range, option)
     }
 
     /// `--size`: "WIDTHxHEIGHT". Only the form is checked here; ranges are the renderer's or the

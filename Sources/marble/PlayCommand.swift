@@ -45,10 +45,7 @@ struct PlayCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             var options = PlayOptions(input: input)
-            guard let rate = Rational(parsing: fps), rate.numerator > 0 else {
-                throw MarbleError(.option, "--fps \(fps): expected a rate like 30 or 60")
-            }
-            options.fps = rate
+            options.fps = try OptionParsing.fps(fps)
             options.device = device
             options.noAudio = noAudio
             options.threads = threads

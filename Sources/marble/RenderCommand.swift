@@ -112,10 +112,7 @@ struct RenderCommand: AsyncParsableCommand {
         o.encoderPreset = try OptionParsing.encoderPreset(encoderPreset)
         o.audioBitrate = audioBitrate
         if let at {
-            guard let seconds = TimeParser.seconds(at) else {
-                throw MarbleError(.option, "--at \(at): expected a time like 42s, 1:23, 83.5 or 1500ms")
-            }
-            o.at = seconds
+            o.at = try OptionParsing.seconds(at, "--at")
         }
         o.threads = threads
         o.bandCount = bands

@@ -15,6 +15,28 @@ struct RationalTests {
         #expect(Rational(3, -6) == Rational(-1, 2))
     }
 
+    @Test("fraction parts beyond 32 bits (what FFmpeg's AVRational holds) are refused, not truncated")
+    func thirtyTwoBitParts() {
+        #expect(Rational(parsing: "2147483647/1") != nil)
+        #expect(Rational(parsing: "4294967297/4294967296") == nil)
+        #expect(Rational(parsing: "1/99999999999") == nil)
+        #expect(Rational(parsing: "9223372036854775807") == nil)
+        #expect(Rational(parsing: "-4294967297/1") == nil)
+    }
+
+    @Test("Limits.check names the option and the range, and refuses what is not a finite number")
+    func limits() throws {
+        #expect(try Limits.check(4, in: 1...8, "--threads") == 4)
+        #expect(throws: MarbleError.self) { try Limits.check(Int.max, in: 1...8, "--threads") }
+        #expect(throws: MarbleError.self) { try Limits.check(Double.nan, in: 0...1, "--at") }
+        #expect(throws: MarbleError.self) { try Limits.check(Double.infinity, in: 0...Double.greatestFiniteMagnitude, "--at") }
+        do {
+            _ = try Limits.check(10_000, in: 1...8, "--threads")
+        } catch {
+            #expect(error.kind == .option && error.message == "--threads 10000: must be between 1 and 8", "\(error.message)")
+        }
+    }
+
     @Test("frame n starts at exactly n / fps, and ceil(duration · fps) frames cover a duration")
     func frames() {
         let ntsc = Rational(30000, 1001)

@@ -47,7 +47,7 @@ public struct LiveOptions: Sendable {
                 throw MarbleError(.option, "--duration \(duration): must be a time between 0 and 7 days")
             }
         }
-        guard (1...256).contains(threads) else { throw MarbleError(.option, "--threads \(threads): expected 1…256") }
+        _ = try Limits.check(threads, in: Limits.threads, "--threads")
         guard (0...63).contains(crf) else { throw MarbleError(.option, "--crf \(crf): must be between 0 and 63") }
         if let audioBitrate, !(16...512).contains(audioBitrate) {
             throw MarbleError(.option, "--audio-bitrate \(audioBitrate): must be between 16 and 512 (kbit/s)")

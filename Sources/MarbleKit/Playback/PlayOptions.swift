@@ -25,7 +25,7 @@ public struct PlayOptions: Sendable {
         guard fps.numerator > 0, fps.doubleValue >= 1, fps.doubleValue <= 240 else {
             throw MarbleError(.option, "--fps \(fps): expected a rate between 1 and 240")
         }
-        guard threads >= 1, threads <= 256 else { throw MarbleError(.option, "--threads \(threads): expected 1…256") }
+        _ = try Limits.check(threads, in: Limits.threads, "--threads")
     }
 }
 

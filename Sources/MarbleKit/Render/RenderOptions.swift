@@ -47,11 +47,11 @@ public struct RenderOptions: Sendable {
         if let audioBitrate, !(16...512).contains(audioBitrate) {
             throw MarbleError(.option, "--audio-bitrate \(audioBitrate): must be between 16 and 512 (kbit/s)")
         }
-        guard threads >= 1 else { throw MarbleError(.option, "--threads \(threads): must be at least 1") }
+        _ = try Limits.check(threads, in: Limits.threads, "--threads")
         guard let format = OutputFormat(path: output) else {
             throw MarbleError(.option, "\(output): unknown output type (use .mp4, .mkv, .mov, .webm or .png)")
         }
-        if let at { guard at >= 0, at.isFinite else { throw MarbleError(.option, "--at \(at): must be a time ≥ 0") } }
+        if let at { _ = try Limits.check(at, in: Limits.seconds, "--at", unit: " s") }
         if format == .png, at == nil { return }
         if format != .png, at != nil { throw MarbleError(.option, "--at only applies to a .png output") }
     }
