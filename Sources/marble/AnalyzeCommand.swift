@@ -34,9 +34,11 @@ struct AnalyzeCommand: AsyncParsableCommand {
             guard (8...512).contains(bands) else { throw MarbleError(.option, "--bands \(bands): must be between 8 and 512") }
             var configuration = AnalysisConfiguration()
             configuration.bandCount = bands
-            var report = try MediaAnalysis.report(path: input, configuration: configuration)
+            // A pipe or FIFO (or `-`) is read twice below: copied once first.
+            let file = try InputFile(input)
+            var report = try MediaAnalysis.report(path: file.path, configuration: configuration)
             if frames {
-                report.frames = try MediaAnalysis.frames(path: input, fps: rate, configuration: configuration, report: report)
+                report.frames = try MediaAnalysis.frames(path: file.path, fps: rate, configuration: configuration, report: report)
                 report.frameRate = rate.description
             }
             if json {

@@ -44,7 +44,10 @@ struct PlayCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            var options = PlayOptions(input: input)
+            // A FIFO or pipe is opened more than once below: copied once first (kept until the end).
+            let file = try InputFile(input)
+            defer { withExtendedLifetime(file) {} }
+            var options = PlayOptions(input: file.path)
             options.fps = try OptionParsing.fps(fps)
             options.device = device
             options.noAudio = noAudio
@@ -69,7 +72,7 @@ struct PlayCommand: AsyncParsableCommand {
             } else if settings.state.preset == nil, presets.contains(PresetLibrary.defaultName) {
                 player.send(.presetSelected(name: PresetLibrary.defaultName))  // first run: the default look
             }
-            player.send(.fileOpened(path: input))
+            player.send(.fileOpened(path: file.path))
             for await state in player.store.changes() where state.status != .loading { break }
             if case .failed(let message) = player.snapshot.status { throw MarbleError(.input, message) }
 

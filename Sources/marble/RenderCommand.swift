@@ -71,8 +71,8 @@ struct RenderCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let options = try makeOptions()
-            let job = try RenderJob(options: options)
             let interrupt = InterruptHandler()
+            let job = try RenderJob(options: options, cancel: interrupt.flag)
             let bar = ProgressBar(quiet: quiet)
             let summary = try job.run(cancel: interrupt.flag) { bar.update($0) }
             bar.clear()

@@ -19,11 +19,15 @@ public final class RenderJob {
     private let format: OutputFormat
     /// Whether the input has its own pictures (a video with sound), found when `init` opened it.
     private let inputHasVideo: Bool
+    /// Inputs that could be read only once (a pipe, a FIFO, `-`), kept as temporary copies while the job lives.
+    private let inputFiles: [InputFile]
 
-    /// Validates options, loads the preset and checks the input before anything is written.
-    public init(options: RenderOptions) throws(MarbleError) {
-        try options.validate()
-        self.options = options
+    /// Validates options, loads the preset and checks the input before anything is written. An input
+    /// that can be read only once (a pipe, a FIFO, `-` for standard input) is copied first (see
+    /// ``InputFile``), while `cancel` can still stop it; `options.input` then names the copy.
+    public init(options userOptions: RenderOptions, cancel: CancellationFlag = CancellationFlag()) throws(MarbleError) {
+        try userOptions.validate()
+        var options = userOptions
         format = OutputFormat(path: options.output)!
         let preset = try PresetLibrary.load(options.preset)
         // The output must not be one of the inputs (same device and inode, however the path is spelled):
@@ -32,6 +36,12 @@ public final class RenderJob {
         if let background = options.background { inputs.append((path: background, role: "the --background picture")) }
         try OutputFile.checkNotAnInput(options.output, inputs: inputs)
         _ = try OutputFile.checkReplaceable(options.output)
+        let input = try InputFile(options.input, shouldContinue: { !cancel.isCancelled })
+        let background = try options.background.map { path throws(MarbleError) in try InputFile(path, shouldContinue: { !cancel.isCancelled }) }
+        inputFiles = [input] + (background.map { [$0] } ?? [])
+        options.input = input.path
+        options.background = background?.path
+        self.options = options
         // Open the inputs once now, so a bad file fails before the output is created.
         inputHasVideo = try AudioDecoder(path: options.input).input.hasVideo
         if let background = options.background { _ = try MediaInput(path: background) }

@@ -1,0 +1,112 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An input as the readers need it: a file they can open as often as they like and seek in.
+///
+/// A render reads its input several times (the analysis pass, the pictures, the sound), and FFmpeg
+/// seeks. A pipe, a FIFO or standard input (`-`) can be read only once, from the start: opening a FIFO
+/// a second time waits for a writer that never comes. Such an input is copied once, as it arrives, to a
+/// temporary file beside the system's others (`$TMPDIR`), which every reader then opens; the copy
+/// is deleted when this value goes away, and by ``OutputFile/removeTemporaryFiles()`` on a second
+/// Ctrl-C. A regular file is used where it is, with no copy.
+///
+/// The copy waits for data with `poll` in 100 ms steps, so a stop request (`shouldContinue`) is seen
+/// within 100 ms even while nobody writes into the FIFO.
+public final class InputFile: Sendable {
+    /// What the readers open.
+    public let path: String
+    /// The name the user gave (for messages).
+    public let name: String
+    /// Whether `path` is a temporary copy.
+    public let isCopy: Bool
+
+    /// - Parameter path: a file name, or `-` for standard input.
+    public init(_ path: String, shouldContinue: () -> Bool = { true }) throws(MarbleError) {
+        name = path
+        if path != "-" {
+            var info = stat()
+            // A missing or regular file is left to the readers (they report a missing one themselves).
+            if stat(path, &info) != 0 || (info.st_mode & S_IFMT) == S_IFREG || (info.st_mode & S_IFMT) == S_IFDIR {
+                self.path = path
+                isCopy = false
+                return
+            }
+        }
+        Self.removeStaleCopies()
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("\(Self.prefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        try Self.spool(from: path, to: copy, shouldContinue: shouldContinue)
+        self.path = copy
+        isCopy = true
+    }
+
+    deinit {
+        if isCopy {
+            unlink(path)
+            OutputFile.unregisterTemporary(path)
+        }
+    }
+
+    private static let prefix = "marble-input-"
+
+    /// Deletes copies left by runs that ended without cleaning up (SIGKILL, a default-action signal):
+    /// `marble-input-PID-N` in `$TMPDIR` whose process no longer exists.
+    static func removeStaleCopies() {
+        let folder = FileManager.default.temporaryDirectory.path
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = pid_t(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0, pid != getpid() else { continue }
+            if kill(pid, 0) == -1 && errno == ESRCH { unlink(folder + "/" + name) }
+        }
+    }
+
+    private static func spool(from source: String, to copy: String, shouldContinue: () -> Bool) throws(MarbleError) {
+        let label = source == "-" ? "standard input" : source
+        // Non-blocking open: a FIFO with no writer yet must not block before the first stop check.
+        let input = source == "-" ? dup(0) : open(source, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard input >= 0 else { throw MarbleError(.input, "\(label): cannot open (\(String(cString: strerror(errno))))") }
+        defer { close(input) }
+        let output = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw MarbleError(.output, "\(copy): cannot create a copy of \(label) (\(String(cString: strerror(errno))))") }
+        OutputFile.registerTemporary(copy)
+        var finished = false
+        defer {
+            close(output)
+            if !finished {
+                unlink(copy)
+                OutputFile.unregisterTemporary(copy)
+            }
+        }
+        let chunk = 1 << 16
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        var total = 0
+        while true {
+            guard shouldContinue() else { throw MarbleError(.cancelled, "\(label): stopped while reading it") }
+            var waiting = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&waiting, 1, 100)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready >= 0 else { throw MarbleError(.input, "\(label): cannot read (\(String(cString: strerror(errno))))") }
+            if ready == 0 { continue }
+            let n = read(input, buffer, chunk)
+            if n < 0 {
+                if errno == EAGAIN || errno == EINTR { continue }
+                throw MarbleError(.input, "\(label): cannot read (\(String(cString: strerror(errno))))")
+            }
+            if n == 0 { break }   // the writer closed its end: the whole input is here
+            var written = 0
+            while written < n {
+                let w = write(output, buffer + written, n - written)
+                if w < 0 && errno == EINTR { continue }
+                guard w > 0 else {
+                    throw MarbleError(.output, "\(copy): cannot keep a copy of \(label) (\(String(cString: strerror(errno))))")
+                }
+                written += w
+            }
+            total += n
+        }
+        guard total > 0 else { throw MarbleError(.input, "\(label): the input is empty") }
+        finished = true
+    }
+}
