@@ -53,6 +53,15 @@ public enum TimelineMedia {
         return Case(path: path, burst: 1.5, end: 5)
     }
 
+    /// MP4: black video from 0 to 4 s; 5 s of sound starting at -1 s (`-itsoffset -1`), the burst 1.5 s
+    /// into it. The muxer writes an edit list that starts the sound at 0 (ffprobe: the first packet at
+    /// -1 s with 1 s of samples to skip), and FFmpeg applies it: the burst is at 0.5 s, the end at 4 s.
+    public static func negativeStartMP4() throws -> Case {
+        let path = try TestMedia.make("negative-start-video.mp4", video(4) + ["-itsoffset", "-1", "-f", "lavfi", "-i", burst(at: 1.5, seconds: 5),
+                                                                               "-map", "0:v", "-map", "1:a"] + codecs("mp4"))
+        return Case(path: path, burst: 0.5, end: 4)
+    }
+
     /// Ogg sound alone, 4 s whose timestamps start at -1 s (`-output_ts_offset -1`), the burst 1.5 s into it.
     public static func negativeStart() throws -> Case {
         let path = try TestMedia.make("negative-start.ogg", ["-f", "lavfi", "-i", burst(at: 1.5, seconds: 4),

@@ -68,13 +68,15 @@ struct AVSyncTests {
                       ("gap mkv → mkv (Vorbis copied)", "gap.mkv", "mkv"),
                       ("gap ogg → mp4 (re-encoded)", "gap.ogg", "mp4"),
                       ("negative start ogg with video → mkv (Vorbis copied)", "negative-video", "mkv"),
-                      ("negative start ogg → mp4 (re-encoded)", "negative", "mp4")])
+                      ("negative start ogg → mp4 (re-encoded)", "negative", "mp4"),
+                      ("negative start cut by an mp4 edit list → mp4 (AAC copied)", "negative.mp4", "mp4")])
     func timeline(name: String, input: String, output: String) throws {
         let media: TimelineMedia.Case = switch input {
         case "late.mp4": try TimelineMedia.lateStart("mp4")
         case "gap.mkv": try TimelineMedia.gap("mkv")
         case "gap.ogg": try TimelineMedia.gap("ogg")
         case "negative-video": try TimelineMedia.negativeStartWithVideo()
+        case "negative.mp4": try TimelineMedia.negativeStartMP4()
         default: try TimelineMedia.negativeStart()
         }
         let (luma, sound) = try render(media, to: output)

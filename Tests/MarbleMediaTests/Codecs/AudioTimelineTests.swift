@@ -36,6 +36,9 @@ struct AudioTimelineTests {
         try check(try TimelineMedia.negativeStartWithVideo())
     }
 
+    @Test("an MP4 edit list that cuts a negative start is applied, as FFmpeg reads it")
+    func negativeStartMP4() throws { try check(try TimelineMedia.negativeStartMP4()) }
+
     @Test("an ordinary file's timeline starts at 0 with its sound")
     func ordinary() throws {
         let d = try AudioDecoder(path: try TestMedia.video("mp4", codec: ["-c:v", "libx264", "-c:a", "aac"]))
