@@ -51,7 +51,7 @@ extension MediaInput {
 /// timestamp is more than ``gapTolerance`` away from where the sound has got to.
 struct SamplePlacement {
     /// Seconds a block's timestamp may differ from where the sound has got to before it counts as a
-    /// gap or an overlap (below one frame at 50 fps; well above timestamp rounding).
+    /// gap or an overlap: one frame at 50 fps, and well above timestamp rounding (1 ms in Matroska).
     static let gapTolerance = 0.02
 
     private let tolerance: Int
