@@ -8,7 +8,9 @@ import MarblePipeline
 /// its picture (the input's video, or a background video or still).
 ///
 /// Frame stepping: decode until the extractor has the samples frame n needs, compute its features.
-/// Frame n exists while it starts before the end of the sound: ceil(duration · fps) frames.
+/// Frame n exists while it starts before the end of the sound: ceil(duration · fps) frames. The decoder
+/// delivers the sound on the output's timeline (a late start and gaps as silence: see MediaTimeline.swift),
+/// so sample s is heard at s / rate seconds, in frame floor(s / rate · fps), as in the muxed sound.
 ///
 /// Safety of @unchecked Sendable: used by the pipeline's source thread only; `durationSeconds` and
 /// `warnings` are read after that thread has ended.

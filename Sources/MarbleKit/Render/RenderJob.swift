@@ -61,7 +61,9 @@ public final class RenderJob {
         if let background = o.background {
             pictures = try PictureSource(path: background, width: o.width, height: o.height, fit: o.fit, loop: true)
         } else if inputHasVideo {
-            pictures = try PictureSource(path: o.input, width: o.width, height: o.height, fit: o.fit, loop: false)
+            // The input's own video keeps its place next to its sound: both follow the file's timeline.
+            pictures = try PictureSource(path: o.input, width: o.width, height: o.height, fit: o.fit, loop: false,
+                                         origin: decoder.timelineOrigin)
         } else {
             pictures = nil
         }

@@ -6,15 +6,24 @@ import MarbleCore
 ///
 /// Wraps `avcodec_send_packet` / `avcodec_receive_frame` and `swr_convert`. Damaged data is skipped with
 /// a warning (collected in ``warnings``) so a file that breaks off renders what is decodable. Encoder
-/// padding at the end (AAC in MP4) is trimmed to the duration the container states.
+/// padding at the end (AAC in MP4) is trimmed to the end the container states.
+///
+/// Samples are delivered on the output's timeline (see MediaTimeline.swift): sample 0 is at
+/// ``timelineOrigin`` (the earliest start of the file's sound and video), a late start and gaps in the
+/// timestamps come out as silence, overlaps are dropped. A file whose sound starts with its video and
+/// has no gaps is decoded exactly as its frames come.
 package final class AudioDecoder {
     package let input: MediaInput
     package let streamIndex: Int32
     package let sampleRate: Int
     /// 1 (mono) or 2 (stereo) output channels.
     package let channels: Int
-    /// The stream's duration as the container states it, when it is exact (not estimated from bitrate).
-    package let statedDuration: Double?
+    /// Seconds from the output's time 0 to the end of the sound, as the container states it, when it is
+    /// exact (not estimated from bitrate).
+    package private(set) var statedDuration: Double?
+    /// The file time (seconds) that is the output's time 0: the earliest of the sound's first decoded
+    /// sample and the video's first timestamp (0 when neither is known).
+    package private(set) var timelineOrigin = 0.0
     /// Codec name, e.g. "aac", "mp3", "flac".
     let codecName: String
     package private(set) var warnings: [String] = []
@@ -29,10 +38,18 @@ package final class AudioDecoder {
     private var inputEnded = false
     private var finished = false
     private var delivered = 0
-    private let sampleLimit: Int?
-    /// After a seek: the sample the next delivery must start at (earlier decoded samples are dropped).
-    private var seekTarget: Int?
-    /// Index (from the stream start) of the first sample of the last delivered block.
+    private var sampleLimit: Int?
+    /// Places each decoded frame on the timeline by its timestamp.
+    private var placement: SamplePlacement
+    /// Silence to deliver before ``held`` (a late start or a gap).
+    private var silenceDue = 0
+    /// Samples converted into `left`/`right` and not yet delivered, and how many of them to drop first.
+    private var held: (count: Int, drop: Int)?
+    /// `frame` holds a decoded frame not yet converted (the first one, decoded by `init` for its timestamp).
+    private var primed = false
+    private var silence: UnsafeMutablePointer<Float>
+    private static let silenceBlock = 4096
+    /// Index (from the output's time 0) of the first sample of the last delivered block.
     package private(set) var chunkStart = 0
     /// Samples replaced by silence because they were NaN or infinite.
     package private(set) var nonFiniteSamples = 0
@@ -71,13 +88,26 @@ package final class AudioDecoder {
         sampleRate = rate
         channels = ctx!.pointee.ch_layout.nb_channels == 1 ? 1 : 2
 
-        let exact = input.context.pointee.duration_estimation_method != AVFMT_DURATION_FROM_BITRATE
-        statedDuration = exact ? input.duration(ofStream: index) : nil
-        sampleLimit = statedDuration.map { Int(($0 * Double(rate)).rounded()) }
-
+        placement = SamplePlacement(sampleRate: rate)
         capacity = 8192
         left = .allocate(capacity: capacity)
         right = .allocate(capacity: capacity)
+        silence = .allocate(capacity: AudioDecoder.silenceBlock)
+        silence.initialize(repeating: 0, count: AudioDecoder.silenceBlock)
+
+        // The first frame is decoded now: its timestamp is where the sound starts.
+        var firstSample: Double?
+        if receive() {
+            primed = true
+            let pts = frame.pointer.pointee.best_effort_timestamp
+            if pts != marble_av_nopts_value() { firstSample = Double(pts) * stream.pointee.time_base.doubleValue }
+        } else {
+            finished = true  // no sound at all: nothing to deliver
+        }
+        timelineOrigin = [firstSample, input.videoStartSeconds].compactMap { $0 }.min() ?? 0
+        let exact = input.context.pointee.duration_estimation_method != AVFMT_DURATION_FROM_BITRATE
+        statedDuration = exact ? input.statedEndSeconds(ofStream: index).map { $0 - timelineOrigin } : nil
+        sampleLimit = statedDuration.map { Int(($0 * Double(rate)).rounded()) }
     }
 
     deinit {
@@ -85,33 +115,53 @@ package final class AudioDecoder {
         swr_free(&resampler)
         left.deallocate()
         right.deallocate()
+        silence.deallocate()
     }
 
     /// Decodes the next block of audio and hands it to `body` as (left, right-or-nil for mono).
     /// Returns false once the stream has ended and everything was delivered.
     package func decodeNext(_ body: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>?) -> Void) throws(MarbleError) -> Bool {
-        while !finished {
-            let received = avcodec_receive_frame(codec, frame.pointer)
-            if received >= 0 {
-                let skip = samplesToSkip(frame.pointer)
+        while true {
+            if silenceDue > 0 {
+                deliverSilence(body)
+                return true
+            }
+            if let block = held {
+                held = nil
+                deliver(block.count, skipping: block.drop, body)
+                return true
+            }
+            if finished { return false }
+            if primed || receive() {
+                primed = false
+                let start = timelinePosition(frame.pointer)
                 let count = try convert(frame.pointer)
                 av_frame_unref(frame.pointer)
-                if count > skip { deliver(count, skipping: skip, body); return true }
-                continue
-            }
-            if received == marble_averror_eof() {
+                let (gap, drop) = placement.place(start: start, count: count, position: delivered)
+                if count > drop {
+                    silenceDue = gap
+                    held = (count, drop)
+                }
+            } else {
                 finished = true
                 let count = try convert(nil)  // drain the resampler
-                if count > 0 { deliver(count, body); return true }
-                return false
+                if count > 0 { held = (count, 0) }
             }
+        }
+    }
+
+    /// Receives the next decoded frame into `frame`, feeding packets as the decoder asks; false at the end.
+    private func receive() -> Bool {
+        while true {
+            let received = avcodec_receive_frame(codec, frame.pointer)
+            if received >= 0 { return true }
+            if received == marble_averror_eof() { return false }
             if received != marble_averror_eagain() {
                 warnings.append("audio decoding error (\(ffErrorString(received))), skipped")
                 continue
             }
             feedDecoder()
         }
-        return false
     }
 
     /// Reads packets until one for our stream is sent to the decoder, or the input ends.
@@ -213,8 +263,7 @@ package final class AudioDecoder {
 
     private func deliver(_ count: Int, skipping skip: Int = 0,
                          _ body: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>?) -> Void) {
-        var n = count - skip
-        if let limit = sampleLimit { n = max(0, min(n, limit - delivered)) }
+        let n = limited(count - skip)
         chunkStart = delivered
         delivered += n
         guard n > 0 else { return }
@@ -222,49 +271,55 @@ package final class AudioDecoder {
              channels == 2 ? UnsafeBufferPointer(start: right + skip, count: n) : nil)
     }
 
-    /// Moves to `seconds` from the stream start (`av_seek_frame` to the packet at or before it, then
+    /// Delivers the next block of the silence due before the held samples (none past the stated end).
+    private func deliverSilence(_ body: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>?) -> Void) {
+        let n = limited(min(silenceDue, AudioDecoder.silenceBlock))
+        silenceDue = n > 0 ? silenceDue - n : 0
+        chunkStart = delivered
+        delivered += n
+        guard n > 0 else { return }
+        let zeros = UnsafeBufferPointer(start: UnsafePointer(silence), count: n)
+        body(zeros, channels == 2 ? zeros : nil)
+    }
+
+    /// `count`, cut to what is left before the stated end (encoder padding past it is dropped).
+    private func limited(_ count: Int) -> Int {
+        guard let limit = sampleLimit else { return count }
+        return max(0, min(count, limit - delivered))
+    }
+
+    /// Moves to `seconds` on the output's timeline (`av_seek_frame` to the packet at or before it, then
     /// `avcodec_flush_buffers`). Decoding then resumes exactly at that sample: the samples decoded
-    /// before it are dropped using the frames' timestamps; ``samplesDelivered`` becomes the target.
-    /// Seeking past the end leaves the decoder at its end.
+    /// before it are dropped using the frames' timestamps, and silence fills the time up to a frame that
+    /// starts after it (the sound starts later, or the demuxer landed late); ``samplesDelivered``
+    /// becomes the target. Seeking past the end leaves the decoder at its end.
     package func seek(to seconds: Double) throws(MarbleError) {
         let stream = input.stream(streamIndex)
         let timeBase = stream.pointee.time_base.doubleValue
         guard timeBase > 0 else { throw MarbleError(.input, "\(input.path): cannot seek (no time base)") }
         let target = max(0, Int((seconds * Double(sampleRate)).rounded()))
-        let timestamp = streamStart + Int64((Double(target) / Double(sampleRate) / timeBase).rounded(.down))
+        let timestamp = Int64(((timelineOrigin + Double(target) / Double(sampleRate)) / timeBase).rounded(.down))
         try ffCheck(av_seek_frame(input.context, streamIndex, timestamp, AVSEEK_FLAG_BACKWARD), .input,
                     "\(input.path): cannot seek")
         avcodec_flush_buffers(codec)
         swr_free(&resampler)  // made again for the next frame; drops anything it held back
+        if primed { av_frame_unref(frame.pointer) }
+        primed = false
+        held = nil
+        silenceDue = 0
         inputEnded = false
         finished = false
         delivered = target
         chunkStart = target
-        seekTarget = target
+        placement.restart()  // the next frame lands exactly: earlier samples dropped, a later start padded
     }
 
-    /// The stream's first timestamp (0 when unknown), in its time base.
-    private var streamStart: Int64 {
-        let start = input.stream(streamIndex).pointee.start_time
-        return start == marble_av_nopts_value() ? 0 : start
-    }
-
-    /// How many samples at the start of a just-decoded frame fall before a pending seek target.
-    /// Without a usable timestamp the frame is taken as starting at the target.
-    private func samplesToSkip(_ decoded: UnsafeMutablePointer<AVFrame>) -> Int {
-        guard let target = seekTarget else { return 0 }
+    /// Where a just-decoded frame starts on the output's timeline, in samples; nil without a timestamp.
+    private func timelinePosition(_ decoded: UnsafeMutablePointer<AVFrame>) -> Int? {
         let pts = decoded.pointee.best_effort_timestamp
-        guard pts != marble_av_nopts_value() else { seekTarget = nil; return 0 }
-        let timeBase = input.stream(streamIndex).pointee.time_base.doubleValue
-        let start = Int((Double(pts - streamStart) * timeBase * Double(sampleRate)).rounded())
-        let count = Int(decoded.pointee.nb_samples)
-        if start + count <= target { return count }  // wholly before the target: drop it all
-        seekTarget = nil
-        if start >= target {
-            delivered = start  // the demuxer landed after the target: start there
-            return 0
-        }
-        return target - start
+        guard pts != marble_av_nopts_value() else { return nil }
+        let seconds = Double(pts) * input.stream(streamIndex).pointee.time_base.doubleValue - timelineOrigin
+        return Int((seconds * Double(sampleRate)).rounded())
     }
 
     /// Samples delivered so far.

@@ -3,7 +3,9 @@ import MarbleCore
 
 /// The output's sound, in one of three ways:
 /// - from a file, copied packet for packet where the container can hold its codec (and no bitrate was
-///   asked for): `av_read_frame` straight into the muxer;
+///   asked for): `av_read_frame` straight into the muxer, each packet's timestamps shifted by the
+///   file's timeline origin (``AudioDecoder/timelineOrigin``), so a late start or a gap keeps its place
+///   on the output's timeline (see MediaTimeline.swift), as it does in the decoded sound;
 /// - from a file, decoded again and encoded (AAC for MP4/MOV/MKV, Opus for WebM) at the bitrate asked
 ///   for, or 160 kbit/s (96 for mono): an ``AudioTranscoder``;
 /// - from samples handed over at run time (``append(left:right:)``, a live recording), encoded the same way.
@@ -26,7 +28,8 @@ final class AudioTrack {
     private(set) var writtenSeconds = 0.0
 
     private enum Strategy {
-        case copy(MediaInput, Int32, Packet)
+        /// The input, its audio stream, a packet, and the timeline origin in the stream's time base.
+        case copy(MediaInput, Int32, Packet, origin: Int64)
         case encode(AudioTranscoder)
         case samples(AudioEncoder)
     }
@@ -46,7 +49,11 @@ final class AudioTrack {
         }
         if copyable && bitrate == nil {
             outputStream = try muxer.addStream(copying: probe.stream(index))
-            strategy = .copy(probe, index, try Packet())
+            // The origin comes from a decoder: the first decoded sample (after any priming the container
+            // says to skip) is what the timeline, and so the visuals, start from.
+            let origin = try AudioDecoder(path: path).timelineOrigin
+            let timeBase = probe.stream(index).pointee.time_base.doubleValue
+            strategy = .copy(probe, index, try Packet(), origin: Int64((origin / timeBase).rounded()))
         } else {
             let transcoder = try AudioTranscoder(path: path, codecName: AudioTrack.codecName(for: format),
                                                  globalHeader: muxer.needsGlobalHeader, bitrate: bitrate)
@@ -67,6 +74,12 @@ final class AudioTrack {
     }
 
     private static func codecName(for format: OutputFormat) -> String { format == .webm ? "libopus" : "aac" }
+
+    /// Moves a packet's timestamps (those it has) by `ticks` of its stream's time base.
+    private static func shift(_ packet: UnsafeMutablePointer<AVPacket>, by ticks: Int64) {
+        if packet.pointee.pts != marble_av_nopts_value() { packet.pointee.pts += ticks }
+        if packet.pointee.dts != marble_av_nopts_value() { packet.pointee.dts += ticks }
+    }
 
     /// For a track made from samples: buffers one block of them (`right` nil for mono).
     func append(left: UnsafeBufferPointer<Float>, right: UnsafeBufferPointer<Float>?) throws(MarbleError) {
@@ -92,7 +105,7 @@ final class AudioTrack {
     func write(upTo seconds: Double?) throws(MarbleError) {
         let limit = seconds ?? .infinity
         switch strategy {
-        case .copy(let input, let index, let packet):
+        case .copy(let input, let index, let packet, let origin):
             let stream = input.stream(index)
             let tb = stream.pointee.time_base
             while writtenSeconds < limit {
@@ -100,6 +113,7 @@ final class AudioTrack {
                 case .packet:
                     defer { av_packet_unref(packet.pointer) }
                     guard packet.pointer.pointee.stream_index == index else { continue }
+                    if origin != 0 { AudioTrack.shift(packet.pointer, by: -origin) }
                     let p = packet.pointer.pointee
                     let end = p.pts == marble_av_nopts_value() ? writtenSeconds : Double(p.pts + p.duration) * tb.doubleValue
                     writtenSeconds = max(writtenSeconds, end)

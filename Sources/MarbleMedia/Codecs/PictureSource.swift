@@ -6,7 +6,9 @@ import MarbleCore
 /// A video is sampled at each output frame's time (the newest decoded frame whose timestamp is not
 /// after it), so any input frame rate maps onto the output rate. A background video shorter than the
 /// song loops (`loop`); the input's own video holds its last frame instead. A file with one picture
-/// (PNG, JPEG, cover art) is decoded and scaled once.
+/// (PNG, JPEG, cover art) is decoded and scaled once. Times are seconds from `origin` in the file's
+/// time: the input's own video passes its file's timeline origin (``AudioDecoder/timelineOrigin``) so
+/// that it stays with its sound (see MediaTimeline.swift); a background starts at its own first frame.
 package final class PictureSource {
     let path: String
     private let input: MediaInput
@@ -31,7 +33,8 @@ package final class PictureSource {
     package private(set) var warnings: [String] = []
 
     /// Opens the best video stream of `path` (cover art does not count: see `MediaInput.bestStream`).
-    package init(path: String, width: Int, height: Int, fit: Fit, loop: Bool) throws(MarbleError) {
+    /// `origin`: the file time shown at time 0 (nil: the video stream's first timestamp).
+    package init(path: String, width: Int, height: Int, fit: Fit, loop: Bool, origin: Double? = nil) throws(MarbleError) {
         self.path = path
         self.width = width
         self.height = height
@@ -44,7 +47,7 @@ package final class PictureSource {
         streamIndex = index
         let stream = input.stream(index)
         let start = stream.pointee.start_time
-        startTime = start == marble_av_nopts_value() ? 0 : Double(start) * stream.pointee.time_base.doubleValue
+        startTime = origin ?? (start == marble_av_nopts_value() ? 0 : Double(start) * stream.pointee.time_base.doubleValue)
         let parameters = stream.pointee.codecpar!
         guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw MarbleError(.input, "\(path): no decoder for its video codec")

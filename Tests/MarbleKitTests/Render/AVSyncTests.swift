@@ -41,4 +41,53 @@ struct AVSyncTests {
         let next = try frame(input, at: rate.seconds(ofFrame: hit + 1), fps: rate)
         #expect(atHit != quiet || next != quiet, "frame \(hit) or \(hit + 1) must show the click")
     }
+
+    /// Renders `media` to `ext` with the bars preset at 25 fps; returns the mean grey level of every
+    /// frame of the output, and the output's own sound as a player places it (by its timestamps, from
+    /// time 0: `aresample=async=1:first_pts=0`), mono at 44.1 kHz.
+    func render(_ media: TimelineMedia.Case, to ext: String) throws -> (luma: [Double], sound: [Float]) {
+        var o = RenderOptions(input: media.path, output: TestMedia.output("timeline.\(ext)"))
+        o.width = 64
+        o.height = 36
+        o.fps = Rational(25)
+        o.preset = "bars"
+        _ = try RenderJob(options: o).run()
+        let pixels = [UInt8](try TestMedia.run("ffmpeg", ["-v", "error", "-i", o.output, "-map", "0:v", "-f", "rawvideo", "-pix_fmt", "gray", "-"]))
+        let size = 64 * 36
+        let luma = stride(from: 0, to: pixels.count - size + 1, by: size).map { start in
+            Double(pixels[start..<start + size].reduce(0) { $0 + Int($1) }) / Double(size)
+        }
+        let bytes = try TestMedia.run("ffmpeg", ["-v", "error", "-i", o.output, "-map", "0:a", "-af", "aresample=async=1:first_pts=0",
+                                                 "-ac", "1", "-ar", "44100", "-f", "f32le", "-"])
+        let sound = bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        return (luma, sound)
+    }
+
+    @Test("the picture reacts when the output's sound has the burst, and lasts as long as the sound",
+          arguments: [("late-start mp4 → mp4 (AAC copied)", "late.mp4", "mp4"),
+                      ("gap mkv → mkv (Vorbis copied)", "gap.mkv", "mkv"),
+                      ("gap ogg → mp4 (re-encoded)", "gap.ogg", "mp4"),
+                      ("negative start ogg with video → mkv (Vorbis copied)", "negative-video", "mkv"),
+                      ("negative start ogg → mp4 (re-encoded)", "negative", "mp4"),
+                      ("negative start cut by an mp4 edit list → mp4 (AAC copied)", "negative.mp4", "mp4")])
+    func timeline(name: String, input: String, output: String) throws {
+        let media: TimelineMedia.Case = switch input {
+        case "late.mp4": try TimelineMedia.lateStart("mp4")
+        case "gap.mkv": try TimelineMedia.gap("mkv")
+        case "gap.ogg": try TimelineMedia.gap("ogg")
+        case "negative-video": try TimelineMedia.negativeStartWithVideo()
+        case "negative.mp4": try TimelineMedia.negativeStartMP4()
+        default: try TimelineMedia.negativeStart()
+        }
+        let (luma, sound) = try render(media, to: output)
+        let heardAt = try #require(sound.firstIndex { abs($0) > 0.3 }, "\(name): no burst in the output's sound")
+        let heard = Double(heardAt) / 44_100
+        #expect(abs(heard - media.burst) < 0.03, "\(name): the burst is heard at \(heard) s, expected \(media.burst) s")
+        let quiet = try #require(luma.first)
+        let reacted = try #require(luma.firstIndex { abs($0 - quiet) > 1 }, "\(name): the picture never reacts")
+        let heardFrame = Rational(25).frame(at: heard)
+        #expect(abs(reacted - heardFrame) <= 1, "\(name): the picture reacts in frame \(reacted), the burst is heard in frame \(heardFrame)")
+        #expect(Double(luma.count) / 25 >= media.end - 0.04, "\(name): \(luma.count) frames for \(media.end) s of sound")
+        #expect(Double(sound.count) / 44_100 >= media.end - 0.04, "\(name): \(Double(sound.count) / 44_100) s of sound, expected \(media.end) s")
+    }
 }
