@@ -188,9 +188,10 @@ struct RenderJobTests {
         o = options(input, TestMedia.output("x.mp4"))
         o.effects = ["nope"]
         #expect(throws: MarbleError.self) { try RenderJob(options: o) }
-        // Neither the outputs (each named "<random>-x.…") nor their partial files exist.
+        // Neither the outputs (each named "<random>-x.…") nor their partial files exist (other tests'
+        // renders, in flight in the same folder, have other names).
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: TestMedia.folder.path)
-            .filter { $0.contains("partial") || $0.hasSuffix("-x.mp4") || $0.hasSuffix("-x.avi") }
+            .filter { $0.hasSuffix("-x.mp4") || $0.hasSuffix("-x.avi") || $0.contains("-x.mp4.partial") || $0.contains("-x.avi.partial") }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
