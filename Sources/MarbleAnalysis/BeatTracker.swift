@@ -4,11 +4,16 @@ import Foundation
 /// maximise the onset strength at the beats minus a penalty `tightness · log²(interval / period)`
 /// on every inter-beat interval, then backtrack from the best final beat. Leading and trailing beats
 /// weaker than half the beats' RMS strength are trimmed (as librosa does).
+///
+/// Works on one window of the envelope (``RhythmStream`` tracks a long song in overlapping windows);
+/// its scratch is 24 bytes per value, freed on return.
 struct BeatTracker {
     var tightness: Double = 100
 
-    /// Returns beat positions in fractional ODF frames (refined by a parabola through the peak).
-    func track(_ odf: [Float], period: Double) -> [Double] {
+    /// Returns beat positions as indices into `odf` (refine them with ``PeakRefine``). `trimStart` and
+    /// `trimEnd` say whether weak beats are trimmed at that end (only at the song's own ends: inside a
+    /// long song a window's ends are seams).
+    func track(_ odf: UnsafeBufferPointer<Float>, period: Double, trimStart: Bool = true, trimEnd: Bool = true) -> [Int] {
         let n = odf.count
         guard n > 4, period >= 2 else { return [] }
         // Normalise by the standard deviation, then smooth with a Gaussian of width period/32.
@@ -22,12 +27,10 @@ struct BeatTracker {
         var kernel = [Double](repeating: 0, count: 2 * half + 1)
         for i in -half...half { let z = Double(i) * 32 / period; kernel[i + half] = exp(-0.5 * z * z) }
         var local = [Double](repeating: 0, count: n)
-        odf.withUnsafeBufferPointer { o in
-            for t in 0..<n {
-                var s = 0.0
-                for i in max(-half, -t)...min(half, n - 1 - t) { s += kernel[i + half] * Double(o[t + i]) / std }
-                local[t] = s
-            }
+        for t in 0..<n {
+            var s = 0.0
+            for i in max(-half, -t)...min(half, n - 1 - t) { s += kernel[i + half] * Double(odf[t + i]) / std }
+            local[t] = s
         }
         // Forward pass.
         let lo = max(1, Int((period / 2).rounded())), hi = Int((2 * period).rounded())
@@ -65,15 +68,15 @@ struct BeatTracker {
         var rms = 0.0
         for b in beats { rms += local[b] * local[b] }
         let cut = 0.5 * (rms / Double(beats.count)).squareRoot()
-        while let f = beats.first, local[f] <= cut { beats.removeFirst() }
-        while let l = beats.last, local[l] <= cut { beats.removeLast() }
-        return beats.map { PeakRefine.refine(odf, at: $0) }
+        if trimStart { while let f = beats.first, local[f] <= cut { beats.removeFirst() } }
+        if trimEnd { while let l = beats.last, local[l] <= cut { beats.removeLast() } }
+        return beats
     }
 }
 
 /// Sub-frame peak position by a parabola through three samples.
 enum PeakRefine {
-    static func refine(_ x: [Float], at i: Int) -> Double {
+    static func refine(_ x: UnsafeBufferPointer<Float>, at i: Int) -> Double {
         // Snap to the largest neighbour first, so a beat one frame off its peak still refines onto it.
         var j = i
         if j > 0, x[j - 1] > x[j] { j -= 1 } else if j + 1 < x.count, x[j + 1] > x[j] { j += 1 }

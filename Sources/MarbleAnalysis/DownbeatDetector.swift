@@ -13,20 +13,26 @@ struct DownbeatDetector {
     var minimumContrast = 1.25
     var minimumAgreement = 0.6
 
-    func detect(beatFrames: [Double], groups: [Float]) -> [Bar] {
+    /// The accent of a beat at fractional hop `beat`: the group flux summed over ±2 hops (a
+    /// transient's flux may be split between two hops depending on where it falls, so a sum is steadier
+    /// than a maximum). `groups` holds ``OnsetDetector/groupCount`` values per hop, interleaved, for
+    /// hops `first ..< first + hops`; `total` is the song's hop count so far.
+    static func accent(at beat: Double, groups: UnsafeBufferPointer<Float>, first: Int, total: Int) -> Double {
         let gc = OnsetDetector.groupCount
-        let hops = groups.count / gc
-        guard beatFrames.count >= 8, hops > 0 else { return [] }
-        // Accent of each beat: the group flux summed over ±2 hops (a transient's flux may be split
-        // between two hops depending on where it falls, so a sum is steadier than a maximum).
-        let accents: [Double] = beatFrames.map { b in
-            let j = Int(b.rounded())
-            var s = 0.0
-            for k in max(0, j - 2)...min(hops - 1, max(0, j + 2)) {
-                for g in 0..<gc { s += Double(groups[k * gc + g]) }
+        let j = Int(beat.rounded())
+        let lo = max(first, max(0, j - 2)), hi = min(first + groups.count / gc - 1, min(total - 1, max(0, j + 2)))
+        var s = 0.0
+        if lo <= hi {
+            for k in lo...hi {
+                for g in 0..<gc { s += Double(groups[(k - first) * gc + g]) }
             }
-            return s
         }
+        return s
+    }
+
+    /// Bars from the accents of the beats, in order (see ``accent(at:groups:first:total:)``).
+    func detect(accents: [Double]) -> [Bar] {
+        guard accents.count >= 8 else { return [] }
         func contrast(_ meter: Int) -> (Double, Int) {
             var sums = [Double](repeating: 0, count: meter), counts = [Double](repeating: 0, count: meter)
             for (i, a) in accents.enumerated() { sums[i % meter] += a; counts[i % meter] += 1 }
@@ -48,6 +54,6 @@ struct DownbeatDetector {
             start += meter
         }
         guard bars > 0, Double(wins) / Double(bars) >= minimumAgreement else { return [] }
-        return stride(from: phase, to: beatFrames.count, by: meter).map { Bar(index: $0, beatsPerBar: meter) }
+        return stride(from: phase, to: accents.count, by: meter).map { Bar(index: $0, beatsPerBar: meter) }
     }
 }

@@ -6,7 +6,7 @@ import MarbleMedia
 /// ``OfflineAnalyzer``, then per-frame features from a ``FeatureExtractor`` that carries that beat grid.
 public enum MediaAnalysis {
     /// Pass 1: decodes the whole file into the offline analyser. Memory stays flat in song length
-    /// (the analyser keeps compact envelopes, not samples).
+    /// (the analyser keeps a 5-minute window of its onset envelope, not samples; see ``OfflineAnalyzer``).
     /// `progress` receives the seconds analysed so far (about ten times a second of song); returning
     /// false from `shouldContinue` stops with a `.cancelled` error.
     public static func report(path: String, configuration: AnalysisConfiguration = AnalysisConfiguration(),

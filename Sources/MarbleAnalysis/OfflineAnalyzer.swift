@@ -5,11 +5,12 @@ import MarbleMedia
 /// Whole-song analysis: tempo, beats, onsets, loudness, peak, pitch classes, and optionally per-frame
 /// features. Offline, so it may look ahead: the beat grid comes from a global tempo (autocorrelation
 /// scored by a comb, ``TempoEstimator``) and a dynamic-programming tracker (Ellis 2007,
-/// ``BeatTracker``) over the whole onset envelope.
+/// ``BeatTracker``) over overlapping 5-minute windows of the onset envelope (``RhythmStream``).
 ///
-/// Feed the song in chunks of any size with ``append(left:right:)`` (audio is not kept: only the onset
-/// envelopes, 6 floats per 10 ms hop, about 8.6 MB for an hour, plus per-frame records when
-/// `frameRate` is set), then
+/// Feed the song in chunks of any size with ``append(left:right:)``. Memory is flat in song length:
+/// audio is not kept, only a 5-minute window of the onset envelopes (about 2.6 MB with its scratch);
+/// what grows is what the report lists (about 16 bytes per beat and 24 per onset, 1–2 MB for ten
+/// hours of music) and the per-frame records when `frameRate` is set. Then
 /// call ``finish()``. Or call ``analyze(left:right:sampleRate:configuration:frameRate:)`` with the
 /// whole signal. To render with the global beat grid, pass the report's `beats` and `tempo` to
 /// ``FeatureExtractor/setBeatGrid(from:)``.
@@ -30,9 +31,7 @@ public final class OfflineAnalyzer: @unchecked Sendable {
     private let chromaFrame: UnsafeMutablePointer<Float>
     private let chromaMap: ChromaMap
     private var chromaSum = [Double](repeating: 0, count: 12)
-    private var odf: [Float] = []
-    /// Band-group envelopes (``OnsetDetector/groupCount`` per hop, interleaved).
-    private var groups: [Float] = []
+    private let rhythm: RhythmStream
     private var nextHop = 0
     private var total = 0
     private var peak: Float = 0
@@ -47,7 +46,15 @@ public final class OfflineAnalyzer: @unchecked Sendable {
     private let cleanRight = UnsafeMutablePointer<Float>.allocate(capacity: chunk)
 
     /// - Parameter frameRate: when set, per-frame features at this rate go into the report's `frames`.
-    public init(sampleRate: Int, configuration: AnalysisConfiguration = AnalysisConfiguration(), frameRate: Rational? = nil) throws(MarbleError) {
+    public convenience init(sampleRate: Int, configuration: AnalysisConfiguration = AnalysisConfiguration(),
+                            frameRate: Rational? = nil) throws(MarbleError) {
+        try self.init(sampleRate: sampleRate, configuration: configuration, frameRate: frameRate,
+                      rhythmWindow: RhythmStream.defaultWindow, rhythmOverlap: RhythmStream.defaultOverlap)
+    }
+
+    /// With the rhythm window and overlap in seconds (tests use short ones to cross many seams).
+    package init(sampleRate: Int, configuration: AnalysisConfiguration, frameRate: Rational?,
+                 rhythmWindow: Double, rhythmOverlap: Double) throws(MarbleError) {
         guard (8000...192_000).contains(sampleRate) else {
             throw MarbleError(.option, "sample rate \(sampleRate) Hz is outside 8000–192000 Hz")
         }
@@ -56,6 +63,7 @@ public final class OfflineAnalyzer: @unchecked Sendable {
         self.configuration = configuration
         self.frameRate = frameRate
         onsets = try OnsetDetector(sampleRate: sampleRate)
+        rhythm = RhythmStream(detector: onsets, configuration: configuration, window: rhythmWindow, overlap: rhythmOverlap)
         loudness = LoudnessMeter(sampleRate: sampleRate)
         let n = FastMath.powerOfTwo(from: 1024, atLeast: Double(sampleRate) * 0.17)
         chromaFFT = try RealFFT(size: n)
@@ -73,8 +81,6 @@ public final class OfflineAnalyzer: @unchecked Sendable {
             extractor = nil
             features = AudioFeatures(bandCount: 1, waveformLength: 1)
         }
-        odf.reserveCapacity(1 << 14)
-        groups.reserveCapacity(OnsetDetector.groupCount << 14)
     }
 
     deinit {
@@ -127,8 +133,7 @@ public final class OfflineAnalyzer: @unchecked Sendable {
     private func processHops(upTo end: Int) {
         while onsets.windowEnd(ofHop: nextHop) <= end {
             let e = onsets.windowEnd(ofHop: nextHop)
-            odf.append(onsets.next(ring: ring, end: e))
-            for g in 0..<OnsetDetector.groupCount { groups.append(onsets.groupFlux[g]) }
+            rhythm.push(onsets.next(ring: ring, end: e), groups: onsets.groupFlux)
             if nextHop % 25 == 0 { accumulateChroma(end: e) }
             nextHop += 1
         }
@@ -154,6 +159,13 @@ public final class OfflineAnalyzer: @unchecked Sendable {
         }
     }
 
+    /// Bytes of storage that depend on the song's length: `working` (the rhythm window, bounded) and
+    /// `results` (beats and onsets found so far, and per-frame records when `frameRate` is set).
+    package var retainedBytes: (working: Int, results: Int) {
+        let r = rhythm.retainedBytes
+        return (r.working, r.results + frames.capacity * MemoryLayout<AnalysisReport.Frame>.stride)
+    }
+
     /// Ends the song and returns the report.
     public func finish() -> AnalysisReport {
         precondition(!finished, "finish called twice")
@@ -168,7 +180,7 @@ public final class OfflineAnalyzer: @unchecked Sendable {
             while nextFrame < count { computeFrames(upTo: fx.samplesNeeded(forFrame: nextFrame), fx) }
         }
 
-        let rhythm = Rhythm.analyze(odf: odf, groups: groups, onsets: onsets, configuration: configuration, duration: duration)
+        let rhythm = rhythm.finish(duration: duration)
         var chroma = chromaSum
         let top = chroma.max() ?? 0
         chroma = top > 0 ? chroma.map { $0 / top } : chroma

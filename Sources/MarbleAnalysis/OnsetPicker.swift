@@ -1,8 +1,10 @@
 /// Picks onsets from the onset detection function with an adaptive threshold.
 ///
-/// Offline (``pick(_:)``): a value is an onset when it is the maximum of ±30 ms, exceeds the mean of
+/// Offline: a value is an onset when it is the maximum of ±30 ms, exceeds the mean of
 /// ±100 ms by `delta` of the envelope's maximum, exceeds an absolute floor (so silence and steady
 /// noise give nothing), and comes at least 30 ms after the previous onset (librosa's peak_pick rule).
+/// The song is picked as it streams (``candidate(at:in:first:count:)`` needs ±10 values), and only
+/// the relative threshold waits for the envelope's maximum (``accept(_:top:)``).
 /// Live (``LiveOnsetPicker``): the same test with no look-ahead but one hop, so an onset is confirmed
 /// one hop (10 ms) after its peak.
 struct OnsetPicker {
@@ -11,26 +13,48 @@ struct OnsetPicker {
     /// Absolute floor on the ODF for an onset (a click out of silence gives 1–8).
     var floor: Float = 0.1
 
-    /// Onset positions in fractional ODF frames.
-    func pick(_ x: [Float]) -> [Double] {
-        let n = x.count
-        guard n > 2, let top = x.max(), top > floor else { return [] }
+    /// A local maximum above the floor: an onset if it clears the relative threshold.
+    struct Candidate {
+        var index: Int
+        /// Fractional ODF frame (refined by a parabola).
+        var position: Double
+        var value: Float
+        /// Mean of the ±`preAverage`/`postAverage` neighbourhood.
+        var mean: Float
+    }
+
+    /// Hops of look-ahead ``candidate(at:in:first:count:)`` reads.
+    var lookAhead: Int { max(postMax, postAverage) + 1 }
+
+    /// Tests value `i`. `x` holds values `first ..< first + x.count`, which must include
+    /// `i − max(preMax, preAverage) … i + lookAhead` where they exist; `n` is the envelope's length
+    /// (`Int.max` while it is still growing).
+    func candidate(at i: Int, in x: UnsafeBufferPointer<Float>, first: Int, count n: Int) -> Candidate? {
+        let v = x[i - first]
+        guard v > floor else { return nil }
+        for j in max(0, i - preMax)...min(n - 1, i + postMax) where x[j - first] > v || (x[j - first] == v && j < i) {
+            return nil
+        }
+        var s: Float = 0
+        let a = max(0, i - preAverage), b = min(n - 1, i + postAverage)
+        for j in a...b { s += x[j - first] }
+        return Candidate(index: i, position: Double(first) + PeakRefine.refine(x, at: i - first), value: v,
+                         mean: s / Float(b - a + 1))
+    }
+
+    /// Whether a candidate clears the threshold relative to `top`, the envelope's maximum (a
+    /// candidate that fails against a running maximum fails against the final one too).
+    func accept(_ c: Candidate, top: Float) -> Bool { c.value >= c.mean + delta * top }
+
+    /// The onsets among `candidates` (in order) for an envelope whose maximum is `top`: the
+    /// threshold, then at most one onset per `wait` values.
+    func onsets(_ candidates: [Candidate], top: Float) -> [Double] {
+        guard top > floor else { return [] }
         var out = [Double]()
         var last = -wait - 1
-        for i in 0..<n {
-            let v = x[i]
-            guard v > floor, i - last > wait else { continue }
-            var isMax = true
-            for j in max(0, i - preMax)...min(n - 1, i + postMax) where x[j] > v || (x[j] == v && j < i) {
-                isMax = false; break
-            }
-            guard isMax else { continue }
-            var s: Float = 0
-            let a = max(0, i - preAverage), b = min(n - 1, i + postAverage)
-            for j in a...b { s += x[j] }
-            guard v >= s / Float(b - a + 1) + delta * top else { continue }
-            out.append(PeakRefine.refine(x, at: i))
-            last = i
+        for c in candidates where c.index - last > wait && accept(c, top: top) {
+            out.append(c.position)
+            last = c.index
         }
         return out
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Tempo, beats, downbeats and onsets from a whole song's onset envelopes (offline: looks ahead).
+/// Tempo, beats, downbeats and onsets of a whole song (offline: looks ahead), found by ``RhythmStream``.
 enum Rhythm {
     struct Result {
         var tempo: Double
@@ -8,31 +8,6 @@ enum Rhythm {
         var downbeats: [Double]
         var beatsPerBar: Int
         var onsets: [Double]
-    }
-
-    static func analyze(odf: [Float], groups: [Float], onsets detector: OnsetDetector, configuration: AnalysisConfiguration,
-                        duration: Double) -> Result {
-        func time(_ j: Double) -> Double {
-            max(0, min(duration, detector.time(ofHop: j)))
-        }
-        let onsetTimes = OnsetPicker().pick(odf).map(time)
-        guard let top = odf.max(), top > 0.1 else { return Result(tempo: 0, beats: [], downbeats: [], beatsPerBar: 0, onsets: onsetTimes) }
-        let estimator = TempoEstimator(rate: detector.rate, minBPM: configuration.minTempo, maxBPM: configuration.maxTempo)
-        let n = odf.count, gc = OnsetDetector.groupCount
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: 2 * gc * n + estimator.lagsNeeded + 1)
-        defer { scratch.deallocate() }
-        // Planar copy of the band-group envelopes, then the estimator's own scratch after it.
-        let planar = scratch
-        for i in 0..<n { for g in 0..<gc { planar[g * n + i] = groups[i * gc + g] } }
-        let estimate = estimator.estimate(planar, count: n, channels: gc, stride: n, scratch: scratch + gc * n)
-        guard let estimate, estimate.confidence > 0.02 else { return Result(tempo: 0, beats: [], downbeats: [], beatsPerBar: 0, onsets: onsetTimes) }
-        let frames = BeatTracker().track(odf, period: estimate.period)
-        let beats = frames.map(time)
-        // Refine the tempo by a least-squares line through the regular beats (outliers dropped).
-        let tempo = refinedTempo(beats, estimate: estimate.bpm)
-        let bars = DownbeatDetector().detect(beatFrames: frames, groups: groups)
-        return Result(tempo: tempo, beats: beats, downbeats: bars.map { beats[$0.index] },
-                      beatsPerBar: bars.first?.beatsPerBar ?? 0, onsets: onsetTimes)
     }
 
     /// Fits `time = a + k · period` to the beats, numbering them by rounding their distance from the

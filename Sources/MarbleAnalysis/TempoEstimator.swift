@@ -30,9 +30,23 @@ struct TempoEstimator {
     ///   - scratch: at least `channels · n + lagsNeeded + 1` floats.
     func estimate(_ data: UnsafePointer<Float>, count n: Int, channels: Int = 1, stride: Int = 0,
                   scratch: UnsafeMutablePointer<Float>) -> Estimate? {
-        guard n >= Int(2 * maxLag) + 4, channels >= 1 else { return nil }
-        let x = scratch, ac = scratch + channels * n
+        guard n >= minimumCount, channels >= 1 else { return nil }
+        let ac = scratch + channels * n
+        let lags = autocorrelation(data, count: n, channels: channels, stride: stride, scratch: scratch, into: ac)
+        return estimate(autocorrelation: ac, lags: lags)
+    }
+
+    /// Envelope values needed for an estimate (two periods of the slowest tempo).
+    var minimumCount: Int { Int(2 * maxLag) + 4 }
+
+    /// The mean-removed autocorrelation of `n` values per channel, summed over channels, at lags
+    /// 0…`min(lagsNeeded, n − 1)` (the returned last lag), each normalised by its number of products.
+    /// `scratch`: at least `channels · n` floats.
+    func autocorrelation(_ data: UnsafePointer<Float>, count n: Int, channels: Int, stride: Int,
+                         scratch: UnsafeMutablePointer<Float>, into ac: UnsafeMutablePointer<Float>) -> Int {
+        let x = scratch
         let lags = min(lagsNeeded, n - 1)
+        guard lags >= 0 else { return lags }
         for l in 0...lags { ac[l] = 0 }
         for c in 0..<channels {
             let src = data + c * stride, dst = x + c * n
@@ -44,6 +58,12 @@ struct TempoEstimator {
                 ac[l] += FastMath.dot(dst + l, dst, count: n - l) / Float(n - l)
             }
         }
+        return lags
+    }
+
+    /// The tempo from an autocorrelation at lags 0…`lags` (see ``autocorrelation(_:count:channels:stride:scratch:into:)``).
+    func estimate(autocorrelation ac: UnsafePointer<Float>, lags: Int) -> Estimate? {
+        guard lags >= 0 else { return nil }
         let zero = ac[0]
         guard zero > 1e-9 else { return nil }
         @inline(__always) func at(_ t: Double) -> Double {
