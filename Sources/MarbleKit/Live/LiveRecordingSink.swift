@@ -36,14 +36,19 @@ final class LiveRecordingSink: FrameSink {
             stopped ? MarbleError(.cancelled, "stopped before the first frame; no recording written")
                     : MarbleError(.device, "no frame was captured; no recording written")
         }
+        video.afterEachFrame = { [unowned self] frames throws(MarbleError) in try self.appendSound(upToFrames: frames) }
     }
 
     var needs: FrameNeeds { .yuv }
 
     func consume(_ slot: FrameSlot) throws(MarbleError) {
-        try video.consume(slot)
+        try video.consume(slot)   // each frame written, held copies included, is followed by its sound
+    }
+
+    /// Hands the writer the captured sound up to the end of the first `frames` frames.
+    private func appendSound(upToFrames frames: Int) throws(MarbleError) {
         // The sample at the end of the frames written: ceil(frames · rate / fps), in integers.
-        let scaled: Int = video.framesWritten * buffer.sampleRate * fps.denominator
+        let scaled: Int = frames * buffer.sampleRate * fps.denominator
         let end: Int = (scaled + fps.numerator - 1) / fps.numerator
         guard end > soundWritten else { return }
         var from = startSample + soundWritten

@@ -18,6 +18,11 @@ package final class VideoFileSink: FrameSink {
     /// The last picture written, when skipped frames are expected (allocated with the first frame).
     private let holdsPictures: Bool
     private var held: YUVFrame?
+    /// Called after every frame written, a held copy included, with the count of frames in the file: a
+    /// sink that supplies the sound itself adds it frame by frame, so the sound never falls behind a run
+    /// of held pictures (the writer would fill such a gap with silence, and the late sound would then
+    /// make the file's sound longer than its picture).
+    package var afterEachFrame: ((_ framesWritten: Int) throws(MarbleError) -> Void)?
 
     /// - Parameters:
     ///   - holdsPictures: whether indices may be skipped (a real-time source): then the last picture
@@ -50,6 +55,7 @@ package final class VideoFileSink: FrameSink {
     private func write(_ picture: YUVFrame) throws(MarbleError) {
         try writer.write(picture)
         encodeMilliseconds += writer.lastEncodeMs
+        try afterEachFrame?(writer.framesWritten)
     }
 
     package func finish(stopped: Bool) throws(MarbleError) {
