@@ -10,9 +10,10 @@ public struct Rational: Sendable, Hashable, CustomStringConvertible {
     public init(_ numerator: Int, _ denominator: Int = 1) {
         precondition(denominator != 0, "Rational with zero denominator")
         let sign = denominator < 0 ? -1 : 1
-        let g = Rational.gcd(abs(numerator), abs(denominator))
-        self.numerator = sign * numerator / max(g, 1)
-        self.denominator = sign * denominator / max(g, 1)
+        // On magnitudes: abs(Int.min) traps ("--fps -9223372036854775808" did).
+        let g = Int(Rational.gcd(numerator.magnitude, denominator.magnitude))
+        self.numerator = sign * (numerator / g)
+        self.denominator = sign * (denominator / g)
     }
 
     /// Parses "60", "30000/1001" or "29.97" (decimal rates become their exact NTSC-style fraction
@@ -53,7 +54,7 @@ public struct Rational: Sendable, Hashable, CustomStringConvertible {
         return Int((exact - 1e-9).rounded(.up))
     }
 
-    private static func gcd(_ a: Int, _ b: Int) -> Int {
+    private static func gcd(_ a: UInt, _ b: UInt) -> UInt {
         var (a, b) = (a, b)
         while b != 0 { (a, b) = (b, a % b) }
         return a

@@ -15,6 +15,14 @@ struct RationalTests {
         #expect(Rational(3, -6) == Rational(-1, 2))
     }
 
+    @Test("the most negative integer parses without trapping (found by FuzzOptions: --fps -9223372036854775808)")
+    func mostNegativeInteger() {
+        #expect(Rational(parsing: "-9223372036854775808") == Rational(Int.min))
+        #expect(Rational(parsing: "-9223372036854775808/1")?.numerator == Int.min)
+        #expect(Rational(parsing: "-9223372036854775808/2") == Rational(Int.min / 2))
+        #expect(Rational(Int.min, 4).denominator == 1)
+    }
+
     @Test("frame n starts at exactly n / fps, and ceil(duration · fps) frames cover a duration")
     func frames() {
         let ntsc = Rational(30000, 1001)
