@@ -67,6 +67,7 @@ for name in "${harnesses[@]}"; do
         --product "$name" 2>&1 | grep -E "error|warning:|Compiling|Build complete" | grep -v "^\[" | tail -n 20
     [ -x "$scratch/debug/$name" ] || { echo "build of $name failed"; exit 1; }
 done
+echo "== built in ${SECONDS}s"
 
 failed=()
 for name in "${harnesses[@]}"; do
@@ -91,4 +92,4 @@ for name in "${harnesses[@]}"; do
     fi
 done
 [ ${#failed[@]} -eq 0 ] || { echo "== fuzz: crashes in ${failed[*]}"; exit 1; }
-echo "== fuzz: no crash"
+echo "== fuzz: no crash (${SECONDS}s in all)"
