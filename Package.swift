@@ -98,3 +98,15 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Fuzz harnesses (Tests/Fuzz, run by Tests/Fuzz/run.sh): libFuzzer drivers over what users feed the
+// engine. They exist only when MARBLE_FUZZ is set, because they are built with
+// `-sanitize=fuzzer,address`; the normal build and tests never see them.
+if Context.environment["MARBLE_FUZZ"] != nil {
+    package.targets += [
+        .target(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"),
+        .executableTarget(name: "FuzzMedia", dependencies: ["CLibFuzzer", "MarbleMedia", "MarbleAnalysis"], path: "Tests/Fuzz/FuzzMedia"),
+        .executableTarget(name: "FuzzPreset", dependencies: ["CLibFuzzer", "MarbleRender"], path: "Tests/Fuzz/FuzzPreset"),
+        .executableTarget(name: "FuzzOptions", dependencies: ["CLibFuzzer", "MarbleKit"], path: "Tests/Fuzz/FuzzOptions"),
+    ]
+}

@@ -10,9 +10,10 @@ public struct Rational: Sendable, Hashable, CustomStringConvertible {
     public init(_ numerator: Int, _ denominator: Int = 1) {
         precondition(denominator != 0, "Rational with zero denominator")
         let sign = denominator < 0 ? -1 : 1
-        let g = Rational.gcd(abs(numerator), abs(denominator))
-        self.numerator = sign * numerator / max(g, 1)
-        self.denominator = sign * denominator / max(g, 1)
+        // On magnitudes: abs(Int.min) traps ("--fps -9223372036854775808" did).
+        let g = Int(Rational.gcd(numerator.magnitude, denominator.magnitude))
+        self.numerator = sign * (numerator / g)
+        self.denominator = sign * (denominator / g)
     }
 
     /// Parses "60", "30000/1001" or "29.97" (decimal rates become their exact NTSC-style fraction
@@ -20,10 +21,10 @@ public struct Rational: Sendable, Hashable, CustomStringConvertible {
     public init?(parsing text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         // Parts beyond 32 bits are refused: FFmpeg's AVRational holds Int32 parts (and nobody means them).
-        let limit = Limits.rationalPart
-        if parts.count == 2, let n = Int(parts[0]), let d = Int(parts[1]), d > 0, abs(n) <= limit, d <= limit {
+        let limit = UInt(Limits.rationalPart)   // compared as magnitudes: abs(Int.min) traps
+        if parts.count == 2, let n = Int(parts[0]), let d = Int(parts[1]), d > 0, n.magnitude <= limit, d <= limit {
             self.init(n, d)
-        } else if parts.count == 1, let n = Int(text), abs(n) <= limit {
+        } else if parts.count == 1, let n = Int(text), n.magnitude <= limit {
             self.init(n, 1)
         } else if parts.count == 1, let value = Double(text), value.isFinite {
             let scaled = (value * 1000).rounded()
@@ -55,7 +56,7 @@ public struct Rational: Sendable, Hashable, CustomStringConvertible {
         return Int((exact - 1e-9).rounded(.up))
     }
 
-    private static func gcd(_ a: Int, _ b: Int) -> Int {
+    private static func gcd(_ a: UInt, _ b: UInt) -> UInt {
         var (a, b) = (a, b)
         while b != 0 { (a, b) = (b, a % b) }
         return a

@@ -37,6 +37,15 @@ struct RationalTests {
         }
     }
 
+    @Test("the most negative integer is refused without trapping (found by FuzzOptions: --fps -9223372036854775808)")
+    func mostNegativeInteger() {
+        // Refused (parts beyond 32 bits), without trapping on abs(Int.min) on the way.
+        #expect(Rational(parsing: "-9223372036854775808") == nil)
+        #expect(Rational(parsing: "-9223372036854775808/1") == nil)
+        #expect(Rational(parsing: "-9223372036854775808/2") == nil)
+        #expect(Rational(Int.min, 4).denominator == 1)
+    }
+
     @Test("frame n starts at exactly n / fps, and ceil(duration · fps) frames cover a duration")
     func frames() {
         let ntsc = Rational(30000, 1001)

@@ -60,10 +60,11 @@ import Testing
         for name in ["ink", "disco", "light_rays", "polka", "drive", "magma", "voronoise", "temple", "bankai", "bedazzled"] {
             let rig = try Rig(name)
             var f = syntheticFeatures(frame: 3)
+            let picture = testPicture()  // kept alive while the kernels read it through its view
             f.beatPulse = 0
-            let calm = rig.render(uniforms(frame: 3, features: f, input: testPicture().view))
+            let calm = withExtendedLifetime(picture) { rig.render(uniforms(frame: 3, features: f, input: picture.view)) }
             f.beatPulse = 1
-            let beat = rig.render(uniforms(frame: 3, features: f, input: testPicture().view))
+            let beat = withExtendedLifetime(picture) { rig.render(uniforms(frame: 3, features: f, input: picture.view)) }
             let changed = calm != beat
             #expect(changed, "\(name) shows no beat")
         }

@@ -60,8 +60,10 @@ import Testing
             return
         }
         let picture = testPicture()
-        let a = rig.render(frame: 4, input: picture.view, dirt: RGBA8(r: 0, g: 0, b: 0, a: 0))
-        let b = rig.render(frame: 4, input: picture.view, dirt: RGBA8(r: 255, g: 255, b: 255, a: 255))
+        let (a, b) = withExtendedLifetime(picture) {
+            (rig.render(frame: 4, input: picture.view, dirt: RGBA8(r: 0, g: 0, b: 0, a: 0)),
+             rig.render(frame: 4, input: picture.view, dirt: RGBA8(r: 255, g: 255, b: 255, a: 255)))
+        }
         let same = a == b
         #expect(same, "\(describeDifference(a, b, width: testWidth))")
     }
@@ -69,7 +71,8 @@ import Testing
     @Test(arguments: names) func outputIsValidPremultipliedInSilenceAndWhenLoud(_ name: String) throws {
         let rig = try Rig(name)
         for loudness: Float in [0, 1, 3] {
-            let bytes = rig.render(frame: 2, loudness: loudness, input: testPicture().view)
+            let picture = testPicture()
+            let bytes = withExtendedLifetime(picture) { rig.render(frame: 2, loudness: loudness, input: picture.view) }
             #expect(isPremultiplied(bytes), "loudness \(loudness)")
             if ShaderLibrary.shader(named: name)!.descriptor.isOpaque {
                 let opaque = stride(from: 3, to: bytes.count, by: 4).allSatisfy { bytes[$0] == 255 }
@@ -86,14 +89,16 @@ import Testing
         f.waveformLeft = [.infinity, -.infinity, .nan]
         f.waveformRight = []
         f.level = .nan; f.bass = .infinity; f.beatPulse = -.infinity
-        let bytes = rig.render(uniforms(frame: 3, features: f, input: testPicture().view))
+        let picture = testPicture()
+        let bytes = withExtendedLifetime(picture) { rig.render(uniforms(frame: 3, features: f, input: picture.view)) }
         #expect(isPremultiplied(bytes))
     }
 
     @Test(arguments: names) func worksAtOddSizes(_ name: String) throws {
         for (w, h) in [(1, 1), (7, 3), (33, 17)] {
             let rig = try Rig(name, width: w, height: h)
-            let bytes = rig.render(frame: 1, strips: min(h, 2), input: testPicture(width: w, height: h).view)
+            let picture = testPicture(width: w, height: h)
+            let bytes = withExtendedLifetime(picture) { rig.render(frame: 1, strips: min(h, 2), input: picture.view) }
             #expect(bytes.count == w * h * 4)
             #expect(isPremultiplied(bytes))
         }

@@ -6,8 +6,18 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 
     /// Chooses the format from a path's extension; nil for extensions the tool does not write.
     public init?(path: String) {
-        let ext = (path as NSString).pathExtension.lowercased()
+        let ext = OutputFormat.pathExtension(path).lowercased()
         self.init(rawValue: ext == "m4v" ? "mp4" : ext)
+    }
+
+    /// What follows the last dot of the path's last component ("" for none, and for hidden files like
+    /// ".mp4"), as NSString's `pathExtension` reads it. Not NSString's: Foundation on Linux traps on
+    /// paths like "///x///" (found by FuzzOptions with `-o ///x///`).
+    static func pathExtension(_ path: String) -> String {
+        guard let name = path.split(separator: "/").last, let dot = name.lastIndex(of: "."), dot != name.startIndex else {
+            return ""
+        }
+        return String(name[name.index(after: dot)...])
     }
 
     /// libavformat's muxer name.

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Fuzz the three inputs users feed MarbleKit, with libFuzzer (swiftc -sanitize=fuzzer,address):
+#   FuzzMedia    media bytes → demux → decode → analysis (MediaInput, AudioDecoder, OfflineAnalyzer, FeatureExtractor)
+#   FuzzPreset   preset YAML → preset → scene → compositor → a 64x36 frame
+#   FuzzOptions  command-line values (NUL-separated) → parsers and options validation
+# Usage: Tests/Fuzz/run.sh [SECONDS_PER_HARNESS (default 60)] [HARNESS...]
+# Builds into .build-fuzz (MARBLE_FUZZ=1 adds the harness targets to the package), seeds corpora in
+# .build-fuzz/corpus/NAME (generated: ffmpeg lavfi clips, the bundled presets, argument vectors), keeps
+# what each run learns there, and writes crashing inputs to .build-fuzz/crashes/. Exits 1 if any harness
+# crashed, leaked or timed out. See docs/FUZZING.md.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+seconds=${1:-60}
+shift || true
+harnesses=("$@")
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(FuzzMedia FuzzPreset FuzzOptions)
+scratch=.build-fuzz
+corpus=$scratch/corpus
+mkdir -p "$scratch/crashes"
+
+seed_media() {
+    local dir=$corpus/FuzzMedia sine="sine=frequency=440:duration=0.2:sample_rate=8000"
+    mkdir -p "$dir"
+    [ -n "$(ls -A "$dir" 2>/dev/null)" ] && return
+    local ff=(ffmpeg -nostdin -loglevel error -y)
+    "${ff[@]}" -f lavfi -i "$sine" "$dir/seed.wav"
+    "${ff[@]}" -f lavfi -i "$sine" -c:a pcm_f32le "$dir/seed-float.wav"
+    "${ff[@]}" -f lavfi -i "$sine" -ac 2 -c:a libvorbis "$dir/seed.ogg"
+    "${ff[@]}" -f lavfi -i "$sine" -c:a libopus "$dir/seed.opus"
+    "${ff[@]}" -f lavfi -i "$sine" -c:a libmp3lame -b:a 8k "$dir/seed.mp3"
+    "${ff[@]}" -f lavfi -i "$sine" -c:a flac "$dir/seed.flac"
+    "${ff[@]}" -f lavfi -i "$sine" -f lavfi -i "color=c=red:size=16x16:rate=5:duration=0.2" \
+        -c:a aac -b:a 16k -c:v libx264 -preset ultrafast -shortest "$dir/seed.mp4"
+    "${ff[@]}" -f lavfi -i "$sine" -f lavfi -i "color=c=blue:size=16x16:rate=5:duration=0.2" \
+        -c:a libvorbis -c:v libx264 -preset ultrafast -shortest "$dir/seed.mkv"
+}
+
+seed_preset() {
+    local dir=$corpus/FuzzPreset
+    mkdir -p "$dir"
+    cp Samples/Presets/*.yaml "$dir/"
+}
+
+seed_options() {
+    local dir=$corpus/FuzzOptions i=0
+    mkdir -p "$dir"
+    while IFS= read -r line; do
+        printf '%s' "$line" | tr '|' '\0' > "$dir/argv-$i"
+        i=$((i + 1))
+    done <<'VECTORS'
+song.mp3|out.mp4|1920x1080|60|42|23
+song.ogg|look.png|1280x720|30000/1001|6.1|0
+clip.mp4|out.webm|640x360|29.97||63
+in.wav|out.mkv|16x16|1|0|8
+in.flac|out.mov|7680x4320|240|1e300|512
+in.ogg|x.png|0x0|0/1|-1|-5
+in.ogg|x.gif|-2x4|-9223372036854775807|nan|99999999999999999999
+#ff8000|orange|#fff|transparent|#00000000|ultrafast
+VECTORS
+}
+
+# lld, because gold crashes ("internal error in format_file_lineno") linking the sanitized objects.
+echo "== building ${harnesses[*]} (MARBLE_FUZZ=1, -sanitize=fuzzer,address, $scratch)"
+for name in "${harnesses[@]}"; do
+    MARBLE_FUZZ=1 swift build -c debug --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address \
+        -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld \
+        --product "$name" 2>&1 | grep -E "error|warning:|Compiling|Build complete" | grep -v "^\[" | tail -n 20
+    [ -x "$scratch/debug/$name" ] || { echo "build of $name failed"; exit 1; }
+done
+echo "== built in ${SECONDS}s"
+
+failed=()
+for name in "${harnesses[@]}"; do
+    case $name in
+        FuzzMedia) seed_media; extra=(-max_len=65536 -timeout=20) ;;
+        FuzzPreset) seed_preset; extra=(-max_len=8192 -timeout=10 -dict=Tests/Fuzz/preset.dict) ;;
+        FuzzOptions) seed_options; extra=(-max_len=512 -timeout=5) ;;
+        *) echo "unknown harness $name"; exit 2 ;;
+    esac
+    echo "== $name for ${seconds}s"
+    log=$scratch/$name.log
+    # Leak checks stay off: the Swift runtime's metadata caches read as leaks to LeakSanitizer.
+    # No Swift backtracer: its crash handler reads memory in ways AddressSanitizer reports instead of the crash.
+    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$scratch/debug/$name" "$corpus/$name" "${extra[@]}" -rss_limit_mb=2048 \
+        -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$scratch/crashes/$name-" >"$log" 2>&1
+    status=$?
+    grep -E "^#[0-9]+.*(DONE|pulse)|^stat::number_of_executed_units|^stat::average_exec_per_sec|^Done [0-9]+ runs" "$log" | tail -n 3
+    if [ $status -ne 0 ]; then
+        failed+=("$name")
+        echo "!! $name failed (exit $status); the input is in $scratch/crashes/, the report in $log:"
+        grep -E "ERROR|Fatal error|SUMMARY|Test unit written|deadly signal" "$log" | head -n 8
+    fi
+done
+[ ${#failed[@]} -eq 0 ] || { echo "== fuzz: crashes in ${failed[*]}"; exit 1; }
+echo "== fuzz: no crash (${SECONDS}s in all)"
