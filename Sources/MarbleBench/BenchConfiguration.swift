@@ -49,9 +49,7 @@ public struct BenchConfiguration: Sendable {
             throw MarbleError(.option, "--size \(size): expected even WIDTHxHEIGHT between 16x16 and 7680x4320, e.g. 1920x1080")
         }
         for t in threads { _ = try Limits.check(t, in: Limits.threads, "--threads") }
-        guard fps.numerator > 0, fps.doubleValue >= 1, fps.doubleValue <= 240 else {
-            throw MarbleError(.option, "--fps \(fps): must be between 1 and 240")
-        }
+        _ = try Limits.check(rate: fps)
     }
 }
 

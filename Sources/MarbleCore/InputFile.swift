@@ -17,14 +17,11 @@ import Glibc
 public final class InputFile: Sendable {
     /// What the readers open.
     public let path: String
-    /// The name the user gave (for messages).
-    public let name: String
     /// Whether `path` is a temporary copy.
     public let isCopy: Bool
 
     /// - Parameter path: a file name, or `-` for standard input.
     public init(_ path: String, shouldContinue: () -> Bool = { true }) throws(MarbleError) {
-        name = path
         if path != "-" {
             var info = stat()
             // A missing or regular file is left to the readers (they report a missing one themselves).

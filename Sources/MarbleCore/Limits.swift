@@ -25,6 +25,14 @@ public enum Limits {
         return value
     }
 
+    /// `rate` if it is a positive rate within ``framesPerSecond``, else an option error naming `option`.
+    public static func check(rate: Rational, _ option: String = "--fps") throws(MarbleError) -> Rational {
+        guard rate.numerator > 0, rate.denominator > 0, framesPerSecond.contains(rate.doubleValue) else {
+            throw MarbleError(.option, "\(option) \(rate): must be between 1 and 240")
+        }
+        return rate
+    }
+
     /// `value` if it is a finite number in `range`, else an option error naming `option`.
     public static func check(_ value: Double, in range: ClosedRange<Double>, _ option: String, unit: String = "") throws(MarbleError) -> Double {
         guard value.isFinite, range.contains(value) else {

@@ -146,7 +146,7 @@ struct BenchCommand: AsyncParsableCommand {
             c.height = s.height
         }
         c.fps = try OptionParsing.fps(fps == "60" ? "30" : fps)
-        if let t = threads.first { c.threads = try OptionParsing.count(t, in: Limits.threads, "--threads") }
+        if let t = threads.first { c.threads = try Limits.check(t, in: Limits.threads, "--threads") }
         c.clickSeconds = try Limits.check(liveSeconds, in: 5...600, "--live-seconds", unit: " s")
         let quiet = self.quiet
         let report = try LiveBench.run(c) { line in if !quiet { Console.writeErr("bench: \(line)\n") } }
@@ -201,7 +201,7 @@ struct BenchCommand: AsyncParsableCommand {
     func makeConfiguration() throws(MarbleError) -> BenchConfiguration {
         // Checked whether or not they are used, so a typo never passes silently.
         _ = try Limits.check(compareSeconds, in: 1...3600, "--compare-seconds", unit: " s")
-        _ = try OptionParsing.count(compareRounds, in: 1...100, "--compare-rounds")
+        _ = try Limits.check(compareRounds, in: 1...100, "--compare-rounds")
         _ = try Limits.check(liveSeconds, in: 5...600, "--live-seconds", unit: " s")
         var c = BenchConfiguration()
         if !size.isEmpty { c.sizes = try size.map { text throws(MarbleError) in try OptionParsing.size(text) } }

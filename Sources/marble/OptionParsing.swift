@@ -7,10 +7,7 @@ enum OptionParsing {
         guard let rate = Rational(parsing: text), rate.numerator > 0 else {
             throw MarbleError(.option, "--fps \(text): expected a rate like 60 or 30000/1001")
         }
-        guard Limits.framesPerSecond.contains(rate.doubleValue) else {
-            throw MarbleError(.option, "--fps \(text): must be between 1 and 240")
-        }
-        return rate
+        return try Limits.check(rate: rate)
     }
 
     /// A time option ("42s", "1:23", "1500ms"), finite and within ``Limits/seconds``.
@@ -22,11 +19,6 @@ enum OptionParsing {
             throw MarbleError(.option, "\(option) \(text): must be a time between 0 and 100 hours")
         }
         return seconds
-    }
-
-    /// An integer option within `range`.
-    static func count(_ value: Int, in range: ClosedRange<Int>, _ option: String) throws(MarbleError) -> Int {
-        try Limits.check(value, in: range, option)
     }
 
     /// `--size`: "WIDTHxHEIGHT". Only the form is checked here; ranges are the renderer's or the

@@ -30,11 +30,11 @@ struct RationalTests {
         #expect(throws: MarbleError.self) { try Limits.check(Int.max, in: 1...8, "--threads") }
         #expect(throws: MarbleError.self) { try Limits.check(Double.nan, in: 0...1, "--at") }
         #expect(throws: MarbleError.self) { try Limits.check(Double.infinity, in: 0...Double.greatestFiniteMagnitude, "--at") }
-        do {
-            _ = try Limits.check(10_000, in: 1...8, "--threads")
-        } catch {
-            #expect(error.kind == .option && error.message == "--threads 10000: must be between 1 and 8", "\(error.message)")
-        }
+        let error = #expect(throws: MarbleError.self) { try Limits.check(10_000, in: 1...8, "--threads") }
+        #expect(error?.kind == .option && error?.message == "--threads 10000: must be between 1 and 8", "\(String(describing: error))")
+        #expect(throws: MarbleError.self) { try Limits.check(rate: Rational(0)) }
+        #expect(try Limits.check(rate: Rational(30000, 1001)) == Rational(30000, 1001))
+        #expect(throws: MarbleError.self) { try Limits.check(rate: Rational(241)) }
     }
 
     @Test("the most negative integer is refused without trapping (found by FuzzOptions: --fps -9223372036854775808)")

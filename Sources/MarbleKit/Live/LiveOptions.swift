@@ -31,9 +31,7 @@ public struct LiveOptions: Sendable {
     /// Checks the values a user typed, before anything is opened.
     public func validate() throws(MarbleError) {
         try capture.validate()
-        guard fps.numerator > 0, fps.denominator > 0, fps.doubleValue >= 1, fps.doubleValue <= 240 else {
-            throw MarbleError(.option, "--fps \(fps): must be between 1 and 240")
-        }
+        _ = try Limits.check(rate: fps)
         if let size {
             guard (16...7680).contains(size.width), (16...4320).contains(size.height) else {
                 throw MarbleError(.option, "--size \(size.width)x\(size.height): width and height must be between 16x16 and 7680x4320")
@@ -43,9 +41,8 @@ public struct LiveOptions: Sendable {
             }
         }
         if let duration {
-            guard duration.isFinite, duration > 0, duration <= 7 * 24 * 3600 else {
-                throw MarbleError(.option, "--duration \(duration): must be a time between 0 and 7 days")
-            }
+            guard duration > 0 else { throw MarbleError(.option, "--duration \(duration): must be longer than 0 s") }
+            _ = try Limits.check(duration, in: Limits.seconds, "--duration", unit: " s")
         }
         _ = try Limits.check(threads, in: Limits.threads, "--threads")
         guard (0...63).contains(crf) else { throw MarbleError(.option, "--crf \(crf): must be between 0 and 63") }

@@ -22,9 +22,7 @@ public struct PlayOptions: Sendable {
 
     /// Checks the values a user typed.
     public func validate() throws(MarbleError) {
-        guard fps.numerator > 0, fps.doubleValue >= 1, fps.doubleValue <= 240 else {
-            throw MarbleError(.option, "--fps \(fps): expected a rate between 1 and 240")
-        }
+        _ = try Limits.check(rate: fps)
         _ = try Limits.check(threads, in: Limits.threads, "--threads")
     }
 }

@@ -39,9 +39,7 @@ public struct RenderOptions: Sendable {
         guard width % 2 == 0, height % 2 == 0 else {
             throw MarbleError(.option, "--size \(width)x\(height): width and height must be even (YUV 4:2:0 video)")
         }
-        guard fps.numerator > 0, fps.doubleValue >= 1, fps.doubleValue <= 240 else {
-            throw MarbleError(.option, "--fps \(fps): must be between 1 and 240")
-        }
+        _ = try Limits.check(rate: fps)
         guard (0...63).contains(crf) else { throw MarbleError(.option, "--crf \(crf): must be between 0 and 63") }
         guard (8...512).contains(bandCount) else { throw MarbleError(.option, "--bands \(bandCount): must be between 8 and 512") }
         if let audioBitrate, !(16...512).contains(audioBitrate) {
