@@ -25,14 +25,14 @@ struct PresetBench {
         var features = extractor.makeFeatures()
         let yuv = YUVBuffer(width: w, height: h)
         defer { yuv.deallocate() }
-        var writer: VideoFileWriter?
+        var writer: MediaWriter?
         let output = FileManager.default.temporaryDirectory
             .appendingPathComponent("marble-bench-\(getpid())-\(preset.name)-\(w)x\(h).mp4").path
         defer { try? FileManager.default.removeItem(atPath: output) }
         if c.encode {
             let settings = VideoEncoder.Settings(width: w, height: h, fps: c.fps, crf: c.crf, preset: c.encoderPreset,
                                                  threads: threads, globalHeader: false)
-            writer = try VideoFileWriter(path: output, format: .mp4, settings: settings, audioFrom: nil)
+            writer = try MediaWriter(path: output, format: .mp4, settings: settings, audioFrom: nil)
         }
         let encoderFrame = c.encode ? try YUVFrame(width: w, height: h) : nil
         defer { writer?.abort() }

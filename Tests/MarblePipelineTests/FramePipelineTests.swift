@@ -144,8 +144,8 @@ import Testing
         let path = TestMedia.output("gaps.mp4")
         let settings = VideoEncoder.Settings(width: 64, height: 32, fps: Rational(30), crf: 30, preset: .ultrafast,
                                              threads: 1, globalHeader: false)
-        let writer = try VideoFileWriter(path: path, format: .mp4, settings: settings, audioFrom: nil)
-        let sink = VideoFileSink(writer: writer) { _ in MarbleError(.output, "empty") }
+        let writer = try MediaWriter(path: path, format: .mp4, settings: settings, audioFrom: nil)
+        let sink = EncodingSink(writer: writer) { _ in MarbleError(.output, "empty") }
         let stats = try FramePipeline(source: GappySource(), renderer: try renderer(width: 64, height: 32), sinks: [sink],
                                       policy: .realtime).run(cancel: CancellationFlag())
         #expect(stats.dropped == 5 && stats.frames == 5, "\(stats.dropped) dropped, \(stats.frames) drawn")

@@ -9,10 +9,10 @@ import MarblePipeline
 /// Frame n covers capture samples [n, n + 1) / fps of the live timeline and is drawn only once they
 /// have arrived, so after each frame the sound up to the end of the frames written is already in the
 /// capture buffer: it is handed to the writer right away, and picture and sound stay in step however
-/// late frames are (a dropped frame's slot holds the picture before it, see ``VideoFileSink``).
+/// late frames are (a dropped frame's slot holds the picture before it, see ``EncodingSink``).
 final class LiveRecordingSink: FrameSink {
     let path: String
-    private let video: VideoFileSink
+    private let video: EncodingSink
     private let buffer: CaptureBuffer
     private let startSample: Int
     private let fps: Rational
@@ -29,10 +29,10 @@ final class LiveRecordingSink: FrameSink {
         let settings = VideoEncoder.Settings(width: width, height: height, fps: options.fps, crf: options.crf,
                                              preset: options.encoderPreset, threads: max(1, options.threads),
                                              globalHeader: false)
-        let writer = try VideoFileWriter(path: path, format: format, settings: settings,
+        let writer = try MediaWriter(path: path, format: format, settings: settings,
                                          sound: .samples(sampleRate: buffer.sampleRate, channels: 2, bitrate: options.audioBitrate),
                                          fragmented: true)
-        video = VideoFileSink(writer: writer, holdsPictures: true) { stopped in
+        video = EncodingSink(writer: writer, holdsPictures: true) { stopped in
             stopped ? MarbleError(.cancelled, "stopped before the first frame; no recording written")
                     : MarbleError(.device, "no frame was captured; no recording written")
         }

@@ -10,7 +10,7 @@ import MarbleRender
 ///
 /// Source: an ``OfflineFileSource`` (the file decoded and analysed, with the beat grid of a first
 /// pass over the whole song, and its picture scaled to the output size). Renderer: the compositor,
-/// converting to YUV 4:2:0 band by band. Sink: a ``VideoFileSink`` (encoder, muxer, sound) or a
+/// converting to YUV 4:2:0 band by band. Sink: a ``EncodingSink`` (encoder, muxer, sound) or a
 /// ``PNGSink``. Policy: offline, so frame n is at exactly n / fps seconds and the output is a pure
 /// function of the inputs and options.
 public final class RenderJob {
@@ -88,7 +88,7 @@ public final class RenderJob {
         let source = OfflineFileSource(decoder: decoder, extractor: extractor, pictures: pictures, fps: o.fps,
                                        targetFrame: targetFrame)
         let sink: any FrameSink
-        var fileSink: VideoFileSink?
+        var fileSink: EncodingSink?
         if format == .png {
             sink = PNGSink(path: o.output) { stopped in
                 if stopped { return MarbleError(.cancelled, "stopped before the frame was drawn; no file written") }
@@ -97,9 +97,9 @@ public final class RenderJob {
         } else {
             let settings = VideoEncoder.Settings(width: o.width, height: o.height, fps: o.fps, crf: o.crf,
                                                  preset: o.encoderPreset, threads: max(1, o.threads), globalHeader: false)
-            let writer = try VideoFileWriter(path: o.output, format: format, settings: settings, audioFrom: o.input,
+            let writer = try MediaWriter(path: o.output, format: format, settings: settings, audioFrom: o.input,
                                              audioBitrate: o.audioBitrate)
-            let video = VideoFileSink(writer: writer) { stopped in
+            let video = EncodingSink(writer: writer) { stopped in
                 stopped ? MarbleError(.cancelled, "stopped before the first frame; no file written")
                         : MarbleError(.input, "\(o.input): no audio could be decoded")
             }

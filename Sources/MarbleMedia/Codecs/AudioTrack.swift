@@ -20,7 +20,7 @@ import MarbleCore
 /// throw ``MarbleError``. A copy that breaks off ends the sound early with a warning (``warnings``).
 final class AudioTrack {
     private let name: String
-    private let muxer: Muxer
+    private let muxer: any PacketDestination
     private(set) var outputStream: Int32 = 0
     private var strategy: Strategy
     private(set) var warnings: [String] = []
@@ -35,7 +35,7 @@ final class AudioTrack {
     }
 
     /// The sound of the file at `path`. `bitrate` in kbit/s (nil: copy when possible).
-    init(path: String, format: OutputFormat, muxer: Muxer, bitrate: Int? = nil) throws(MarbleError) {
+    init(path: String, format: OutputFormat, muxer: any PacketDestination, bitrate: Int? = nil) throws(MarbleError) {
         self.name = path
         self.muxer = muxer
         let probe = try MediaInput(path: path)
@@ -64,7 +64,7 @@ final class AudioTrack {
 
     /// Sound handed over later with ``append(left:right:)``: `channels` (1 or 2) planar float channels
     /// at `sampleRate`, encoded at `bitrate` kbit/s (nil: 160, 96 for mono).
-    init(sampleRate: Int, channels: Int, format: OutputFormat, muxer: Muxer, bitrate: Int? = nil) throws(MarbleError) {
+    init(sampleRate: Int, channels: Int, format: OutputFormat, muxer: any PacketDestination, bitrate: Int? = nil) throws(MarbleError) {
         self.name = "the recorded sound"
         self.muxer = muxer
         let encoder = try AudioEncoder(codecName: AudioTrack.codecName(for: format), inputSampleRate: sampleRate,
@@ -170,7 +170,7 @@ final class AudioTranscoder {
 
     /// Encodes frames until the next one would start at or after `seconds`, decoding as it needs,
     /// and writes their packets into `stream` of `muxer`.
-    func encode(upTo seconds: Double, into muxer: Muxer, stream: Int32) throws(MarbleError) {
+    func encode(upTo seconds: Double, into muxer: any PacketDestination, stream: Int32) throws(MarbleError) {
         let encoder = encoder, timeBase = encoder.timeBase
         while !encoder.isFinished && encoder.encodedSeconds < seconds {
             let sent = try encoder.encodeFrame { (packet: UnsafeMutablePointer<AVPacket>) throws(MarbleError) in

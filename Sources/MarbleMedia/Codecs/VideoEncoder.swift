@@ -18,6 +18,14 @@ package final class VideoEncoder {
         package var preset: EncoderPreset
         package var threads: Int
         package var globalHeader: Bool
+        /// A target bitrate in kbit/s, held by a one-second VBV buffer so a stream's rate stays steady
+        /// (x264: `b` = `maxrate`, `bufsize` = one second); nil: constant quality (`crf`).
+        package var bitrate: Int?
+        /// Seconds between keyframes (nil: 4 s). A stream's viewers can start at each one.
+        package var keyframeSeconds: Double?
+        /// x264 `tune=zerolatency`: no lookahead, no B-frames, sliced threads: a frame's packet comes out
+        /// of the encoder with that frame, for live streams (about 10 % more bits for the same quality).
+        package var zeroLatency = false
 
         package init(width: Int, height: Int, fps: Rational, crf: Int, preset: EncoderPreset, threads: Int,
                      globalHeader: Bool) {
@@ -49,21 +57,33 @@ package final class VideoEncoder {
         ctx.pointee.colorspace = AVCOL_SPC_BT709
         ctx.pointee.color_primaries = AVCOL_PRI_BT709
         ctx.pointee.color_trc = AVCOL_TRC_BT709
-        ctx.pointee.gop_size = Int32(max(1, s.fps.numerator / max(1, s.fps.denominator)) * 4)
+        let keyframeFrames = (s.keyframeSeconds ?? 4) * s.fps.doubleValue
+        ctx.pointee.gop_size = Int32(max(1, min(100_000, keyframeFrames.rounded())))
+        if let kbps = s.bitrate {
+            let bits = Int64(kbps) * 1000
+            ctx.pointee.bit_rate = bits
+            ctx.pointee.rc_max_rate = bits
+            ctx.pointee.rc_buffer_size = Int32(clamping: bits)
+        }
         ctx.pointee.flags |= AV_CODEC_FLAG_BITEXACT
         if s.globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
 
         var options: OpaquePointer? = nil
         defer { av_dict_free(&options) }
         if format == .webm {
-            av_dict_set(&options, "crf", "\(s.crf)", 0)
-            av_dict_set(&options, "b", "0", 0)
+            if s.bitrate == nil {
+                av_dict_set(&options, "crf", "\(s.crf)", 0)
+                av_dict_set(&options, "b", "0", 0)
+            }
             av_dict_set(&options, "deadline", s.preset.vp9CpuUsed >= 5 ? "realtime" : "good", 0)
             av_dict_set(&options, "cpu-used", "\(s.preset.vp9CpuUsed)", 0)
             av_dict_set(&options, "row-mt", "1", 0)
         } else {
             av_dict_set(&options, "preset", s.preset.rawValue, 0)
-            av_dict_set(&options, "crf", "\(s.crf)", 0)
+            if s.bitrate == nil { av_dict_set(&options, "crf", "\(s.crf)", 0) }
+            if s.zeroLatency { av_dict_set(&options, "tune", "zerolatency", 0) }
+            // A keyframe asked for (a stream that reconnected) is an IDR frame a decoder can start at.
+            av_dict_set(&options, "forced-idr", "1", 0)
         }
         let opened = avcodec_open2(ctx, codec, &options)
         if opened < 0 {

@@ -52,7 +52,7 @@ struct NonFiniteSampleTests {
     func encodes() throws {
         let path = try Self.floatWAV(Self.broken)
         let out = TestMedia.output("nonfinite.mp4")
-        let writer = try VideoFileWriter(
+        let writer = try MediaWriter(
             path: out, format: .mp4,
             settings: VideoEncoder.Settings(width: 64, height: 36, fps: Rational(10), crf: 30, preset: .ultrafast, threads: 1, globalHeader: true),
             sound: .file(path: path, bitrate: nil))

@@ -8,7 +8,7 @@ import MarbleCore
 ///
 /// Wraps `avformat_alloc_output_context2`, `avio_open`, `avformat_write_header`,
 /// `av_interleaved_write_frame` and `av_write_trailer`. Output is bit-exact (no dates, no random IDs).
-final class Muxer {
+final class Muxer: PacketDestination {
     let destination: String
     let temporaryPath: String
     let context: UnsafeMutablePointer<AVFormatContext>
@@ -48,6 +48,17 @@ final class Muxer {
     deinit {
         if isOpen { avio_closep(&context.pointee.pb) }
         avformat_free_context(context)
+    }
+
+    var name: String { destination }
+
+    /// Bytes handed to the file so far (`avio_tell`; AVIO may still hold some of them); nil once the
+    /// file is finished or abandoned.
+    var bytesWritten: Int64? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard isOpen, let pb = context.pointee.pb else { return nil }
+        return avio_tell(pb)
     }
 
     /// True when the container wants codec headers out of band (MP4, MKV).

@@ -1,7 +1,7 @@
 import MarbleCore
 import MarbleMedia
 
-/// The video file as a frame sink: hands each frame's YUV picture to a ``VideoFileWriter``.
+/// The video file as a frame sink: hands each frame's YUV picture to a ``MediaWriter``.
 ///
 /// The file has a constant frame rate, so it holds every frame of the grid. When real time skipped
 /// indices (dropped or idle frames), the last picture written is held over them, as a frame-doubling
@@ -9,8 +9,8 @@ import MarbleMedia
 /// with the picture that follows would show a beat before it is heard). Holding needs a copy of each
 /// picture (one memcpy of the YUV planes per frame), so offline writers, whose frames are never
 /// skipped, do without it.
-package final class VideoFileSink: FrameSink {
-    package let writer: VideoFileWriter
+package final class EncodingSink: FrameSink {
+    package let writer: MediaWriter
     private let whenEmpty: (_ stopped: Bool) -> MarbleError
     /// Milliseconds spent in the encoder and muxer, summed over frames.
     package private(set) var encodeMilliseconds = 0.0
@@ -29,7 +29,7 @@ package final class VideoFileSink: FrameSink {
     ///     is kept and written over the gap. Offline, a skipped index is a bug and the next picture
     ///     fills it.
     ///   - whenEmpty: the error to report when the run ends before the first frame.
-    package init(writer: VideoFileWriter, holdsPictures: Bool = false,
+    package init(writer: MediaWriter, holdsPictures: Bool = false,
                  whenEmpty: @escaping (_ stopped: Bool) -> MarbleError) {
         self.writer = writer
         self.holdsPictures = holdsPictures

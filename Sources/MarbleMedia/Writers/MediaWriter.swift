@@ -1,17 +1,35 @@
 internal import CFFmpeg
 import MarbleCore
 
-/// The file sink: encodes YUV pictures and muxes them with sound into MP4, MKV, MOV or WebM (mpv's
-/// vo_lavc idea: encoding is just another output).
+/// Encodes YUV pictures and sound once and muxes them into one or more outputs: files (MP4, MKV, MOV or
+/// WebM) and network streams (MPEG-TS over UDP or SRT, FLV over RTMP); mpv's vo_lavc idea: encoding is
+/// just another output. Several outputs share the one encoding through a ``PacketFanOut``.
 ///
 /// Frames must arrive in order, one per output frame; frame n is at n / fps seconds. The sound (``Sound``)
 /// comes from a file, copied or transcoded on a ``SoundThread`` that follows the video, or from samples
 /// handed over with ``appendSound(left:right:)`` (a live recording), encoded inline, sample 0 at time 0.
-/// The file appears at its path only when ``finish(trimAudio:)`` succeeds; ``abort()`` leaves nothing behind.
+/// A file appears at its path only when ``finish(trimAudio:)`` succeeds; ``abort()`` leaves nothing behind.
+/// A stream (``StreamMuxer``) never blocks the writer: it queues packets for its own thread, drops them
+/// while its connection stalls, and reconnects by itself.
 ///
 /// Errors: a folder that cannot be written, an encoder this FFmpeg build lacks or that refuses the
 /// settings, a file without sound, or failed writes throw ``MarbleError`` (and leave no file).
-package final class VideoFileWriter {
+package final class MediaWriter {
+    /// One output of the encoding.
+    package enum Target: Sendable, Equatable {
+        /// A file, its container chosen by its extension.
+        case file(String)
+        /// A network stream.
+        case stream(StreamURL)
+
+        package var name: String {
+            switch self {
+            case .file(let path): path
+            case .stream(let url): url.text
+            }
+        }
+    }
+
     /// Where the output's sound comes from.
     package enum Sound: Sendable, Equatable {
         /// A silent file.
@@ -32,7 +50,9 @@ package final class VideoFileWriter {
     static let soundDriftLimit = 2.0
 
     let path: String
-    private let muxer: Muxer
+    private let muxer: any PacketDestination
+    /// The network streams among the outputs (for their status: drops, reconnects).
+    package let streams: [StreamStatus]
     private let encoder: VideoEncoder
     private let videoStream: Int32
     private let sound: SoundOutput
@@ -50,7 +70,7 @@ package final class VideoFileWriter {
         case .inline:
             guard fills.count > 0 else { return [] }
             let total = String(format: "%.2f", fills.seconds), first = String(format: "%.2f", fills.first)
-            return ["\(path): the sound fell more than \(Int(VideoFileWriter.soundDriftLimit)) s behind the video "
+            return ["\(path): the sound fell more than \(Int(MediaWriter.soundDriftLimit)) s behind the video "
                     + "\(fills.count) time(s), first at \(first) s; \(total) s filled with silence"]
         }
     }
@@ -60,8 +80,7 @@ package final class VideoFileWriter {
     /// once the file is finished or abandoned.
     var muxedBytes: Int64? {
         if case .thread = sound { return nil }
-        guard let pb = muxer.context.pointee.pb else { return nil }
-        return avio_tell(pb)
+        return muxer.bytesWritten
     }
 
     private enum SoundOutput {
@@ -71,13 +90,41 @@ package final class VideoFileWriter {
     }
 
     /// `fragmented`: MP4/MOV in fragments (see ``Muxer/fragmented``): for recordings of any length.
-    package init(path: String, format: OutputFormat, settings: VideoEncoder.Settings, sound: Sound,
+    package convenience init(path: String, format: OutputFormat, settings: VideoEncoder.Settings, sound: Sound,
+         fragmented: Bool = false) throws(MarbleError) {
+        try self.init(targets: [.file(path)], format: format, settings: settings, sound: sound, fragmented: fragmented)
+    }
+
+    /// One encoding into every target. `format` names the codecs (WebM: VP9 + Opus; the others: H.264
+    /// + AAC), so every file target must hold them (``OutputFormat/sharesEncoding(with:)``); streams
+    /// carry H.264 + AAC.
+    package init(targets: [Target], format: OutputFormat, settings: VideoEncoder.Settings, sound: Sound,
          fragmented: Bool = false) throws(MarbleError) {
         FFmpegLog.configure()
-        self.path = path
+        precondition(!targets.isEmpty, "a writer needs an output")
+        self.path = targets.map(\.name).joined(separator: ", ")
         self.fps = settings.fps
-        let muxer = try Muxer(destination: path, format: format, fragmented: fragmented)
-        self.muxer = muxer
+        var destinations: [any PacketDestination] = []
+        var streams: [StreamMuxer] = []
+        do throws(MarbleError) {
+            for target in targets {
+                switch target {
+                case .file(let path):
+                    let container = OutputFormat(path: path) ?? format
+                    destinations.append(try Muxer(destination: path, format: container, fragmented: fragmented))
+                case .stream(let url):
+                    let stream = try StreamMuxer(url: url, fps: settings.fps)
+                    streams.append(stream)
+                    destinations.append(stream)
+                }
+            }
+            self.muxer = destinations.count == 1 ? destinations[0] : try PacketFanOut(destinations)
+        } catch {
+            for d in destinations { d.abort() }
+            throw error
+        }
+        let muxer = self.muxer
+        self.streams = streams.map(\.status)
         do throws(MarbleError) {
             var s = settings
             s.globalHeader = muxer.needsGlobalHeader
@@ -115,6 +162,9 @@ package final class VideoFileWriter {
         let start = MonotonicClock.now()
         let f = picture.frame.pointer
         f.pointee.pts = Int64(framesWritten)
+        // A stream that reconnected (or skipped to the next keyframe) gets one now, not a GOP later.
+        f.pointee.pict_type = muxer.wantsKeyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+        defer { f.pointee.pict_type = AV_PICTURE_TYPE_NONE }
         try encoder.encode(f) { (packet: UnsafeMutablePointer<AVPacket>) throws(MarbleError) in
             try muxer.write(packet, stream: videoStream, timeBase: encoder.timeBase)
         }
@@ -141,13 +191,13 @@ package final class VideoFileWriter {
     /// ``soundDriftLimit`` with silence and encoding early what runs further ahead than that.
     private func follow(_ videoEnd: Double, with track: AudioTrack) throws(MarbleError) {
         let appended = track.appendedSeconds ?? 0
-        if videoEnd - appended > VideoFileWriter.soundDriftLimit {
+        if videoEnd - appended > MediaWriter.soundDriftLimit {
             if fills.count == 0 { fills.first = videoEnd }
             fills.count += 1
             fills.seconds += videoEnd - appended
             try track.appendSilence(upTo: videoEnd)
         }
-        try track.write(upTo: max(videoEnd, appended - VideoFileWriter.soundDriftLimit))
+        try track.write(upTo: max(videoEnd, appended - MediaWriter.soundDriftLimit))
     }
 
     /// Flushes the encoder, writes the remaining sound, and moves the file into place. A file's sound is

@@ -4,10 +4,10 @@ import MarbleCore
 import TestSupport
 import Testing
 
-/// VideoFileWriter with sound handed over as samples (a live recording's sink), and with a file's
+/// MediaWriter with sound handed over as samples (a live recording's sink), and with a file's
 /// sound on the SoundThread: read back with ffprobe and AudioDecoder.
-@Suite("VideoFileWriter", .serialized)
-struct VideoFileWriterTests {
+@Suite("MediaWriter", .serialized)
+struct MediaWriterTests {
     static let fps = 30
     static let settings = VideoEncoder.Settings(width: 320, height: 180, fps: Rational(fps), crf: 30,
                                                 preset: .ultrafast, threads: 2, globalHeader: false)
@@ -15,8 +15,8 @@ struct VideoFileWriterTests {
     /// Writes `frames` grey frames and `sound` (planar, at `rate`) the way a live sink does: before each
     /// frame, the sound that has arrived by the end of it, in blocks that do not line up with frames.
     func record(_ path: String, format: OutputFormat, frames: Int, rate: Int, sound: [[Float]],
-                lead: Double = 0) throws -> VideoFileWriter {
-        let writer = try VideoFileWriter(path: path, format: format, settings: Self.settings,
+                lead: Double = 0) throws -> MediaWriter {
+        let writer = try MediaWriter(path: path, format: format, settings: Self.settings,
                                          sound: .samples(sampleRate: rate, channels: sound.count, bitrate: nil))
         let picture = try greyFrame(width: 320, height: 180)
         let sizes = [1777, 613, 2048, 97]
@@ -94,7 +94,7 @@ struct VideoFileWriterTests {
     @Test("recorded sound is muxed as the frames come, so the muxer never holds the pictures back")
     func muxedAsItComes() throws {
         let path = TestMedia.output("growing.mp4")
-        let writer = try VideoFileWriter(path: path, format: .mp4, settings: Self.settings,
+        let writer = try MediaWriter(path: path, format: .mp4, settings: Self.settings,
                                          sound: .samples(sampleRate: 48_000, channels: 2, bitrate: nil))
         let picture = try greyFrame(width: 320, height: 180)
         let block = TestSignal.sine(1000, amplitude: 0.5, rate: 48_000, seconds: 0.1)
@@ -152,7 +152,7 @@ struct VideoFileWriterTests {
     func stalledSound() throws {
         let frames = 150, seconds = 5.0, rate = 48_000
         let path = TestMedia.output("stall.mp4")
-        let writer = try VideoFileWriter(path: path, format: .mp4, settings: Self.settings,
+        let writer = try MediaWriter(path: path, format: .mp4, settings: Self.settings,
                                          sound: .samples(sampleRate: rate, channels: 1, bitrate: nil))
         let picture = try greyFrame(width: 320, height: 180)
         let block = TestSignal.sine(1000, amplitude: 0.5, rate: rate, seconds: 0.1)
@@ -183,7 +183,7 @@ struct VideoFileWriterTests {
     @Test("a writer without sample sound refuses samples")
     func noSamples() throws {
         let path = TestMedia.output("silent.mp4")
-        let writer = try VideoFileWriter(path: path, format: .mp4, settings: Self.settings, sound: .none)
+        let writer = try MediaWriter(path: path, format: .mp4, settings: Self.settings, sound: .none)
         defer { writer.abort() }
         let block: [Float] = [0, 0, 0]
         #expect(throws: MarbleError.self) {
@@ -212,7 +212,7 @@ struct VideoFileWriterTests {
         var outputs: [Data] = []
         for run in 0..<2 {
             let path = TestMedia.output("follow\(run).mp4")
-            let writer = try VideoFileWriter(path: path, format: .mp4, settings: settings, audioFrom: input)
+            let writer = try MediaWriter(path: path, format: .mp4, settings: settings, audioFrom: input)
             let picture = try greyFrame(width: 64, height: 36)
             for _ in 0..<(30 * Self.fps) { try writer.write(picture) }
             try writer.finish(trimAudio: false)

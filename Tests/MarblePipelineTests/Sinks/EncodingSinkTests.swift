@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// How a constant-rate file fills indices a real-time source skipped.
-@Suite struct VideoFileSinkTests {
+@Suite struct EncodingSinkTests {
     /// A slot for frame `index` whose picture is one flat grey `luma` (and neutral chroma).
     static func slot(index: Int, luma: UInt8, width: Int = 64, height: Int = 32) throws -> FrameSlot {
         let slot = try FrameSlot(width: width, height: height, features: AudioFeatures(), hasPicture: false, needs: .yuv)
@@ -34,8 +34,8 @@ import Testing
         let path = TestMedia.output("hold-\(holding)-\(UUID().uuidString.prefix(6)).mp4")
         let settings = VideoEncoder.Settings(width: 64, height: 32, fps: Rational(30), crf: 0, preset: .ultrafast,
                                              threads: 1, globalHeader: false)
-        let writer = try VideoFileWriter(path: path, format: .mp4, settings: settings, audioFrom: nil)
-        let sink = VideoFileSink(writer: writer, holdsPictures: holding) { _ in MarbleError(.output, "empty") }
+        let writer = try MediaWriter(path: path, format: .mp4, settings: settings, audioFrom: nil)
+        let sink = EncodingSink(writer: writer, holdsPictures: holding) { _ in MarbleError(.output, "empty") }
         for f in frames { try sink.consume(try Self.slot(index: f.index, luma: f.luma)) }
         try sink.finish(stopped: false)
         return try Self.lumas(path)
