@@ -34,6 +34,24 @@ final class BoundedQueue<Element>: @unchecked Sendable {
         return take()
     }
 
+    /// Appends if there is room, without waiting; false when full or closed.
+    func tryPush(_ element: Element) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard count < items.count && !closed else { return false }
+        items[(head + count) % items.count] = element
+        count += 1
+        condition.broadcast()
+        return true
+    }
+
+    /// Elements waiting.
+    var waiting: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return count
+    }
+
     /// Removes the oldest element if there is one, without waiting (real time: no slot means a dropped frame).
     func tryPop() -> Element? {
         condition.lock()

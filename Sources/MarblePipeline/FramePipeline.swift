@@ -7,7 +7,8 @@ import MarbleCore
 /// 1. the source thread asks the source for the next due frame and fills a free slot with its
 ///    features and picture;
 /// 2. the render thread draws it (fanning out over row bands on all cores);
-/// 3. the calling thread hands it to every sink in turn, then returns the slot to the pool.
+/// 3. the calling thread hands it to every sink, each on a thread of its own (``SinkWorker``); the
+///    slot returns to the pool when the last of them is done with it.
 ///
 /// `render`, `play`, `live` and `bench` are configurations of it. The ``FramePolicy`` decides what a
 /// full pool means: offline, the source waits (back-pressure, deterministic bytes); in real time, the
@@ -37,7 +38,8 @@ package final class FramePipeline {
         let free = BoundedQueue<FrameSlot>(capacity: poolSize)
         let toRender = BoundedQueue<FrameSlot>(capacity: poolSize)
         let toSinks = BoundedQueue<FrameSlot>(capacity: poolSize)
-        for _ in 0..<poolSize {
+        // Two more slots for each sink after the first: what a sink's own queue may hold.
+        for _ in 0..<(poolSize + 2 * max(0, sinks.count - 1)) {
             free.push(try FrameSlot(width: renderer.width, height: renderer.height, features: source.makeFeatures(),
                                     hasPicture: source.hasPictures, needs: needs))
         }
@@ -69,33 +71,48 @@ package final class FramePipeline {
             renderDone.signal()
         }
 
+        // The fan-out: each sink on its own thread. In real time a sink that is behind misses frames
+        // (its own count) rather than holding up the others; a lone sink is waited for, so that the
+        // source drops frames as before (``FramePolicy/realtime``).
+        let waits = policy != .realtime || sinks.count == 1
+        let workers = sinks.map { SinkWorker(sink: $0, capacity: waits ? poolSize : 2) }
+        let release: @Sendable (FrameSlot) -> Void = { slot in
+            if slot.holders.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { free.push(slot) }
+        }
+        for worker in workers {
+            worker.start(release: release, fail: { failure.record($0); stopAll() })
+        }
+        func stopWorkers(drain: Bool) { for worker in workers { worker.stop(drain: drain) } }
+
         var statistics = PipelineStatistics()
         let started = MonotonicClock.now()
         var lastReport = started
         do throws(MarbleError) {
             while let slot = toSinks.pop() {
-                let start = MonotonicClock.now()
-                for sink in sinks { try sink.consume(slot) }
-                let now = MonotonicClock.now()
-                statistics.sinkMilliseconds += Double(now &- start) / 1e6
                 statistics.record(slot, previousIndex: statistics.lastIndex)
-                free.push(slot)
+                slot.holders.store(workers.count, ordering: .releasing)
+                for worker in workers where !worker.offer(slot, wait: waits) { release(slot) }
+                let now = MonotonicClock.now()
                 if Double(now &- lastReport) >= progressInterval * 1e9 {
                     lastReport = now
                     counters.copy(into: &statistics)
+                    statistics.collect(from: workers)
                     statistics.wallSeconds = Double(now &- started) / 1e9
                     progress(statistics)
                 }
             }
+            stopWorkers(drain: true)
             join()
             if let e = failure.error { throw e }
             for sink in sinks { try sink.finish(stopped: cancel.isCancelled) }
         } catch {
             stopAll()
+            stopWorkers(drain: false)
             join()
             for sink in sinks { sink.abort() }
             throw error
         }
+        statistics.collect(from: workers)
         counters.copy(into: &statistics)
         statistics.wallSeconds = Double(MonotonicClock.now() &- started) / 1e9
         statistics.sourceMilliseconds = stepper.busyMilliseconds

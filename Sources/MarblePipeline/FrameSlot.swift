@@ -7,8 +7,9 @@ import MarbleMedia
 /// sinks and/or the RGBA canvas for sinks that show or store pixels (PNG, terminal). Slots are made once
 /// and circulate between the stages, so steady-state frames allocate nothing.
 ///
-/// Safety of @unchecked Sendable: a slot is owned by exactly one stage at a time; it changes hands only
+/// Safety of @unchecked Sendable: a slot is owned by one stage at a time; it changes hands only
 /// through a ``BoundedQueue``, whose lock orders the writes of one stage before the reads of the next.
+/// The sinks share it, reading only, and the last to finish gives it back (``holders``).
 package final class FrameSlot: @unchecked Sendable {
     /// The frame's index on the output's frame grid (frame n is at n / fps seconds). In real time,
     /// consecutive slots may skip indices (frames dropped because they would have been late).
@@ -28,6 +29,8 @@ package final class FrameSlot: @unchecked Sendable {
     var canvas: Texture?
     /// The frame in the encoder's format, when a sink encodes.
     let yuv: YUVFrame?
+    /// Sinks still reading the slot; the last one gives it back to the pool.
+    let holders = Atomic<Int>(0)
 
     init(width: Int, height: Int, features: AudioFeatures, hasPicture: Bool, needs: FrameNeeds) throws(MarbleError) {
         self.features = features

@@ -7,8 +7,20 @@ public struct PipelineStatistics: Sendable {
     public var frames = 0
     /// Index of the last frame consumed (−1 before the first).
     public var lastIndex = -1
-    /// Frames not drawn because they would have been late (real time only).
+    /// Frames not drawn because they would have been late (real time only), plus those the most
+    /// behind of several outputs missed (see ``outputs``).
     public var dropped = 0
+    /// Frames dropped by the source (not drawn at all).
+    public var sourceDropped = 0
+    /// Each output: frames it took, and frames it missed because it was behind (several outputs in
+    /// real time: each keeps its own pace).
+    public var outputs: [OutputCount] = []
+
+    public struct OutputCount: Sendable, Equatable {
+        public var label: String
+        public var consumed: Int
+        public var dropped: Int
+    }
     /// Frames not drawn on purpose while the input was idle (silence).
     public var idleSkipped = 0
     public var wallSeconds = 0.0
@@ -25,6 +37,13 @@ public struct PipelineStatistics: Sendable {
     private var latencyCursor = 0
 
     public init() {}
+
+    /// Reads the sinks' counters (the pipeline's thread; the workers' counters are atomics).
+    mutating func collect(from workers: [SinkWorker]) {
+        outputs = workers.map { OutputCount(label: $0.sink.label, consumed: $0.consumed, dropped: $0.dropped) }
+        sinkMilliseconds = workers.reduce(0) { $0 + $1.busyMilliseconds }
+        dropped = sourceDropped + (outputs.map(\.dropped).max() ?? 0)
+    }
 
     /// Counts a consumed frame; `previousIndex` is the index of the one before it.
     mutating func record(_ slot: FrameSlot, previousIndex: Int) {
@@ -63,6 +82,7 @@ final class PipelineCounters: Sendable {
 
     func copy(into statistics: inout PipelineStatistics) {
         let s = state.withLock { $0 }
+        statistics.sourceDropped = s.late
         statistics.dropped = s.late
         statistics.idleSkipped = s.idle
     }

@@ -49,7 +49,8 @@ package final class MediaWriter {
     /// after it continue from there, so a capture that loses samples should fill its own gaps.
     static let soundDriftLimit = 2.0
 
-    let path: String
+    /// The outputs' names (paths, URLs), comma-separated.
+    package let path: String
     private let muxer: any PacketDestination
     /// The network streams among the outputs (for their status: drops, reconnects).
     package let streams: [StreamStatus]

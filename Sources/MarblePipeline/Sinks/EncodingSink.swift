@@ -36,6 +36,7 @@ package final class EncodingSink: FrameSink {
         self.whenEmpty = whenEmpty
     }
 
+    package var label: String { writer.path }
     package var needs: FrameNeeds { .yuv }
     package var framesWritten: Int { writer.framesWritten }
 

@@ -25,6 +25,8 @@ package final class TerminalSink: FrameSink {
         self.status = status
     }
 
+    package var label: String { "terminal" }
+    package var showsLatestOnly: Bool { true }
     package var needs: FrameNeeds { .rgba }
 
     package func consume(_ slot: FrameSlot) throws(MarbleError) {
