@@ -1,4 +1,5 @@
 internal import CSDL2
+import Foundation
 import MarbleCore
 import Synchronization
 
@@ -28,6 +29,10 @@ enum SDLVideo {
                 state.configured = true
             }
             if state.windows == 0 {
+                guard let drivers = displayDrivers() else {
+                    throw MarbleError(.device, "no display: cannot open a window (SDL: neither DISPLAY nor WAYLAND_DISPLAY names one); is DISPLAY set?")
+                }
+                _ = SDL_SetHint(SDL_HINT_VIDEODRIVER, drivers)
                 guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else {
                     throw MarbleError(.device, "no display: cannot open a window (SDL: \(lastError)); is DISPLAY set?")
                 }
@@ -43,6 +48,19 @@ enum SDLVideo {
             state.windows -= 1
             if state.windows == 0 { SDL_QuitSubSystem(SDL_INIT_VIDEO) }
         }
+    }
+
+    /// The SDL video drivers to try, in order: those of the displays the environment names (X11 first,
+    /// as SDL 2 prefers). Left to itself, SDL 2.26 falls back to its "offscreen" driver, which opens
+    /// windows nobody can see: with no display, opening a window must fail instead. An explicit
+    /// `SDL_VIDEODRIVER` in the environment wins over this list (SDL reads it first), so
+    /// `SDL_VIDEODRIVER=offscreen` still runs with no display at all. Nil: no display is named.
+    private static func displayDrivers() -> String? {
+        if let chosen = getenv("SDL_VIDEODRIVER"), chosen.pointee != 0 { return String(cString: chosen) }
+        var drivers: [String] = []
+        if let x11 = getenv("DISPLAY"), x11.pointee != 0 { drivers.append("x11") }
+        if let wayland = getenv("WAYLAND_DISPLAY"), wayland.pointee != 0 { drivers.append("wayland") }
+        return drivers.isEmpty ? nil : drivers.joined(separator: ",")
     }
 
     /// Hints SDL reads when it initialises (they must be set before).
