@@ -40,6 +40,8 @@ package final class VideoWindow {
     private var texture: OpaquePointer?
     private var textureWidth = 0, textureHeight = 0
     private let windowID: UInt32
+    /// The window's size (screen coordinates) before it went fullscreen, restored when it leaves.
+    private var windowedSize: (width: Int32, height: Int32)
     /// The SDL render driver in use: "opengl", "opengles2", "software", … (for summaries).
     package let rendererName: String
     /// Whether SDL gives this renderer vsync (presents then wait for the display's refresh).
@@ -85,6 +87,7 @@ package final class VideoWindow {
         }
         self.window = window
         self.renderer = renderer
+        windowedSize = (Int32(width), Int32(height))
         windowID = SDL_GetWindowID(window)
         // Black until the first frame, rather than whatever the server had there.
         _ = SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
@@ -225,12 +228,22 @@ package final class VideoWindow {
         try setFullscreen(!isFullscreen)
     }
 
-    /// Turns fullscreen on or off (see ``toggleFullscreen()``).
+    /// Turns fullscreen on or off (see ``toggleFullscreen()``). Leaving it restores the size the window
+    /// had before: SDL 2.26 on an X server without a window manager shrinks the X window back but keeps
+    /// reporting the screen's size (and so would draw for the wrong size) until the size is set again.
     package func setFullscreen(_ on: Bool) throws(MarbleError) {
         guard let window else { throw MarbleError(.device, "cannot change fullscreen: the window is closed") }
+        let was = isFullscreen
+        guard on != was else { return }
+        if on {
+            var w: Int32 = 0, h: Int32 = 0
+            SDL_GetWindowSize(window, &w, &h)
+            if w > 0 && h > 0 { windowedSize = (w, h) }
+        }
         guard SDL_SetWindowFullscreen(window, on ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0) == 0 else {
             throw MarbleError(.device, "cannot \(on ? "enter" : "leave") fullscreen: \(SDLVideo.lastError)")
         }
+        if !on { SDL_SetWindowSize(window, windowedSize.width, windowedSize.height) }
     }
 
     /// Closes the window and frees its renderer and texture. Calling it again does nothing.
