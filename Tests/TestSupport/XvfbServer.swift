@@ -121,6 +121,43 @@ public final class XvfbServer {
         return data
     }
 
+    /// Asks the client owning X window `id` to close it, as a window manager's close button does: a
+    /// `WM_PROTOCOLS` client message with `WM_DELETE_WINDOW`, sent through Xlib (loaded at run time, so
+    /// the test targets do not link it; xdotool's `windowclose` would destroy the window instead).
+    public func requestClose(window id: UInt) throws {
+        guard let xlib = dlopen("libX11.so.6", RTLD_NOW) else { throw ChildProcess.Failure("cannot load libX11.so.6") }
+        defer { dlclose(xlib) }
+        func symbol<T>(_ name: String, _ type: T.Type) throws -> T {
+            guard let s = dlsym(xlib, name) else { throw ChildProcess.Failure("libX11 has no \(name)") }
+            return unsafeBitCast(s, to: type)
+        }
+        typealias Open = @convention(c) (UnsafePointer<CChar>?) -> OpaquePointer?
+        typealias Close = @convention(c) (OpaquePointer?) -> Int32
+        typealias InternAtom = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32) -> UInt
+        typealias SendEvent = @convention(c) (OpaquePointer?, UInt, Int32, Int, UnsafeMutableRawPointer?) -> Int32
+        typealias Flush = @convention(c) (OpaquePointer?) -> Int32
+        guard let connection = try symbol("XOpenDisplay", Open.self)(display) else {
+            throw ChildProcess.Failure("cannot connect to \(display)")
+        }
+        defer { _ = try? symbol("XCloseDisplay", Close.self)(connection) }
+        let intern = try symbol("XInternAtom", InternAtom.self)
+        let protocols = intern(connection, "WM_PROTOCOLS", 0), delete = intern(connection, "WM_DELETE_WINDOW", 0)
+        // XClientMessageEvent in an XEvent (192 bytes) on LP64: type, serial, send_event, display,
+        // window, message_type, format, then data.l[5].
+        var event = [UInt8](repeating: 0, count: 192)
+        event.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: Int32(33), toByteOffset: 0, as: Int32.self)  // ClientMessage
+            raw.storeBytes(of: Int32(1), toByteOffset: 16, as: Int32.self)  // send_event
+            raw.storeBytes(of: id, toByteOffset: 32, as: UInt.self)
+            raw.storeBytes(of: protocols, toByteOffset: 40, as: UInt.self)
+            raw.storeBytes(of: Int32(32), toByteOffset: 48, as: Int32.self)  // format
+            raw.storeBytes(of: delete, toByteOffset: 56, as: UInt.self)  // data.l[0]
+        }
+        let sent = event.withUnsafeMutableBytes { try? symbol("XSendEvent", SendEvent.self)(connection, id, 0, 0, $0.baseAddress) }
+        guard sent != nil && sent != 0 else { throw ChildProcess.Failure("XSendEvent failed") }
+        _ = try symbol("XFlush", Flush.self)(connection)
+    }
+
     /// The whole screen as it is now (`xwd -root -silent`, parsed here).
     public func screenshot() throws -> Screenshot {
         try Screenshot(xwd: run("xwd", ["-root", "-silent", "-display", display]))

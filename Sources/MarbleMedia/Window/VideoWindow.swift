@@ -187,9 +187,9 @@ package final class VideoWindow {
                     events.append(.closed)
                 default: break
                 }
-            case SDL_KEYDOWN.rawValue where event.key.windowID == windowID:
+            case SDL_KEYDOWN.rawValue where ours(event.key.windowID):
                 if let key = Self.key(event.key.keysym) { events.append(key) }
-            case SDL_TEXTINPUT.rawValue where event.text.windowID == windowID:
+            case SDL_TEXTINPUT.rawValue where ours(event.text.windowID):
                 let text = withUnsafeBytes(of: event.text.text) { bytes in
                     String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
                 }
@@ -205,6 +205,10 @@ package final class VideoWindow {
         }
         return events
     }
+
+    /// Whether a key event is this window's: SDL marks keys typed before it gave any window the
+    /// keyboard focus with window 0.
+    private func ours(_ id: UInt32) -> Bool { id == windowID || id == 0 }
 
     /// The non-text keys the player uses (printable keys arrive as text input).
     private static func key(_ keysym: SDL_Keysym) -> WindowEvent? {

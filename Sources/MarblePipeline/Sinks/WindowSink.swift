@@ -24,6 +24,7 @@ package final class WindowSink: FrameSink {
     /// vsync, the wait for the display too).
     package private(set) var framesPresented = 0
     package private(set) var presentMilliseconds = 0.0
+    private var closeReported = false
     /// What went wrong without stopping the run (a fullscreen switch SDL refused).
     package private(set) var warnings: [String] = []
 
@@ -34,7 +35,7 @@ package final class WindowSink: FrameSink {
     ///   - size: its initial size in screen coordinates.
     ///   - fullscreen: start fullscreen at the desktop's resolution.
     ///   - onKey: called for each key typed in the window that the sink does not handle itself.
-    ///   - onClose: called when the user closes the window (the sink keeps showing frames until
+    ///   - onClose: called once, when the user closes the window (the sink keeps showing frames until
     ///     `finish`, so the session decides when to stop).
     /// - Throws: `.device` with no display or when SDL cannot open a window; `.option` for a size out
     ///   of range.
@@ -89,7 +90,9 @@ package final class WindowSink: FrameSink {
             case .escape: onKey(.escape)
             case .interrupt: onKey(.interrupt)
             case .resized(let width, let height): size.set((width, height))
-            case .closed: onClose()
+            case .closed:
+                if !closeReported { onClose() }
+                closeReported = true
             }
         }
     }

@@ -74,6 +74,23 @@ import Testing
         }
     }
 
+    @Test("SDL's software renderer (the fallback where there is no OpenGL) shows the same pixels")
+    func softwareRenderer() throws {
+        try XvfbServer.withDisplay(width: 320, height: 180) { server in
+            // Under the display lock: no other window test reads the environment meanwhile.
+            setenv("SDL_RENDER_DRIVER", "software", 1)
+            defer { unsetenv("SDL_RENDER_DRIVER") }
+            let window = try VideoWindow(title: "marble-window-test", width: 320, height: 180)
+            defer { window.close() }
+            #expect(window.rendererName == "software")
+            let picture = Self.quadrants()
+            try window.present(picture)
+            let shot = try Self.screen(server) { Self.differences($0, picture, tolerance: 1).isEmpty }
+            let wrong = Self.differences(shot, picture, tolerance: 1)
+            #expect(wrong.isEmpty, "\(wrong.joined(separator: "; "))")
+        }
+    }
+
     @Test("a square picture in a wide window is scaled to the window's height, centred, with black bars")
     func letterboxes() throws {
         try XvfbServer.withDisplay(width: 320, height: 180) { server in

@@ -133,6 +133,41 @@ import Testing
         }
     }
 
+    @Test("closing the window (what a window manager's close button sends) calls onClose, once")
+    func close() throws {
+        let slot = try Self.renderedSlot(width: 64, height: 64)
+        try XvfbServer.withDisplay(width: 128, height: 128) { server in
+            let calls = Calls()
+            let sink = try calls.sink(size: (64, 64))
+            defer { sink.abort() }
+            try sink.consume(slot)
+            let found = String(decoding: try server.run("xdotool", ["search", "--sync", "--name", Self.title]), as: UTF8.self)
+            let id = try #require(found.split(separator: "\n").first.flatMap { UInt($0) })
+            try server.requestClose(window: id)
+            try Self.consume(slot, in: sink) { !calls.closes.all.isEmpty }
+            #expect(calls.closes.all == [true])
+            try sink.consume(slot)  // the window stays until the session finishes
+            #expect(calls.closes.all == [true] && calls.keys.all.isEmpty)
+        }
+    }
+
+    @Test("a resized window is followed: pixelSize and sizing give its new size, made even")
+    func resize() throws {
+        let slot = try Self.renderedSlot(width: 64, height: 64)
+        try XvfbServer.withDisplay(width: 320, height: 180) { server in
+            let sink = try Calls().sink(size: (100, 60))
+            defer { sink.abort() }
+            let sizing = sink.sizing
+            #expect(sink.pixelSize == (100, 60) && sizing() == (100, 60))
+            try sink.consume(slot)
+            let found = String(decoding: try server.run("xdotool", ["search", "--sync", "--name", Self.title]), as: UTF8.self)
+            let id = try #require(found.split(separator: "\n").first.map(String.init))
+            try server.run("xdotool", ["windowsize", id, "251", "141"])
+            try Self.consume(slot, in: sink) { sink.pixelSize == (250, 140) }
+            #expect(sink.pixelSize == (250, 140) && sizing() == (250, 140))
+        }
+    }
+
     @Test("the size a renderer follows is even and at least 16 pixels a side")
     func usableSizes() {
         #expect(WindowPixelSize.usable((641, 359)) == (640, 358))
