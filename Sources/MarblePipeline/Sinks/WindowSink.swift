@@ -34,14 +34,16 @@ package final class WindowSink: FrameSink {
     ///   - title: the window's title.
     ///   - size: its initial size in screen coordinates.
     ///   - fullscreen: start fullscreen at the desktop's resolution.
+    ///   - vsync: let an accelerated renderer wait for the display's refresh on each frame (no tearing;
+    ///     the sink thread then spends up to one refresh period in `consume`).
     ///   - onKey: called for each key typed in the window that the sink does not handle itself.
     ///   - onClose: called once, when the user closes the window (the sink keeps showing frames until
     ///     `finish`, so the session decides when to stop).
     /// - Throws: `.device` with no display or when SDL cannot open a window; `.option` for a size out
     ///   of range.
-    package init(title: String, size: (width: Int, height: Int), fullscreen: Bool = false,
+    package init(title: String, size: (width: Int, height: Int), fullscreen: Bool = false, vsync: Bool = true,
                  onKey: @escaping @Sendable (Key) -> Void, onClose: @escaping @Sendable () -> Void) throws(MarbleError) {
-        window = try VideoWindow(title: title, width: size.width, height: size.height, fullscreen: fullscreen)
+        window = try VideoWindow(title: title, width: size.width, height: size.height, fullscreen: fullscreen, vsync: vsync)
         self.size = WindowPixelSize(window.drawableSize)
         self.onKey = onKey
         self.onClose = onClose

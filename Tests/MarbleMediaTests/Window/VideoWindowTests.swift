@@ -161,6 +161,24 @@ import Testing
         }
     }
 
+    @Test("SDL leaves the process's signal handlers alone (the app stops cleanly on Ctrl-C itself)")
+    func signalHandlers() throws {
+        func handlers() -> [Int] {
+            [SIGINT, SIGTERM].map { signal in
+                var current = sigaction()
+                sigaction(signal, nil, &current)
+                return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
+            }
+        }
+        let before = handlers()
+        try XvfbServer.withDisplay(width: 64, height: 64) { _ in
+            let window = try VideoWindow(title: "marble-window-test", width: 64, height: 64)
+            defer { window.close() }
+            _ = window.pollEvents()
+            #expect(handlers() == before)
+        }
+    }
+
     @Test("a size out of range is an .option error, before any display is needed")
     func badSize() {
         #expect(throws: MarbleError(.option, "window size 0x10 is out of range (1 to 16384 pixels a side)")) {
