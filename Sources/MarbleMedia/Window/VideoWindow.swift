@@ -44,7 +44,8 @@ package final class VideoWindow {
     private var windowedSize: (width: Int32, height: Int32)
     /// The SDL render driver in use: "opengl", "opengles2", "software", … (for summaries).
     package let rendererName: String
-    /// Whether SDL gives this renderer vsync (presents then wait for the display's refresh).
+    /// Whether SDL says this renderer has vsync (presents then wait for the display's refresh; SDL may
+    /// simulate it with a sleep of one refresh period, as it does under Xvfb).
     package let hasVSync: Bool
 
     /// Opens the window, centred on the first display, and its renderer.

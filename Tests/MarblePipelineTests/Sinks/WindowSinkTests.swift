@@ -165,6 +165,12 @@ import Testing
             try server.run("xdotool", ["windowsize", id, "251", "141"])
             try Self.consume(slot, in: sink) { sink.pixelSize == (250, 140) }
             #expect(sink.pixelSize == (250, 140) && sizing() == (250, 140))
+            // A renderer following the window draws the next frame at its size: shown 1:1.
+            let renderer = try FrameRenderer(scene: try PresetLibrary.load("spectrum"), width: 64, height: 64,
+                                             fps: Rational(30), threads: 1, sizing: sizing)
+            try renderer.render(slot)
+            #expect(slot.canvas?.width == 250 && slot.canvas?.height == 140)
+            try sink.consume(slot)
         }
     }
 
