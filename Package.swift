@@ -5,7 +5,7 @@
 // what one layer lends the next out of the public API):
 //   marble (CLI) → MarbleBench → MarbleKit → MarblePipeline → MarbleRender, MarbleAnalysis → MarbleMedia → MarbleCore
 //   MarbleKit → Granite;  MarbleRender → Shaders, KernelsAVX2;  Shaders, KernelsAVX2 → MarbleCore
-// MarbleMedia alone imports the C modules (CFFmpeg, CPulse), with `internal import`: no C type or raw
+// MarbleMedia alone imports the C modules (CFFmpeg, CPulse, CSDL2), with `internal import`: no C type or raw
 // FFmpeg pointer crosses its API.
 import PackageDescription
 
@@ -44,6 +44,9 @@ let package = Package(
         // No pkgConfig here: libpulse's .pc flags (-D_REENTRANT, -pthread) make SwiftPM warn, and its
         // headers live in /usr/include already.
         .systemLibrary(name: "CPulse", path: "Sources/CPulse", providers: [.apt(["libpulse-dev"])]),
+        // SDL2: the portable window/texture/event library (software renderer fallback), for the window sink.
+        // No pkgConfig, as for CPulse: `pkg-config sdl2` adds -D_REENTRANT, which makes SwiftPM warn.
+        .systemLibrary(name: "CSDL2", path: "Sources/CSDL2", providers: [.apt(["libsdl2-dev"])]),
 
         // Plain values shared by everything: textures, time, audio features, the shader contract.
         .target(name: "MarbleCore"),
@@ -53,9 +56,9 @@ let package = Package(
         .target(name: "KernelsAVX2", dependencies: ["MarbleCore"], swiftSettings: avx2Settings),
         // One kernel per file: the CPU's .metal files.
         .target(name: "Shaders", dependencies: ["MarbleCore"], path: "Shaders"),
-        // FFmpeg and PulseAudio behind Swift types: decode, encode, mux, scale, write files, play sound,
-        // capture, FFT. The only module that sees C.
-        .target(name: "MarbleMedia", dependencies: ["MarbleCore", "CFFmpeg", "CPulse"]),
+        // FFmpeg, PulseAudio and SDL2 behind Swift types: decode, encode, mux, scale, write files, play
+        // sound, capture, FFT, show a window. The only module that sees C.
+        .target(name: "MarbleMedia", dependencies: ["MarbleCore", "CFFmpeg", "CPulse", "CSDL2"]),
         // Audio → features: FFT bands, loudness, onsets, tempo and beats (offline and causal).
         .target(name: "MarbleAnalysis", dependencies: ["MarbleCore", "MarbleMedia"]),
         // Features → pictures: presets, the compositor running the shaders in bands across cores, YUV.
