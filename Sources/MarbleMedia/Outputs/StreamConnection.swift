@@ -132,6 +132,7 @@ final class StreamConnection {
             av_dict_set(&io, "pkt_size", "1316", 0)   // 7 TS packets: one datagram under any MTU
         case .rtmp, .rtmps:
             av_dict_set(&muxer, "flvflags", "no_duration_filesize", 0)  // no seek back to patch the header
+            av_dict_set(&io, "send_buffer_size", "\(sendBuffer)", 0)
         }
         av_dict_set(&muxer, "flush_packets", "1", 0)   // each packet leaves at once (latency)
         var callback = interrupt.callback
@@ -143,9 +144,17 @@ final class StreamConnection {
         if header < 0 { throw MarbleError(.output, "\(url.text): cannot start the stream (\(reason(header, timeout: Self.connectTimeout)))") }
     }
 
+    /// The socket's send buffer (bytes; Linux doubles it): about half a second of the streams' bitrate
+    /// (256 kB when unknown). Loopback and LAN sockets otherwise buffer megabytes, seconds of stream
+    /// the queue cannot see or drop: latency that grows while the network is slow.
+    private var sendBuffer: Int {
+        let bits = tracks.reduce(Int64(0)) { $0 + max(0, $1.parameters.pointee.bit_rate) }
+        return bits > 0 ? max(16_384, Int(bits / 16)) : 262_144
+    }
+
     /// An FFmpeg error in words, or the timeout that ended the operation.
     func reason(_ code: Int32, timeout: Double) -> String {
-        interrupt.expired.load(ordering: .relaxed) ? "no answer within \(Int(timeout)) s" : ffErrorString(code)
+        interrupt.expired.load(ordering: .relaxed) ? "stalled: no answer within \(Int(timeout)) s" : ffErrorString(code)
     }
 
     /// Writes a queued packet of stream `index` (timestamps in that track's time base) within

@@ -258,8 +258,7 @@ final class StreamSender: @unchecked Sendable {
         guard let connection else { return }
         let r = connection.write(item.packet, stream: item.stream)
         if r < 0 {
-            let reason = connection.reason(r, timeout: StreamConnection.stallTimeout)
-            reconnect(after: reason == ffErrorString(r) ? reason : "stalled: \(reason)")
+            reconnect(after: connection.reason(r, timeout: StreamConnection.stallTimeout))
             return
         }
         let sent = sentBefore + connection.bytes

@@ -206,13 +206,17 @@ struct StreamMuxerTests {
         let writer = try writer(server.url("e"))
         let status = writer.streams[0]
         var resumedAt = 0.0, droppedWhileFrozen = 0
-        let run = try send(writer, frames: 10 * Self.fps, paced: true) { frame, elapsed in
+        // Frozen for 6 s: the sockets' buffers take a second or two of stream (the sender keeps its own
+        // small: ~0.5 s of bitrate; nginx's receive buffer holds ~128 kB), then the queue's 2 s fill up.
+        var firstDrop: Double?
+        let run = try send(writer, frames: 11 * Self.fps, paced: true) { frame, elapsed in
             if frame == 1 * Self.fps { server.pause() }
-            if frame == 5 * Self.fps { droppedWhileFrozen = status.current.framesDropped; server.resume(); resumedAt = elapsed }
+            if firstDrop == nil && status.current.framesDropped > 0 { firstDrop = elapsed }
+            if frame == 7 * Self.fps { droppedWhileFrozen = status.current.framesDropped; server.resume(); resumedAt = elapsed }
         }
         let s = status.current
         try writer.finish(trimAudio: false)
-        print("stalled: \(s), dropped while frozen \(droppedWhileFrozen), resumed at \(resumedAt) s, longest write \(run.longestWrite) s")
+        print("stalled: first drop at \(firstDrop ?? -1) s (frozen at 1 s); \(s), dropped while frozen \(droppedWhileFrozen), resumed at \(resumedAt) s, longest write \(run.longestWrite) s")
         #expect(run.longestWrite < 0.5, "longest write \(run.longestWrite) s")
         #expect(droppedWhileFrozen > 0, "\(s)")
         #expect(s.state == .sending, "\(s)")
