@@ -139,7 +139,10 @@ final class StreamConnection {
         interrupt.arm(Self.connectTimeout)
         defer { interrupt.disarm() }
         let opened = avio_open2(&context.pointee.pb, url.text, AVIO_FLAG_WRITE, &callback, &io)
-        if opened < 0 { throw MarbleError(.output, "\(url.text): cannot connect (\(reason(opened, timeout: Self.connectTimeout)))") }
+        if opened < 0 {
+            let why = Self.resolves(url.host) ? reason(opened, timeout: Self.connectTimeout) : "unknown host \(url.host)"
+            throw MarbleError(.output, "\(url.text): cannot connect (\(why))")
+        }
         let header = avformat_write_header(context, &muxer)
         if header < 0 { throw MarbleError(.output, "\(url.text): cannot start the stream (\(reason(header, timeout: Self.connectTimeout)))") }
     }
@@ -150,6 +153,13 @@ final class StreamConnection {
     private var sendBuffer: Int {
         let bits = tracks.reduce(Int64(0)) { $0 + max(0, $1.parameters.pointee.bit_rate) }
         return bits > 0 ? max(16_384, Int(bits / 16)) : 262_144
+    }
+
+    /// Whether `host` resolves (FFmpeg reports a host it cannot resolve as a mere I/O error).
+    static func resolves(_ host: String) -> Bool {
+        var result: UnsafeMutablePointer<addrinfo>? = nil
+        defer { if let result { freeaddrinfo(result) } }
+        return getaddrinfo(host, nil, nil, &result) == 0
     }
 
     /// An FFmpeg error in words, or the timeout that ended the operation.

@@ -157,7 +157,9 @@ final class StreamSender: @unchecked Sendable {
         guard ending == nil, started else { return av_packet_unref(packet) }
         let key = packet.pointee.flags & AV_PKT_FLAG_KEY != 0
         let full = queuedSeconds + seconds > Self.queueSeconds || queuedBytes + Int(packet.pointee.size) > Self.queueBytes
-        if !connected || full || (skipping && !(video && key)) {
+        // Dropping ends at a video keyframe (at any sound packet when there is no video).
+        let resumes = video ? key : !tracks.contains { $0.isVideo }
+        if !connected || full || (skipping && !resumes) {
             skipping = true
             av_packet_unref(packet)
             if video { status.update { $0.framesDropped += 1 } }

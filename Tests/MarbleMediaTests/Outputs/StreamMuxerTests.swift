@@ -145,6 +145,7 @@ struct StreamMuxerTests {
         var count = 0, from = data.startIndex
         while let r = data.range(of: sps, in: from..<data.endIndex) { count += 1; from = r.upperBound }
         #expect(count >= 3, "SPS in band \(count) times in 3 s with a keyframe a second")
+        print("udp: \(probe.video?.frames ?? 0) video frames read, SPS in band \(count) times")
         #expect(run.longestWrite < 0.5)
     }
 
@@ -197,6 +198,12 @@ struct StreamMuxerTests {
             print("refused: \(error.message)")
         }
         #expect(Date().timeIntervalSince(start) < 6)
+        do {
+            _ = try writer("rtmp://no-such-host.invalid/live/x")
+            Issue.record("no error for an unknown host")
+        } catch let error as MarbleError {
+            #expect(error.message == "rtmp://no-such-host.invalid/live/x: cannot connect (unknown host no-such-host.invalid)")
+        }
     }
 
     @Test("a frozen server (SIGSTOP): writes stay fast, frames are dropped, the stream sends again after",
