@@ -149,6 +149,25 @@ struct StreamMuxerTests {
         #expect(run.longestWrite < 0.5)
     }
 
+    @Test("SRT (caller) into an ffmpeg listener: H.264 + AAC arrive", .enabled(if: ChildProcess.which("ffmpeg") != nil))
+    func srt() throws {
+        let port = try RTMPServer.freePort()
+        let out = TestMedia.output("srt.ts")
+        let reader = try ChildProcess.spawn("ffmpeg", ["-nostdin", "-loglevel", "error", "-y",
+                                                       "-i", "srt://127.0.0.1:\(port)?mode=listener",
+                                                       "-c", "copy", "-f", "mpegts", out])
+        usleep(700_000)   // the listener binds its port
+        let writer = try writer("srt://127.0.0.1:\(port)")
+        _ = try send(writer, frames: 60, paced: true)
+        try writer.finish(trimAudio: false)
+        ChildProcess.reap(reader)
+        let probe = try Probe(out)
+        #expect(probe.video?.codec == "h264")
+        #expect(probe.audio?.codec == "aac")
+        #expect((probe.video?.frames ?? 0) >= 50, "\(String(describing: probe.video?.frames)) frames read")
+        #expect(writer.streams[0].current.framesDropped == 0)
+    }
+
     @Test("the server restarts mid-stream: the writer never blocks, the stream reconnects and resumes at a keyframe",
           .enabled(if: RTMPServer.available))
     func reconnect() throws {
