@@ -118,7 +118,8 @@ struct StreamMuxerTests {
                                                     "-of", "csv=p=0", file])
         let bytes = String(decoding: bitrate, as: UTF8.self).split(separator: "\n").compactMap { Int($0) }.reduce(0, +)
         print("rtmp: \(run.frames) frames, longest write \(run.longestWrite) s; recorded \(duration) s, "
-              + "video \(Double(bytes * 8) / duration / 1000) kbit/s (asked 500), \(status.bytesSent) bytes sent")
+              + "video \(Double(bytes * 8) / duration / 1000) kbit/s from packet sizes, ffprobe's bit_rate "
+              + "\(probe.video?.bitRate ?? -1) (asked 500 kbit/s), start v \(v) s a \(a) s, \(status.bytesSent) bytes sent")
     }
 
     @Test("UDP: an ffmpeg reader gets H.264 + AAC, with SPS/PPS repeated at every keyframe",
