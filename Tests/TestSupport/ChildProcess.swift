@@ -8,8 +8,9 @@ public enum ChildProcess {
         public init(_ description: String) { self.description = description }
     }
 
-    /// Full path of an executable on $PATH, or nil.
+    /// Full path of an executable on $PATH (or `name` itself when it is a path), or nil.
     public static func which(_ name: String) -> String? {
+        if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
