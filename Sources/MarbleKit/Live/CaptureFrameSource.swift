@@ -84,6 +84,8 @@ package final class CaptureFrameSource: FrameSource, @unchecked Sendable {
             if let frameLimit, next >= frameLimit { return nil }
             take()
             guard extractor.samplesNeeded(forFrame: next) <= appended else {
+                // A feed that ended (a playlist played through) ends the frames with its last whole one.
+                if buffer.hasEnded && buffer.written <= startSample + appended { return nil }
                 _ = buffer.wait(after: startSample + appended, timeout: 0.05)
                 continue
             }

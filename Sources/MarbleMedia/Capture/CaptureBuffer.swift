@@ -24,6 +24,7 @@ public final class CaptureBuffer: @unchecked Sendable {
     private let right: UnsafeMutablePointer<Float>
     private var total = 0
     private var silence = 0
+    private var ended = false
     /// One entry per appended block: its first sample index and the monotonic time it was appended.
     private var blocks: BlockTimes
 
@@ -59,7 +60,7 @@ public final class CaptureBuffer: @unchecked Sendable {
         let deadline = MonotonicClock.now() &+ UInt64(max(0, min(timeout, 1e6)) * 1e9)
         condition.lock()
         defer { condition.unlock() }
-        while total <= known {
+        while total <= known && !ended {
             let now = MonotonicClock.now()
             guard now < deadline else { break }
             _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
@@ -102,7 +103,18 @@ public final class CaptureBuffer: @unchecked Sendable {
         }
     }
 
+    /// Whether the writer said no more samples will come (a playlist that played to its end).
+    public var hasEnded: Bool { condition.withLock { ended } }
+
     // MARK: Writing (the capture thread)
+
+    /// No more samples will come: wakes waiting readers, which then end with what was written.
+    func end() {
+        condition.withLock {
+            ended = true
+            condition.broadcast()
+        }
+    }
 
     /// Appends `count` samples per channel from planar buffers.
     func append(left l: UnsafePointer<Float>, right r: UnsafePointer<Float>, count: Int) {

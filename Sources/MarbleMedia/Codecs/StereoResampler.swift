@@ -1,0 +1,68 @@
+internal import CFFmpeg
+import MarbleCore
+
+/// Planar float stereo (or mono, duplicated) from one sample rate to another, with libswresample:
+/// songs of a playlist at 44.1 and 48 kHz become one stream at one rate.
+///
+/// Output buffers are allocated once and grow only when a block is larger than any before it.
+final class StereoResampler {
+    let inputRate: Int
+    let outputRate: Int
+    private var swr: OpaquePointer?
+    private var left: UnsafeMutablePointer<Float>
+    private var right: UnsafeMutablePointer<Float>
+    private var capacity = 0
+
+    init(from inputRate: Int, to outputRate: Int) throws(MarbleError) {
+        self.inputRate = inputRate
+        self.outputRate = outputRate
+        var layout = AVChannelLayout()
+        av_channel_layout_default(&layout, 2)
+        defer { av_channel_layout_uninit(&layout) }
+        let made = swr_alloc_set_opts2(&swr, &layout, AV_SAMPLE_FMT_FLTP, Int32(outputRate), &layout,
+                                       AV_SAMPLE_FMT_FLTP, Int32(inputRate), 0, nil) >= 0 && swr_init(swr) >= 0
+        capacity = 8192
+        left = .allocate(capacity: capacity)
+        right = .allocate(capacity: capacity)
+        guard made else {
+            swr_free(&swr)
+            throw MarbleError(.media, "cannot convert sound from \(inputRate) Hz to \(outputRate) Hz")
+        }
+    }
+
+    deinit {
+        swr_free(&swr)
+        left.deallocate()
+        right.deallocate()
+    }
+
+    /// Converts one block (`right` nil: mono) and hands the result to `body` (possibly empty: the
+    /// resampler keeps a few samples of history).
+    func convert(left inLeft: UnsafeBufferPointer<Float>, right inRight: UnsafeBufferPointer<Float>?,
+                 _ body: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>) -> Void) {
+        let count = inLeft.count
+        let needed = Int(swr_get_out_samples(swr, Int32(count)))
+        if needed > capacity {
+            left.deallocate()
+            right.deallocate()
+            capacity = needed
+            left = .allocate(capacity: capacity)
+            right = .allocate(capacity: capacity)
+        }
+        var inputs: [UnsafePointer<UInt8>?] = [
+            UnsafeRawPointer(inLeft.baseAddress).map { $0.assumingMemoryBound(to: UInt8.self) },
+            UnsafeRawPointer((inRight ?? inLeft).baseAddress).map { $0.assumingMemoryBound(to: UInt8.self) },
+        ]
+        var outputs: [UnsafeMutablePointer<UInt8>?] = [
+            UnsafeMutableRawPointer(left).assumingMemoryBound(to: UInt8.self),
+            UnsafeMutableRawPointer(right).assumingMemoryBound(to: UInt8.self),
+        ]
+        let made = outputs.withUnsafeMutableBufferPointer { out in
+            inputs.withUnsafeMutableBufferPointer { inp in
+                swr_convert(swr, out.baseAddress, Int32(capacity), inp.baseAddress, Int32(count))
+            }
+        }
+        guard made > 0 else { return }
+        body(UnsafeBufferPointer(start: left, count: Int(made)), UnsafeBufferPointer(start: right, count: Int(made)))
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Synchronization
+import MarbleCore
+
+/// Songs played at real-time pace into a ``CaptureBuffer``, as if a capture device were hearing them:
+/// `marble play` with outputs (a stream, a recording, a window) runs the live frame path on it, so a
+/// playlist streams with the same analysis, the same A/V step and one continuous timeline, song after
+/// song without a gap (and from the top again with `loop`).
+///
+/// A thread decodes ahead of time and appends what is due every 10 ms on the monotonic clock (10 ms
+/// blocks, like a capture's fragments), resampled to one rate. A song that cannot be opened or breaks
+/// off is skipped with a warning; a pass over the list that plays nothing at all ends the feed.
+///
+/// Safety of @unchecked Sendable: the decoding state is used by the feed's thread only; what other
+/// threads read (the current song, warnings, the stop flag) is behind a Mutex or an atomic.
+package final class PlaylistFeed: @unchecked Sendable {
+    package let buffer: CaptureBuffer
+    package let paths: [String]
+    package let loop: Bool
+    /// Blocks appended at a time (10 ms).
+    private let block: Int
+    private let stopped = Atomic<Bool>(false)
+    private let done = DispatchSemaphore(value: 0)
+    private var started = false
+    private let state = Mutex((song: -1, title: "", warnings: [String](), passes: 0))
+    private let handler = Mutex<(@Sendable (String) -> Void)?>(nil)
+    /// Seconds of sound appended ahead of the clock (so a reader never waits on a song change).
+    static let lead = 0.02
+
+    /// Checks that there is something to play; files are opened when their turn comes.
+    /// - Throws: `.input` for an empty list or a path that does not exist.
+    package init(paths: [String], loop: Bool, sampleRate: Int = 48_000) throws(MarbleError) {
+        guard !paths.isEmpty else { throw MarbleError(.input, "nothing to play: the playlist is empty") }
+        for path in paths where !path.contains("://") && !FileManager.default.fileExists(atPath: path) {
+            throw MarbleError(.input, "\(path): no such file")
+        }
+        self.paths = paths
+        self.loop = loop
+        buffer = CaptureBuffer(sampleRate: sampleRate)
+        block = sampleRate / 100
+    }
+
+    /// The song playing now (its file name), or "" before the first.
+    package var title: String { state.withLock { $0.title } }
+    /// Its index in ``paths``.
+    package var songIndex: Int { state.withLock { $0.song } }
+    /// How many times the list has been played through (`loop`).
+    package var passes: Int { state.withLock { $0.passes } }
+    /// Songs skipped because they could not be played, one line each.
+    package var warnings: [String] { state.withLock { $0.warnings } }
+    /// Called on the feed's thread when a song starts, with its title.
+    package var onSongChange: (@Sendable (String) -> Void)? {
+        get { handler.withLock { $0 } }
+        set { handler.withLock { $0 = newValue } }
+    }
+
+    /// Starts playing on a thread of its own (once).
+    package func start() {
+        guard !started else { return }
+        started = true
+        Thread.detachNewThread { [self] in
+            play()
+            buffer.end()
+            done.signal()
+        }
+    }
+
+    /// Stops (idempotent); the buffer ends where it is.
+    package func stop() {
+        stopped.store(true, ordering: .relaxed)
+        if started {
+            done.wait()
+            started = false
+        }
+    }
+
+    private func play() {
+        let clockStart = MonotonicClock.now()
+        let rate = buffer.sampleRate
+        var pending = PendingSamples()
+        repeat {
+            var playedAny = false
+            for (index, path) in paths.enumerated() {
+                let title = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+                state.withLock { $0.song = index; $0.title = title }
+                onSongChange?(title)
+                do throws(MarbleError) {
+                    let decoder = try AudioDecoder(path: path)
+                    let resampler = decoder.sampleRate == rate ? nil : try StereoResampler(from: decoder.sampleRate, to: rate)
+                    var more = true
+                    while more && !stopped.load(ordering: .relaxed) {
+                        more = try decoder.decodeNext { left, right in
+                            if let resampler {
+                                resampler.convert(left: left, right: right) { l, r in pending.add(l, r) }
+                            } else {
+                                pending.add(left, right ?? left)
+                            }
+                        }
+                        playedAny = playedAny || pending.count > 0
+                        pace(&pending, clockStart: clockStart)
+                    }
+                    for w in decoder.warnings { note(w) }
+                } catch {
+                    note("\(path): skipped (\(error.message))")
+                }
+                if stopped.load(ordering: .relaxed) { return }
+            }
+            pace(&pending, clockStart: clockStart, flush: true)
+            state.withLock { $0.passes += 1 }
+            if !playedAny { return }
+        } while loop && !stopped.load(ordering: .relaxed)
+    }
+
+    /// Appends what is due on the clock in 10 ms blocks, sleeping until each is due; returns when less
+    /// than a block is pending (or, with `flush`, when all of it was appended).
+    private func pace(_ pending: inout PendingSamples, clockStart: UInt64, flush: Bool = false) {
+        let rate = Double(buffer.sampleRate)
+        while pending.count >= block || (flush && pending.count > 0) {
+            if stopped.load(ordering: .relaxed) { return }
+            let due = Double(MonotonicClock.now() &- clockStart) / 1e9 + PlaylistFeed.lead
+            let ahead = Double(buffer.written) / rate - due
+            if ahead > 0 {
+                Thread.sleep(forTimeInterval: min(ahead, 0.05))
+                continue
+            }
+            let n = min(block, pending.count)
+            pending.take(n) { l, r in buffer.append(left: l, right: r, count: n) }
+        }
+    }
+
+    private func note(_ warning: String) {
+        state.withLock { if $0.warnings.count < 100 { $0.warnings.append(warning) } }
+    }
+}
+
+/// Decoded samples waiting for their time: a planar stereo FIFO that reuses its storage.
+private struct PendingSamples {
+    private var left: [Float] = []
+    private var right: [Float] = []
+    private var head = 0
+    var count: Int { left.count - head }
+
+    mutating func add(_ l: UnsafeBufferPointer<Float>, _ r: UnsafeBufferPointer<Float>) {
+        if head > 0 && head == left.count {
+            left.removeAll(keepingCapacity: true)
+            right.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 65_536 {
+            left.removeFirst(head)
+            right.removeFirst(head)
+            head = 0
+        }
+        left.append(contentsOf: l)
+        right.append(contentsOf: r)
+    }
+
+    mutating func take(_ n: Int, _ body: (UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
+        left.withUnsafeBufferPointer { l in
+            right.withUnsafeBufferPointer { r in body(l.baseAddress! + head, r.baseAddress! + head) }
+        }
+        head += n
+    }
+}
