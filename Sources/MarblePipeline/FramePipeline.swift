@@ -35,11 +35,12 @@ package final class FramePipeline {
     package func run(cancel: CancellationFlag, progressInterval: Double = 0.2,
              progress: (PipelineStatistics) -> Void = { _ in }) throws(MarbleError) -> PipelineStatistics {
         let needs = sinks.reduce(FrameNeeds()) { $0.union($1.needs) }
-        let free = BoundedQueue<FrameSlot>(capacity: poolSize)
+        // Two more slots for each sink after the first: what a sink's own queue may hold.
+        let slots = poolSize + 2 * max(0, sinks.count - 1)
+        let free = BoundedQueue<FrameSlot>(capacity: slots)
         let toRender = BoundedQueue<FrameSlot>(capacity: poolSize)
         let toSinks = BoundedQueue<FrameSlot>(capacity: poolSize)
-        // Two more slots for each sink after the first: what a sink's own queue may hold.
-        for _ in 0..<(poolSize + 2 * max(0, sinks.count - 1)) {
+        for _ in 0..<slots {
             free.push(try FrameSlot(width: renderer.width, height: renderer.height, features: source.makeFeatures(),
                                     hasPicture: source.hasPictures, needs: needs))
         }

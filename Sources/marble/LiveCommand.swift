@@ -5,7 +5,7 @@ import MarbleKit
 struct LiveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "live",
-        abstract: "Visualize what the machine is playing (or any capture source), live, in the terminal or to a file.",
+        abstract: "Visualize what the machine is playing (or any capture source), live: in the terminal, a window, files and streams.",
         discussion: """
             By default the sound is the monitor of PulseAudio's (or PipeWire's) default sink: whatever any \
             app is playing, not the microphone. It follows a switch of the default sink (headphones ↔ \
@@ -13,14 +13,22 @@ struct LiveCommand: AsyncParsableCommand {
             capture resumes by itself when it is back.
 
             In a terminal the picture fills the window; keys: n/p next/previous preset, +/- sensitivity, \
-            q quit. With -o the visuals and the captured sound are recorded (H.264 + AAC, constant frame \
-            rate) until q, Ctrl-C or --duration; without a terminal, -o is required.
+            q quit. --window shows it in a window of its own (SDL2; resizable, f fullscreen, the same keys).
+
+            -o (repeatable) adds an output: a file (.mp4, .mkv, .mov, .webm: the visuals with the captured \
+            sound, constant frame rate) or a stream: udp://HOST:PORT and srt://HOST:PORT (MPEG-TS), \
+            rtmp://HOST/APP/KEY (FLV). All come from one render; H.264 outputs share one encoding (with a \
+            stream: --bitrate, a keyframe every --keyframe seconds, x264 zerolatency). A stream that \
+            stalls drops frames and reconnects by itself while the others go on. Without a terminal or \
+            a window, -o is required.
 
             Examples:
               marble live
+              marble live --window
               marble live --list-sources
               marble live --source alsa_input.usb-mic
               marble live -o set.mp4 --size 1280x720
+              marble live --window -o rtmp://127.0.0.1/live/set -o set.mp4
               marble live --preset synthwave --duration 10m -o set.mp4
             """)
 
@@ -33,10 +41,9 @@ struct LiveCommand: AsyncParsableCommand {
     @Flag(help: "If no PulseAudio server is running, wait for one instead of failing.")
     var wait = false
 
-    @Option(name: [.short, .long], help: ArgumentHelp("Record to this file: .mp4, .mkv, .mov or .webm.", valueName: "file"))
-    var output: String?
+    @OptionGroup var outputs: OutputOptions
 
-    @Option(help: ArgumentHelp("Frame size WIDTHxHEIGHT (default: 1280x720 when recording, else the terminal).", valueName: "WxH"))
+    @Option(help: ArgumentHelp("Frame size WIDTHxHEIGHT (default: 1280x720 with an output, else the window's or the terminal's).", valueName: "WxH"))
     var size: String?
 
     @Option(help: ArgumentHelp("Frames per second (1–240).", valueName: "rate"))
@@ -74,18 +81,9 @@ struct LiveCommand: AsyncParsableCommand {
             }
             let options = try makeOptions()
             let session = try LiveSession(options: options)
-            if !options.terminal && !quiet {
-                session.onConnectionChange = { connection in
-                    switch connection {
-                    case .capturing(let source): Console.writeErr("marble: live: capturing \(source)\n")
-                    case .reconnecting(let reason): Console.writeErr("marble: live: reconnecting (\(reason))\n")
-                    case .connecting: Console.writeErr("marble: live: waiting for a PulseAudio server\n")
-                    case .idle, .failed: break
-                    }
-                }
-            }
-            let outcome = try await Self.runOnOwnThread(session)
-            if !quiet { summarize(session, outcome) }
+            if !options.terminal && !quiet { LiveReports.reportChanges(of: session, verb: "capturing") }
+            let outcome = try await LiveReports.runOnOwnThread(session)
+            if !quiet { LiveReports.summarize(session) }
             if outcome == .interrupted { throw ExitCode(130) }
         }
     }
@@ -105,7 +103,7 @@ struct LiveCommand: AsyncParsableCommand {
         o.capture.source = source
         o.capture.waitForServer = wait
         o.capture.fragmentSeconds = try Limits.check(fragment, in: 5...50, "--fragment", unit: " ms") / 1000
-        o.output = output
+        try outputs.apply(to: &o)
         if let size {
             let s = try OptionParsing.size(size)
             o.size = (s.width, s.height)
@@ -122,40 +120,4 @@ struct LiveCommand: AsyncParsableCommand {
         o.terminal = isatty(0) == 1 && isatty(1) == 1
         return o
     }
-
-    func summarize(_ session: LiveSession, _ outcome: LiveOutcome) {
-        let s = session.statistics
-        var line = String(format: "%@: %d frames in %.1f s (%.1f fps), %d dropped, %d idle",
-                          session.sourceName ?? "live", s.frames, s.wallSeconds,
-                          s.wallSeconds > 0 ? Double(s.frames) / s.wallSeconds : 0, s.dropped, s.idleSkipped)
-        if let p50 = s.latencyPercentile(50), let p99 = s.latencyPercentile(99) {
-            line += String(format: "; sound to picture %.1f ms p50, %.1f ms p99", p50, p99)
-        }
-        if let output = session.options.output, session.recordedBytes > 0 {
-            line += " → \(output) (\(Format.bytes(session.recordedBytes)))"
-        }
-        Console.writeErr(line + "\n")
-    }
-
-    /// The session blocks until it ends: it gets a thread of its own, not one of the cooperative
-    /// threads the store's effects run on.
-    private static func runOnOwnThread(_ session: LiveSession) async throws -> LiveOutcome {
-        let box = LiveSessionBox(session)
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                do throws(MarbleError) {
-                    continuation.resume(returning: try box.session.run())
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
-    }
-}
-
-/// Hands the session to its thread. Safety of @unchecked Sendable: after the hand-over only that
-/// thread uses the session until the continuation resumes the caller, which then only reads results.
-private struct LiveSessionBox: @unchecked Sendable {
-    let session: LiveSession
-    init(_ session: LiveSession) { self.session = session }
 }

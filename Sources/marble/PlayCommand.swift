@@ -5,7 +5,7 @@ import MarbleKit
 struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Play a media file through PulseAudio with a live visualization in the terminal.",
+        abstract: "Play media with a live visualization: in the terminal or a window, or streamed and recorded.",
         discussion: """
             The picture fills the terminal window (truecolor half blocks, two pixels per cell) and follows \
             resizes; the frame shown matches what is heard (the sound card is the clock, corrected by the \
@@ -13,16 +13,37 @@ struct PlayCommand: AsyncParsableCommand {
 
             Keys: space pause/resume, ←/→ seek 5 s, n/p next/previous preset, +/- sensitivity, q quit.
             The preset and sensitivity you choose are remembered in $XDG_CONFIG_HOME/marble/player.json \
-            (~/.config/marble/player.json).
+            (~/.config/marble/player.json). --window shows the picture in a window too (f fullscreen).
+
+            With -o (files and streams, as in `marble live`), several songs, an M3U playlist or --loop, \
+            the songs play one after another at real-time pace on the system clock, with one continuous \
+            timeline, and their sound goes to the outputs (not to the speakers): a visualizer channel.
 
             Examples:
               marble play song.mp3
               marble play song.flac --device alsa_output.usb-headset --fps 60
               marble play song.ogg --no-audio
+              marble play song.mp3 --window
+              marble play song.mp3 -o udp://127.0.0.1:5000
+              marble play playlist.m3u -o rtmp://server/app/key --loop
             """)
 
-    @Argument(help: "The media file to play.")
-    var input: String
+    @Argument(help: "The media files to play, or M3U playlists.")
+    var inputs: [String]
+
+    @OptionGroup var outputs: OutputOptions
+
+    @Flag(help: "Play the songs again from the first when the last ends (with outputs: a 24/7 channel).")
+    var loop = false
+
+    @Option(help: ArgumentHelp("Frame size WIDTHxHEIGHT for outputs (default 1280x720).", valueName: "WxH"))
+    var size: String?
+
+    @Option(name: .customLong("encoder-preset"), help: ArgumentHelp("Encoder speed for outputs (default superfast).", valueName: "speed"))
+    var encoderPreset: String = EncoderPreset.superfast.rawValue
+
+    @Option(name: .customLong("audio-bitrate"), help: ArgumentHelp("Outputs' sound bitrate in kbit/s (16–512; default 160).", valueName: "kbps"))
+    var audioBitrate: Int?
 
     @Option(help: ArgumentHelp("PulseAudio sink to play to (default: the default sink).", valueName: "name"))
     var device: String?
@@ -44,6 +65,11 @@ struct PlayCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
+            let songs = try Playlist.expand(inputs)
+            if !outputs.output.isEmpty || songs.count > 1 || loop || inputs.contains(where: Playlist.isPlaylist) {
+                return try await playThroughOutputs(songs)
+            }
+            let input = songs[0]
             // A FIFO or pipe is opened more than once below: copied once first (kept until the end).
             let file = try InputFile(input)
             defer { withExtendedLifetime(file) {} }
@@ -53,6 +79,10 @@ struct PlayCommand: AsyncParsableCommand {
             options.noAudio = noAudio
             options.threads = threads
             options.keepOpen = keepOpen
+            options.terminal = isatty(0) == 1 && isatty(1) == 1
+            options.window = outputs.window || outputs.fullscreen
+            options.fullscreen = outputs.fullscreen
+            if outputs.bitrate != nil { throw MarbleError(.option, "--bitrate: only for streams (-o udp://…, srt://…, rtmp://…)") }
             let presets = PresetLibrary.names()
             if let preset, !presets.contains(preset) {
                 throw MarbleError(.preset, "unknown preset \"\(preset)\" (available: \(presets.joined(separator: ", ")))")
@@ -79,11 +109,36 @@ struct PlayCommand: AsyncParsableCommand {
             let outcome = try await Self.runOnOwnThread(session, player)
             for w in session.warnings { Console.warning(w) }
             let s = session.statistics
-            Console.writeErr(String(format: "%d frames in %.1f s (%.1f fps, %d dropped) at %dx%d cells: render %.2f ms, terminal %.2f ms per frame\n",
+            Console.writeErr(String(format: "%d frames in %.1f s (%.1f fps, %d dropped) at %dx%d cells: render %.2f ms, outputs %.2f ms per frame\n",
                                     s.frames, s.seconds, s.framesPerSecond, s.dropped, s.columns, s.rows,
                                     s.meanRender, s.meanTerminal))
+            if let renderer = session.windowRenderer { Console.writeErr("window: SDL \(renderer) renderer\n") }
             if outcome == .interrupted { throw ExitCode(130) }
         }
+    }
+
+    /// Several songs, a playlist, --loop or outputs: the live frame path with the songs as its sound,
+    /// at real-time pace.
+    private func playThroughOutputs(_ songs: [String]) async throws {
+        var o = LiveOptions()
+        o.sound = .playlist(paths: songs, loop: loop)
+        try outputs.apply(to: &o)
+        o.fps = try OptionParsing.fps(fps)
+        if let size {
+            let s = try OptionParsing.size(size)
+            o.size = (s.width, s.height)
+        }
+        o.preset = preset
+        o.threads = threads
+        o.encoderPreset = try OptionParsing.encoderPreset(encoderPreset)
+        o.audioBitrate = audioBitrate
+        o.terminal = isatty(0) == 1 && isatty(1) == 1
+        o.idleAfter = .infinity  // a song's quiet passage is part of the show
+        let session = try LiveSession(options: o)
+        if !o.terminal { LiveReports.reportChanges(of: session, verb: "playing") }
+        let outcome = try await LiveReports.runOnOwnThread(session)
+        LiveReports.summarize(session)
+        if outcome == .interrupted { throw ExitCode(130) }
     }
 
     /// The frame loop blocks between frames: it gets a thread of its own, not one of the few

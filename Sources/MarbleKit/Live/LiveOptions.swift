@@ -4,11 +4,29 @@ import MarbleRender
 
 /// What `marble live` was asked to do.
 public struct LiveOptions: Sendable {
-    /// Where the sound comes from (the default sink's monitor unless a source is named).
+    /// Where the sound comes from.
+    public enum SoundInput: Sendable, Equatable {
+        /// A capture source (``capture``): the default sink's monitor unless a source is named.
+        case capture
+        /// Files played at real-time pace, one after another (from the top again when `loop`).
+        case playlist(paths: [String], loop: Bool)
+    }
+
+    public var sound = SoundInput.capture
+    /// Capture settings (for ``SoundInput/capture``).
     public var capture = CaptureOptions()
-    /// Record the visuals with the captured sound to this file (.mp4, .mkv, .mov, .webm), or nil.
-    public var output: String?
-    /// The render size; nil: 1280x720 when recording, else the terminal's cell grid (two pixels a cell).
+    /// Outputs besides the terminal: files (.mp4, .mkv, .mov, .webm), recorded with the sound, and
+    /// streams (udp://, srt://, rtmp://). H.264 outputs share one encoding.
+    public var outputs: [String] = []
+    /// Show the picture in a window (SDL2): resizable, f fullscreen.
+    public var window = false
+    /// Open the window fullscreen.
+    public var fullscreen = false
+    /// Stream bitrate in kbit/s (nil: about 0.1 bit per pixel and frame, see ``streamBitrate``).
+    public var bitrate: Int?
+    /// Seconds between a stream's keyframes.
+    public var keyframeSeconds = 2.0
+    /// The render size; nil: 1280x720 when encoding, else the window's or the terminal's size.
     public var size: (width: Int, height: Int)?
     public var fps = Rational(30)
     /// A bundled preset name; nil: the default.
@@ -49,13 +67,37 @@ public struct LiveOptions: Sendable {
         if let audioBitrate, !(16...512).contains(audioBitrate) {
             throw MarbleError(.option, "--audio-bitrate \(audioBitrate): must be between 16 and 512 (kbit/s)")
         }
-        if let output {
-            guard let format = OutputFormat(path: output), format != .png else {
-                throw MarbleError(.option, "\(output): a recording is a video (use .mp4, .mkv, .mov or .webm)")
-            }
-        } else if !terminal {
-            throw MarbleError(.option, "marble live draws in a terminal: standard output is not one (record with -o FILE instead)")
+        if let bitrate { _ = try Limits.check(bitrate, in: 100...100_000, "--bitrate", unit: " kbit/s") }
+        _ = try Limits.check(keyframeSeconds, in: 0.1...60, "--keyframe", unit: " s")
+        _ = try targets()
+        if outputs.isEmpty && !terminal && !window {
+            throw MarbleError(.option, "nothing to show: standard output is not a terminal (use --window, or -o FILE or -o URL)")
         }
+    }
+
+    /// The outputs as encoder targets, checked: a file of a video format, or a stream URL; no output
+    /// named twice.
+    func targets() throws(MarbleError) -> [MediaWriter.Target] {
+        var seen = Set<String>()
+        var targets: [MediaWriter.Target] = []
+        for output in outputs {
+            guard seen.insert(output).inserted else { throw MarbleError(.option, "\(output): named twice with -o") }
+            if let url = try StreamURL(output) {
+                targets.append(.stream(url))
+            } else {
+                guard let format = OutputFormat(path: output), format != .png else {
+                    throw MarbleError(.option, "\(output): a recording is a video (use .mp4, .mkv, .mov or .webm) or a stream (udp://, srt://, rtmp://)")
+                }
+                targets.append(.file(output))
+            }
+        }
+        return targets
+    }
+
+    /// The stream bitrate (kbit/s) for a picture of `pixels`: ``bitrate``, or 0.1 bit per pixel and
+    /// frame (2.8 Mbit/s at 720p30, 6.2 at 1080p30), at least 500.
+    func streamBitrate(pixels: Int) -> Int {
+        bitrate ?? max(500, Int((Double(pixels) * fps.doubleValue * 0.1 / 1000).rounded()))
     }
 
     /// The frame count for `duration` (exactly ceil(duration · fps)), or nil.

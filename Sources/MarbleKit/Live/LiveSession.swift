@@ -6,10 +6,11 @@ import MarbleMedia
 import MarblePipeline
 import MarbleRender
 
-/// `marble live`: what the machine is playing (or any capture source), visualised as it plays, in
-/// the terminal and/or recorded to a file. The live configuration of the ``FramePipeline``:
-/// ``CaptureFrameSource`` → ``FrameRenderer`` (the preset chosen now) → ``TerminalSink`` and/or a
-/// ``LiveRecordingSink``, real-time policy.
+/// `marble live`: what the machine is playing (or any capture source), visualised as it plays, in the
+/// terminal, a window, recordings and streams at once; and `marble play` with outputs, which plays a
+/// playlist at real-time pace the same way (``LiveOptions/SoundInput``). The live configuration of the
+/// ``FramePipeline``: ``CaptureFrameSource`` → ``FrameRenderer`` (the preset chosen now) → any of
+/// ``TerminalSink``, ``WindowSink`` and ``LiveEncodingSink``s (each on its own thread), real-time policy.
 ///
 /// Control state (connection, preset, sensitivity, outcome) lives in a ``LiveComponent``: connecting
 /// is its effect, the capture's state changes and the keys are its events, and the session ends when
@@ -20,8 +21,21 @@ public final class LiveSession {
     public private(set) var statistics = PipelineStatistics()
     /// The source that was captured (for the summary).
     public private(set) var sourceName: String?
-    /// The recording's size in bytes after a run that recorded.
+    /// The recordings' size in bytes after a run that recorded.
     public private(set) var recordedBytes = 0
+    /// The encodings of the last run (files and streams), for the summary.
+    private var encodings: [LiveEncodingSink] = []
+    /// The renderer SDL chose for the window (nil without one).
+    public private(set) var windowRenderer: String?
+    /// Songs skipped, window warnings.
+    public private(set) var warnings: [String] = []
+    /// Called (on a stream's thread) when a stream's state changes: sending, reconnecting.
+    package var onStreamChange: (@Sendable (String, StreamStatus.State) -> Void)?
+
+    /// Each stream of the last run: its URL, frames dropped, reconnects.
+    package var streamReports: [(url: String, snapshot: StreamStatus.Snapshot)] {
+        encodings.flatMap(\.streams).map { ($0.url, $0.current) }
+    }
     /// Called (on the store's notification thread) when the connection changes: capturing from a
     /// source, reconnecting. A session without a terminal reports these lines on standard error.
     public var onConnectionChange: (@Sendable (LiveComponent.Connection) -> Void)?
@@ -34,51 +48,61 @@ public final class LiveSession {
         self.options = options
     }
 
-    /// Connects, then draws until q, Ctrl-C, `--duration` or an error; the terminal is restored and
-    /// the recording finished (or removed, after an error) on every way out.
-    /// - Throws: `.device` when no PulseAudio server runs (without `--wait`), `.option` for an unknown
-    ///   source (naming the available ones), and any error of the pipeline or its sinks.
+    /// Connects, then draws until q, Ctrl-C, `--duration`, the end of a playlist or an error; the
+    /// terminal is restored, the window closed and every recording finished (or removed, after an
+    /// error) on every way out.
+    /// - Throws: `.device` when no PulseAudio server runs (without `--wait`) or no display can show the
+    ///   window, `.option` for an unknown source (naming the available ones), `.output` for a stream
+    ///   that cannot connect, and any error of the pipeline or its sinks.
     public func run() throws(MarbleError) -> LiveOutcome {
         let presets = PresetLibrary.names()
-        let capture = try AudioCapture(options: options.capture)
+        let sound = try LiveSoundInput(options: options)
         let live = LiveComponent(availablePresets: presets, requestedSource: options.capture.source,
-                                 preset: options.preset ?? PresetLibrary.defaultName, client: .capturing(capture))
-        capture.onStateChange = { live.send(.captureChanged($0)) }
+                                 preset: options.preset ?? PresetLibrary.defaultName, client: sound.client)
+        sound.onStateChange = { live.send(.captureChanged($0)) }
         let signals = TerminalSignals()
         defer {
-            live.stop()  // ends the session as interrupted if nothing else did: disconnects the capture
-            capture.stop()
+            live.stop()  // ends the session as interrupted if nothing else did: disconnects the sound
+            sound.stop()
         }
         try connect(live, signals: signals)
         if let outcome = live.snapshot.outcome { return outcome }
-        sourceName = capture.sourceName ?? live.snapshot.connection.summary
+        sourceName = sound.name ?? live.snapshot.connection.summary
 
         let screen = options.terminal ? try TerminalScreen() : nil
         let grid = screen.map { TerminalGrid(screen: $0) }
-        // Drawn only in the terminal, the picture follows the window; a recording keeps its size.
-        let follows = options.size == nil && options.output == nil
-        let size = options.size ?? (follows ? grid?.pixels : nil) ?? (1280, 720)
+        let onKey: @Sendable (Key) -> Void = { key in if let event = LiveComponent.Event(key: key) { live.send(event) } }
+        let window = options.window
+            ? try WindowSink(title: "marble", size: options.size ?? (1280, 720), fullscreen: options.fullscreen,
+                             onKey: onKey, onClose: { live.send(.quitRequested) })
+            : nil
+        // Shown only (no encoding, no --size), the picture follows the window, else the terminal.
+        let follows = options.size == nil && options.outputs.isEmpty
+        var sizing: (@Sendable () -> (width: Int, height: Int))?
+        if follows, let window {
+            sizing = window.sizing
+        } else if follows, let grid {
+            sizing = { grid.pixels }
+        }
+        let size = options.size ?? (follows ? sizing?() : nil) ?? (1280, 720)
         let preset = live.snapshot.preset ?? PresetLibrary.defaultName
         let scene = try PresetLibrary.load(preset)
         try scene.validate()
-        var sizing: (@Sendable () -> (width: Int, height: Int))?
-        if follows, let grid { sizing = { grid.pixels } }
         let renderer = try FrameRenderer(scene: scene, width: size.width, height: size.height, fps: options.fps,
                                          threads: options.threads, selection: { live.snapshot.preset }, selected: preset,
                                          sizing: sizing)
-        // Nobody watching (a recording alone): the source may fall half a second behind before it drops.
-        let watched = screen != nil
-        let source = try CaptureFrameSource(buffer: capture.buffer, fps: options.fps, frameLimit: options.frameLimit,
+        // Nobody watching (outputs alone): the source may fall half a second behind before it drops.
+        let watched = screen != nil || window != nil
+        let source = try CaptureFrameSource(buffer: sound.buffer, fps: options.fps, frameLimit: options.frameLimit,
                                             lagAllowance: watched ? 0 : Int(options.fps.doubleValue / 2),
                                             idleAfter: options.idleAfter, sensitivity: { live.snapshot.sensitivity })
         var sinks: [any FrameSink] = []
-        var recording: LiveRecordingSink?
-        if let output = options.output {
-            let sink = try LiveRecordingSink(path: output, options: options, width: size.width, height: size.height,
-                                             buffer: capture.buffer, startSample: source.startSample)
-            recording = sink
-            sinks.append(sink)
-        }
+        let encodings = try LiveOutputs.encodings(options: options, width: size.width, height: size.height,
+                                                  buffer: sound.buffer, startSample: source.startSample)
+        self.encodings = encodings
+        sinks += encodings as [any FrameSink]
+        if let window { sinks.append(window) }
+        let streams = encodings.flatMap(\.streams)
         let status = LiveStatus()
         if let screen, let grid {
             sinks.append(TerminalSink(screen: screen, grid: grid) {
@@ -89,10 +113,13 @@ public final class LiveSession {
                     $0.preset = state.preset ?? "-"
                     $0.sensitivity = state.sensitivity
                     $0.idle = source.isIdle
+                    $0.streams = LiveStatus.streamSummary(streams)
                 }
                 return status.bytes
             })
         }
+        let reportStream = onStreamChange
+        for stream in streams { stream.onStateChange = { [url = stream.url] in reportStream?(url, $0) } }
 
         let cancel = CancellationFlag()
         let ended = live.store.subscribe { state in if !state.isRunning { cancel.cancel() } }
@@ -109,28 +136,32 @@ public final class LiveSession {
         defer { connections.cancel() }
         try screen?.enter()
         defer { screen?.restore() }
-        let input = TerminalInput(screen: screen, grid: grid, signals: signals,
-                                  onKey: { key in if let event = LiveComponent.Event(key: key) { live.send(event) } },
+        let input = TerminalInput(screen: screen, grid: grid, signals: signals, onKey: onKey,
                                   onStop: { live.send(.interrupted) })
         input.start()
         defer { input.stop() }
 
         let pipeline = FramePipeline(source: source, renderer: renderer, sinks: sinks,
                                      policy: watched ? .realtime : .realtimeBuffered)
+        let recording = !encodings.isEmpty
         do {
             statistics = try pipeline.run(cancel: cancel, progressInterval: 0.5) { s in
                 status.update {
                     $0.dropped = s.dropped
                     $0.latencyMilliseconds = Int((s.latencyPercentile(50) ?? 0).rounded())
-                    if recording != nil { $0.recordingSeconds = Int(self.options.fps.seconds(ofFrame: s.lastIndex + 1)) }
+                    if recording { $0.recordingSeconds = Int(self.options.fps.seconds(ofFrame: s.lastIndex + 1)) }
                 }
             }
         } catch {
             live.send(.interrupted)
             throw error
         }
-        if !cancel.isCancelled { live.send(.durationReached) }
-        recordedBytes = recording.map { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int) ?? 0 } ?? 0
+        windowRenderer = window?.rendererName
+        warnings = sound.warnings + (window?.warnings ?? [])
+        if !cancel.isCancelled { live.send(.durationReached) }  // --duration, or the playlist's end
+        recordedBytes = encodings.flatMap(\.files).reduce(0) {
+            $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0)
+        }
         return live.snapshot.outcome ?? .interrupted
     }
 

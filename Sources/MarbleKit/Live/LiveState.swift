@@ -64,7 +64,7 @@ public enum LiveOutcome: String, Codable, Sendable, Equatable {
     case quit
     /// Ctrl-C or a termination signal.
     case interrupted
-    /// `--duration` was reached.
+    /// `--duration` was reached, or the playlist played to its end.
     case durationReached
     /// The capture could not start.
     case failed

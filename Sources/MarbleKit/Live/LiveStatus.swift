@@ -1,5 +1,6 @@
 import Foundation
 import MarbleCore
+import MarbleMedia
 
 /// The status row under the live picture: source (or "reconnecting"), preset, sensitivity, measured
 /// fps, dropped frames, capture-to-picture latency, recording time, keys. Used on the sink thread only;
@@ -14,6 +15,17 @@ final class LiveStatus {
         var latencyMilliseconds = 0
         var recordingSeconds: Int?
         var idle = false
+        /// The streams' state, e.g. "stream ok" or "stream reconnecting, 12 dropped" ("" without any).
+        var streams = ""
+    }
+
+    /// One word for the streams' state and their dropped frames, for the status row.
+    static func streamSummary(_ streams: [StreamStatus]) -> String {
+        guard !streams.isEmpty else { return "" }
+        let snapshots = streams.map(\.current)
+        let dropped = snapshots.reduce(0) { $0 + $1.framesDropped }
+        let down = snapshots.contains { if case .reconnecting = $0.state { true } else { false } }
+        return "stream " + (down ? "reconnecting" : "ok") + (dropped > 0 ? " (\(dropped) dropped)" : "")
     }
 
     private var shown: Content?
@@ -43,6 +55,7 @@ final class LiveStatus {
                           content.fpsTenths / 10, content.fpsTenths % 10, content.dropped, content.latencyMilliseconds)
         if content.idle { text += "  (idle)" }
         if let seconds = content.recordingSeconds { text += "  rec " + TimeFormat.clock(Double(seconds)) }
+        if !content.streams.isEmpty { text += "  " + content.streams }
         text += "   [n/p] preset  [+/-] sens  [q] quit"
         bytes = Array(text.unicodeScalars.map { $0.isASCII ? UInt8($0.value) : UInt8(ascii: "?") })
     }

@@ -17,6 +17,11 @@ public struct PlayOptions: Sendable {
     public var keepOpen = false
     /// Device buffer (target latency), seconds.
     public var bufferSeconds = 0.1
+    /// Draw in the terminal (the command line sets it when standard input and output are one).
+    public var terminal = true
+    /// Show the picture in a window (SDL2), fullscreen or not.
+    public var window = false
+    public var fullscreen = false
 
     public init(input: String) { self.input = input }
 
@@ -24,6 +29,9 @@ public struct PlayOptions: Sendable {
     public func validate() throws(MarbleError) {
         _ = try Limits.check(rate: fps)
         _ = try Limits.check(threads, in: Limits.threads, "--threads")
+        guard terminal || window else {
+            throw MarbleError(.option, "marble play draws in a terminal: standard input and output must be one (or use --window, or -o FILE or -o URL)")
+        }
     }
 }
 

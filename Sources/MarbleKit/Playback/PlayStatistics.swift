@@ -15,15 +15,15 @@ public struct PlayStatistics: Sendable {
 
     public init() {}
 
-    init(pipeline s: PipelineStatistics, terminal: TerminalSink) {
+    init(pipeline s: PipelineStatistics, terminal: TerminalSink?) {
         frames = s.frames
         dropped = s.dropped
         seconds = s.wallSeconds
         let n = Double(max(1, s.frames))
         meanRender = s.renderMilliseconds / n
         meanTerminal = s.sinkMilliseconds / n
-        columns = terminal.columns
-        rows = terminal.rows
+        columns = terminal?.columns ?? 0
+        rows = terminal?.rows ?? 0
     }
 
     public var framesPerSecond: Double { seconds > 0 ? Double(frames) / seconds : 0 }

@@ -43,6 +43,9 @@ public final class PlayerSession {
         return PlayerClient(load: { _ in duration }, follow: { [pump] transport in pump.follow(transport) })
     }
 
+    /// The renderer SDL chose for the window (nil without one).
+    public private(set) var windowRenderer: String?
+
     /// Frame counts and times of the last ``run(player:)``.
     public private(set) var statistics = PlayStatistics()
 
@@ -61,21 +64,39 @@ public final class PlayerSession {
     /// heard, on the monotonic frame clock) → the ``FrameRenderer`` (the preset chosen now, at the
     /// window's size) → a ``TerminalSink``. Keys arrive on the ``TerminalInput`` thread.
     public func run(player: PlayerComponent) throws(MarbleError) -> PlayOutcome {
-        let screen = try TerminalScreen()
-        let grid = TerminalGrid(screen: screen)
+        let screen = options.terminal ? try TerminalScreen() : nil
+        let grid = screen.map { TerminalGrid(screen: $0) }
         let signals = TerminalSignals()
         let pump = self.pump
         let source = try PlaybackFrameSource(pump: pump, player: player, sampleRate: decoder.sampleRate,
                                              fps: options.fps, keepOpen: options.keepOpen)
+        let controls = source.controls
+        let onKey: @Sendable (Key) -> Void = { key in
+            guard let command = PlayerCommand(key: key) else { return }
+            controls.apply(command, heard: pump.clock.position(of: pump.clock.reading))
+        }
+        let window = options.window
+            ? try WindowSink(title: "marble", size: (1280, 720), fullscreen: options.fullscreen, onKey: onKey,
+                             onClose: { player.send(.quitRequested) })
+            : nil
         let preset = player.snapshot.preset ?? PresetLibrary.defaultName
         let scene = try PresetLibrary.load(preset)
         try scene.validate()
-        let size = grid.pixels
+        // The picture follows the window when there is one, else the terminal.
+        let sizing: @Sendable () -> (width: Int, height: Int)
+        if let window {
+            sizing = window.sizing
+        } else if let grid {
+            sizing = { grid.pixels }
+        } else {
+            sizing = { (1280, 720) }
+        }
+        let size = sizing()
         let renderer = try FrameRenderer(scene: scene, width: size.width, height: size.height, fps: options.fps,
                                          threads: options.threads, selection: { player.snapshot.preset }, selected: preset,
-                                         sizing: { grid.pixels })
+                                         sizing: sizing)
         var status = StatusLine()
-        let sink = TerminalSink(screen: screen, grid: grid) {
+        let terminal = screen.map { screen in TerminalSink(screen: screen, grid: grid!) {
             let state = player.snapshot
             let reading = pump.clock.reading
             let current = source.controls.isCurrent(reading)
@@ -85,26 +106,27 @@ public final class PlayerSession {
                 preset: state.preset ?? "-", sensitivity: state.sensitivity, fpsTenths: status.fpsTenths,
                 dropped: status.dropped))
             return status.bytes
-        }
+        } }
         let cancel = CancellationFlag()
         let ended = player.store.subscribe { state in if state.outcome != nil { cancel.cancel() } }
         defer { ended.cancel() }
-        let controls = source.controls
-        let input = TerminalInput(screen: screen, grid: grid, signals: signals, onKey: { key in
-            guard let command = PlayerCommand(key: key) else { return }
-            controls.apply(command, heard: pump.clock.position(of: pump.clock.reading))
-        }, onStop: { player.send(.interrupted) })
-        try screen.enter()
+        let input = TerminalInput(screen: screen, grid: grid, signals: signals, onKey: onKey,
+                                  onStop: { player.send(.interrupted) })
+        try screen?.enter()
         pump.start(paused: player.snapshot.status != .playing)
         defer { pump.stop() }  // runs after the restore below: the terminal comes back first
-        defer { screen.restore() }
+        defer { screen?.restore() }
         input.start()
         defer { input.stop() }
-        let pipeline = FramePipeline(source: source, renderer: renderer, sinks: [sink], policy: .realtime)
+        var sinks: [any FrameSink] = []
+        if let terminal { sinks.append(terminal) }
+        if let window { sinks.append(window) }
+        let pipeline = FramePipeline(source: source, renderer: renderer, sinks: sinks, policy: .realtime)
         let result = try pipeline.run(cancel: cancel, progressInterval: 0.25) { s in
             status.measured(frames: s.frames, dropped: s.dropped, wallSeconds: s.wallSeconds)
         }
-        statistics = PlayStatistics(pipeline: result, terminal: sink)
+        statistics = PlayStatistics(pipeline: result, terminal: terminal)
+        windowRenderer = window?.rendererName
         if source.ended { return .ended }
         return player.snapshot.outcome ?? .interrupted
     }

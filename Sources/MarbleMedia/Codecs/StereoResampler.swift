@@ -16,10 +16,11 @@ final class StereoResampler {
     init(from inputRate: Int, to outputRate: Int) throws(MarbleError) {
         self.inputRate = inputRate
         self.outputRate = outputRate
-        var layout = AVChannelLayout()
-        av_channel_layout_default(&layout, 2)
-        defer { av_channel_layout_uninit(&layout) }
-        let made = swr_alloc_set_opts2(&swr, &layout, AV_SAMPLE_FMT_FLTP, Int32(outputRate), &layout,
+        var outLayout = AVChannelLayout(), inLayout = AVChannelLayout()
+        av_channel_layout_default(&outLayout, 2)
+        av_channel_layout_default(&inLayout, 2)
+        defer { av_channel_layout_uninit(&outLayout); av_channel_layout_uninit(&inLayout) }
+        let made = swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLTP, Int32(outputRate), &inLayout,
                                        AV_SAMPLE_FMT_FLTP, Int32(inputRate), 0, nil) >= 0 && swr_init(swr) >= 0
         capacity = 8192
         left = .allocate(capacity: capacity)

@@ -54,6 +54,11 @@ package final class PlaylistFeed: @unchecked Sendable {
         set { handler.withLock { $0 = newValue } }
     }
 
+    /// What a song is called in status lines: its file name without the extension.
+    package static func title(of path: String) -> String {
+        URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+    }
+
     /// Starts playing on a thread of its own (once).
     package func start() {
         guard !started else { return }
@@ -81,7 +86,7 @@ package final class PlaylistFeed: @unchecked Sendable {
         repeat {
             var playedAny = false
             for (index, path) in paths.enumerated() {
-                let title = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+                let title = PlaylistFeed.title(of: path)
                 state.withLock { $0.song = index; $0.title = title }
                 onSongChange?(title)
                 do throws(MarbleError) {

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// A live recording's sound and picture stay the same length whatever was dropped.
-@Suite struct LiveRecordingSinkTests {
+@Suite struct LiveEncodingSinkTests {
     @Test("after a stall of seconds (179 frames skipped at once, then frames as usual) the sound is exactly as long as the picture")
     func longSkipKeepsLengths() throws {
         let buffer = CaptureBuffer(sampleRate: 48_000)
@@ -16,7 +16,8 @@ import Testing
         options.encoderPreset = .ultrafast
         options.threads = 1
         let path = TestMedia.output("live-stall-\(UUID().uuidString.prefix(6)).mp4")
-        let sink = try LiveRecordingSink(path: path, options: options, width: 64, height: 36, buffer: buffer, startSample: 0)
+        options.outputs = [path]
+        let sink = try #require(try LiveOutputs.encodings(options: options, width: 64, height: 36, buffer: buffer, startSample: 0).first)
         tone.withUnsafeBufferPointer { buffer.append(left: $0.baseAddress!, right: $0.baseAddress!, count: $0.count) }
         for index in [0] + Array(180...200) {
             let slot = try FrameSlot(width: 64, height: 36, features: AudioFeatures(), hasPicture: false, needs: .yuv)

@@ -2,16 +2,20 @@ import MarbleCore
 import MarbleMedia
 import MarblePipeline
 
-/// A live recording: the frames, H.264 (or VP9 for WebM) at a constant rate, with the captured sound
-/// (AAC, or Opus for WebM) muxed in step, into a file that appears only when it is finished. MP4 and
-/// MOV are written in fragments, so memory stays flat however long the set runs.
+/// One live encoding: the frames, H.264 (or VP9 for WebM) at a constant rate, with the captured sound
+/// (AAC, or Opus for WebM) muxed in step, into every output that shares it: recordings, each of which
+/// appears only when it is finished (MP4 and MOV in fragments, so memory stays flat however long the
+/// set runs), and streams, which send as they go (see ``MediaWriter``).
 ///
 /// Frame n covers capture samples [n, n + 1) / fps of the live timeline and is drawn only once they
 /// have arrived, so after each frame the sound up to the end of the frames written is already in the
 /// capture buffer: it is handed to the writer right away, and picture and sound stay in step however
 /// late frames are (a dropped frame's slot holds the picture before it, see ``EncodingSink``).
-final class LiveRecordingSink: FrameSink {
-    let path: String
+final class LiveEncodingSink: FrameSink {
+    /// The files among the outputs (for the summary's sizes).
+    let files: [String]
+    /// The streams among the outputs.
+    var streams: [StreamStatus] { video.writer.streams }
     private let video: EncodingSink
     private let buffer: CaptureBuffer
     private let startSample: Int
@@ -19,25 +23,27 @@ final class LiveRecordingSink: FrameSink {
     /// Samples (per channel, from `startSample`) handed to the writer.
     private var soundWritten = 0
 
-    init(path: String, options: LiveOptions, width: Int, height: Int, buffer: CaptureBuffer,
-         startSample: Int) throws(MarbleError) {
-        self.path = path
+    /// - Parameters:
+    ///   - targets: the outputs of this encoding: files of one codec family (``OutputFormat/webm``: VP9,
+    ///     or H.264) and streams (H.264).
+    ///   - settings: the encoder's (a stream's bitrate and keyframe interval, or a file's CRF).
+    init(targets: [MediaWriter.Target], format: OutputFormat, settings: VideoEncoder.Settings, audioBitrate: Int?,
+         buffer: CaptureBuffer, startSample: Int) throws(MarbleError) {
+        files = targets.compactMap { if case .file(let path) = $0 { path } else { nil } }
         self.buffer = buffer
         self.startSample = startSample
-        fps = options.fps
-        let format = OutputFormat(path: path)!
-        let settings = VideoEncoder.Settings(width: width, height: height, fps: options.fps, crf: options.crf,
-                                             preset: options.encoderPreset, threads: max(1, options.threads),
-                                             globalHeader: false)
-        let writer = try MediaWriter(path: path, format: format, settings: settings,
-                                         sound: .samples(sampleRate: buffer.sampleRate, channels: 2, bitrate: options.audioBitrate),
-                                         fragmented: true)
+        fps = settings.fps
+        let writer = try MediaWriter(targets: targets, format: format, settings: settings,
+                                     sound: .samples(sampleRate: buffer.sampleRate, channels: 2, bitrate: audioBitrate),
+                                     fragmented: true)
         video = EncodingSink(writer: writer, holdsPictures: true) { stopped in
-            stopped ? MarbleError(.cancelled, "stopped before the first frame; no recording written")
-                    : MarbleError(.device, "no frame was captured; no recording written")
+            stopped ? MarbleError(.cancelled, "stopped before the first frame; nothing recorded")
+                    : MarbleError(.device, "no frame was made; nothing recorded")
         }
         video.afterEachFrame = { [unowned self] frames throws(MarbleError) in try self.appendSound(upToFrames: frames) }
     }
+
+    var label: String { video.writer.path }
 
     var needs: FrameNeeds { .yuv }
 

@@ -1,0 +1,65 @@
+import MarbleCore
+import MarbleMedia
+
+/// Where a live session's sound comes from, behind one face: a capture device (``AudioCapture``) or a
+/// playlist played at real-time pace (``PlaylistFeed``). Either fills a ``CaptureBuffer`` that the
+/// frame source reads and the recordings and streams take their sound from.
+final class LiveSoundInput: Sendable {
+    private enum Input {
+        case capture(AudioCapture)
+        case playlist(PlaylistFeed)
+    }
+    private let input: Input
+    let buffer: CaptureBuffer
+    let client: LiveClient
+
+    init(options: LiveOptions) throws(MarbleError) {
+        switch options.sound {
+        case .capture:
+            let capture = try AudioCapture(options: options.capture)
+            input = .capture(capture)
+            buffer = capture.buffer
+            client = .capturing(capture)
+        case .playlist(let paths, let loop):
+            let feed = try PlaylistFeed(paths: paths, loop: loop)
+            input = .playlist(feed)
+            buffer = feed.buffer
+            client = LiveClient(connect: {
+                feed.start()
+                return PlaylistFeed.title(of: feed.paths[0])
+            }, disconnect: { feed.stop() })
+        }
+    }
+
+    /// Called when the source changes: the capture's state, or the song that starts playing.
+    var onStateChange: (@Sendable (CaptureState) -> Void)? {
+        get { nil }
+        set {
+            switch input {
+            case .capture(let capture): capture.onStateChange = newValue
+            case .playlist(let feed): feed.onSongChange = { title in newValue?(.capturing(source: title)) }
+            }
+        }
+    }
+
+    /// The source being heard (a capture source's name, or the song playing).
+    var name: String? {
+        switch input {
+        case .capture(let capture): capture.sourceName
+        case .playlist(let feed): feed.title.isEmpty ? nil : feed.title
+        }
+    }
+
+    /// Songs that could not be played.
+    var warnings: [String] {
+        if case .playlist(let feed) = input { return feed.warnings }
+        return []
+    }
+
+    func stop() {
+        switch input {
+        case .capture(let capture): capture.stop()
+        case .playlist(let feed): feed.stop()
+        }
+    }
+}
