@@ -113,8 +113,8 @@ package final class FramePipeline {
             for sink in sinks { sink.abort() }
             throw error
         }
-        statistics.collect(from: workers)
         counters.copy(into: &statistics)
+        statistics.collect(from: workers)
         statistics.wallSeconds = Double(MonotonicClock.now() &- started) / 1e9
         statistics.sourceMilliseconds = stepper.busyMilliseconds
         statistics.renderMilliseconds = renderer.busyMilliseconds

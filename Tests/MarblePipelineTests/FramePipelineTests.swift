@@ -101,6 +101,19 @@ import Testing
         #expect(zip(slow.indices, slow.levels).allSatisfy { Float($0) == $1 })
     }
 
+    @Test("real time, several sinks: a stalled one misses frames (its own count); the other gets every frame")
+    func stalledSinkDoesNotStallOthers() throws {
+        let source = PacedSource(count: 60, interval: 0.005)
+        let stalled = RecordingSink(delay: 0.05), other = RecordingSink()
+        let stats = try FramePipeline(source: source, renderer: try renderer(), sinks: [stalled, other], policy: .realtime)
+            .run(cancel: CancellationFlag())
+        #expect(stats.sourceDropped == 0, "the source never waited for the stalled sink")
+        #expect(other.indices == Array(0..<60), "the healthy sink saw every frame")
+        #expect(stalled.indices.count < 30 && stats.outputs[0].dropped == 60 - stalled.indices.count)
+        #expect(stats.outputs[1].dropped == 0 && stats.dropped == stats.outputs[0].dropped)
+        #expect(zip(stalled.indices, stalled.levels).allSatisfy { Float($0) == $1 }, "each frame kept its own slot")
+    }
+
     @Test("offline with the same slow sink drops nothing (the policy is what differs)")
     func offlineSameSinkDropsNothing() throws {
         let source = PacedSource(count: 30, interval: 0.002)

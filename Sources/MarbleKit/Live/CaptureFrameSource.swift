@@ -51,7 +51,7 @@ package final class CaptureFrameSource: FrameSource, @unchecked Sendable {
 
     package init(buffer: CaptureBuffer, fps: Rational, configuration: AnalysisConfiguration = AnalysisConfiguration(),
          frameLimit: Int? = nil, lagAllowance: Int = 0, idleAfter: Double = 2, idleFramesPerSecond: Double = 5,
-         sensitivity: @escaping @Sendable () -> Float = { 1 }) throws(MarbleError) {
+         sensitivity: @escaping @Sendable () -> Float = { 1 }, fromStart: Bool = false) throws(MarbleError) {
         self.buffer = buffer
         self.fps = fps
         self.frameLimit = frameLimit
@@ -66,7 +66,8 @@ package final class CaptureFrameSource: FrameSource, @unchecked Sendable {
         idleSamples = idle.isFinite && idle >= 0 && idle < 1e15 ? Int(idle) : Int.max
         extractor = try FeatureExtractor(sampleRate: buffer.sampleRate, fps: fps, configuration: configuration)
         scratch = extractor.makeFeatures()
-        startSample = buffer.written
+        // Live, the timeline starts now; a playlist's starts with its first sample.
+        startSample = fromStart ? 0 : buffer.written
     }
 
     package var hasPictures: Bool { false }

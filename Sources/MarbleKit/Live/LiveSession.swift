@@ -95,7 +95,8 @@ public final class LiveSession {
         let watched = screen != nil || window != nil
         let source = try CaptureFrameSource(buffer: sound.buffer, fps: options.fps, frameLimit: options.frameLimit,
                                             lagAllowance: watched ? 0 : Int(options.fps.doubleValue / 2),
-                                            idleAfter: options.idleAfter, sensitivity: { live.snapshot.sensitivity })
+                                            idleAfter: options.idleAfter, sensitivity: { live.snapshot.sensitivity },
+                                            fromStart: sound.startsAtZero)
         var sinks: [any FrameSink] = []
         let encodings = try LiveOutputs.encodings(options: options, width: size.width, height: size.height,
                                                   buffer: sound.buffer, startSample: source.startSample)

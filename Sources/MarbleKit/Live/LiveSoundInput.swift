@@ -50,6 +50,13 @@ final class LiveSoundInput: Sendable {
         }
     }
 
+    /// Whether the session's timeline starts with the buffer's first sample (a playlist: its first
+    /// song from its start) rather than now (a capture).
+    var startsAtZero: Bool {
+        if case .playlist = input { return true }
+        return false
+    }
+
     /// Songs that could not be played.
     var warnings: [String] {
         if case .playlist(let feed) = input { return feed.warnings }

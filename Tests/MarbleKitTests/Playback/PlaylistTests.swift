@@ -1,0 +1,27 @@
+import Foundation
+import MarbleCore
+@testable import MarbleKit
+import TestSupport
+import Testing
+
+@Suite struct PlaylistTests {
+    @Test("M3U: comments and tags skipped, relative paths from the playlist's folder, file:// URLs, other URLs kept")
+    func parse() {
+        let text = "\u{FEFF}#EXTM3U\n#EXTINF:123,Artist - Title\nsong one.mp3\r\n\n  /abs/two.flac  \nfile:///music/three%20x.ogg\nhttp://radio/stream\n"
+        let songs = Playlist.parse(text, relativeTo: URL(fileURLWithPath: "/lists"))
+        #expect(songs == ["/lists/song one.mp3", "/abs/two.flac", "/music/three x.ogg", "http://radio/stream"])
+    }
+
+    @Test("files and playlists expand in order; an empty or unreadable playlist is one clear error")
+    func expand() throws {
+        let folder = TestMedia.output("playlist-\(getpid())")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let list = folder + "/a.m3u8"
+        try "b.wav\nc.wav\n".write(toFile: list, atomically: true, encoding: .utf8)
+        #expect(try Playlist.expand(["x.wav", list, "y.wav"]) == ["x.wav", folder + "/b.wav", folder + "/c.wav", "y.wav"])
+        let empty = folder + "/empty.m3u"
+        try "#EXTM3U\n".write(toFile: empty, atomically: true, encoding: .utf8)
+        #expect(throws: MarbleError.self) { try Playlist.expand([empty]) }
+        #expect(throws: MarbleError.self) { try Playlist.expand([folder + "/missing.m3u"]) }
+    }
+}

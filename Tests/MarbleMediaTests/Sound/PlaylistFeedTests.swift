@@ -1,0 +1,41 @@
+import Foundation
+import MarbleCore
+@testable import MarbleMedia
+import TestSupport
+import Testing
+
+/// Songs fed at real-time pace into a capture buffer: one rate, one continuous stream, loops, ends.
+@Suite struct PlaylistFeedTests {
+    @Test("two songs at 44.1 and 48 kHz become one 48 kHz stream as long as both, at real-time pace, then the buffer ends")
+    func continuousAndPaced() throws {
+        let songs = [try TestMedia.tone("wav", seconds: 0.5, rate: 44_100), try TestMedia.tone("wav", seconds: 0.5, rate: 48_000)]
+        let feed = try PlaylistFeed(paths: songs, loop: false)
+        let started = MonotonicClock.now()
+        feed.start()
+        while !feed.buffer.hasEnded { _ = feed.buffer.wait(after: feed.buffer.written, timeout: 0.1) }
+        let elapsed = MonotonicClock.milliseconds(since: started) / 1000
+        feed.stop()
+        #expect(abs(feed.buffer.written - 48_000) < 200, "\(feed.buffer.written) samples for 1 s of songs")
+        #expect(elapsed > 0.9, "played at real-time pace, not as fast as it decodes: \(elapsed) s")
+        // No gap at the join: the 440 Hz tone goes on through sample 24000 (RMS of the 20 ms around it).
+        var around: [Float] = []
+        feed.buffer.read(from: 24_000 - 480, upTo: 24_000 + 480) { left, _ in around += left }
+        let rms = (around.reduce(0) { $0 + $1 * $1 } / Float(around.count)).squareRoot()
+        #expect(rms > 0.2, "the songs join without silence (rms \(rms))")
+        #expect(feed.warnings.isEmpty)
+    }
+
+    @Test("loop plays the list again; a song that cannot be played is skipped with a warning")
+    func loopAndSkip() throws {
+        let broken = TestMedia.output("not-audio-\(getpid()).wav")
+        try Data("not a wav file".utf8).write(to: URL(fileURLWithPath: broken))
+        let feed = try PlaylistFeed(paths: [broken, try TestMedia.tone("wav", seconds: 0.3, rate: 48_000)], loop: true)
+        feed.start()
+        while feed.passes < 2 { Thread.sleep(forTimeInterval: 0.05) }
+        feed.stop()
+        #expect(feed.buffer.written >= 2 * 14_400 - 500, "two passes: \(feed.buffer.written) samples")
+        #expect(feed.warnings.contains { $0.contains(broken) && $0.contains("skipped") })
+        #expect(throws: MarbleError.self) { try PlaylistFeed(paths: [], loop: false) }
+        #expect(throws: MarbleError.self) { try PlaylistFeed(paths: ["/no/such/song.mp3"], loop: false) }
+    }
+}
