@@ -109,9 +109,9 @@ struct PlayCommand: AsyncParsableCommand {
             let outcome = try await Self.runOnOwnThread(session, player)
             for w in session.warnings { Console.warning(w) }
             let s = session.statistics
-            Console.writeErr(String(format: "%d frames in %.1f s (%.1f fps, %d dropped) at %dx%d cells: render %.2f ms, outputs %.2f ms per frame\n",
-                                    s.frames, s.seconds, s.framesPerSecond, s.dropped, s.columns, s.rows,
-                                    s.meanRender, s.meanTerminal))
+            let cells = s.columns > 0 ? " at \(s.columns)x\(s.rows) cells" : ""
+            Console.writeErr(String(format: "%d frames in %.1f s (%.1f fps, %d dropped)%@: render %.2f ms, outputs %.2f ms per frame\n",
+                                    s.frames, s.seconds, s.framesPerSecond, s.dropped, cells, s.meanRender, s.meanTerminal))
             if let renderer = session.windowRenderer { Console.writeErr("window: SDL \(renderer) renderer\n") }
             if outcome == .interrupted { throw ExitCode(130) }
         }

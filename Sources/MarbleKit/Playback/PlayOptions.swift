@@ -29,9 +29,6 @@ public struct PlayOptions: Sendable {
     public func validate() throws(MarbleError) {
         _ = try Limits.check(rate: fps)
         _ = try Limits.check(threads, in: Limits.threads, "--threads")
-        guard terminal || window else {
-            throw MarbleError(.option, "marble play draws in a terminal: standard input and output must be one (or use --window, or -o FILE or -o URL)")
-        }
     }
 }
 

@@ -64,7 +64,9 @@ public final class PlayerSession {
     /// heard, on the monotonic frame clock) → the ``FrameRenderer`` (the preset chosen now, at the
     /// window's size) → a ``TerminalSink``. Keys arrive on the ``TerminalInput`` thread.
     public func run(player: PlayerComponent) throws(MarbleError) -> PlayOutcome {
-        let screen = options.terminal ? try TerminalScreen() : nil
+        // No terminal and no window: TerminalScreen says so (after the device was opened, so that a
+        // missing sound server is the error reported first).
+        let screen = options.terminal || !options.window ? try TerminalScreen() : nil
         let grid = screen.map { TerminalGrid(screen: $0) }
         let signals = TerminalSignals()
         let pump = self.pump
