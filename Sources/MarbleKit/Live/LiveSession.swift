@@ -59,7 +59,7 @@ public final class LiveSession {
         let sound = try LiveSoundInput(options: options)
         let live = LiveComponent(availablePresets: presets, requestedSource: options.capture.source,
                                  preset: options.preset ?? PresetLibrary.defaultName, client: sound.client)
-        sound.onStateChange = { live.send(.captureChanged($0)) }
+        sound.observe { live.send(.captureChanged($0)) }
         let signals = TerminalSignals()
         defer {
             live.stop()  // ends the session as interrupted if nothing else did: disconnects the sound

@@ -31,14 +31,11 @@ final class LiveSoundInput: Sendable {
         }
     }
 
-    /// Called when the source changes: the capture's state, or the song that starts playing.
-    var onStateChange: (@Sendable (CaptureState) -> Void)? {
-        get { nil }
-        set {
-            switch input {
-            case .capture(let capture): capture.onStateChange = newValue
-            case .playlist(let feed): feed.onSongChange = { title in newValue?(.capturing(source: title)) }
-            }
+    /// Reports source changes to `handler`: the capture's state, or the song that starts playing.
+    func observe(_ handler: @escaping @Sendable (CaptureState) -> Void) {
+        switch input {
+        case .capture(let capture): capture.onStateChange = handler
+        case .playlist(let feed): feed.onSongChange = { title in handler(.capturing(source: title)) }
         }
     }
 

@@ -21,7 +21,7 @@ package final class PlaylistFeed: @unchecked Sendable {
     private let block: Int
     private let stopped = Atomic<Bool>(false)
     private let done = DispatchSemaphore(value: 0)
-    private var started = false
+    private let started = Atomic<Bool>(false)
     private let state = Mutex((song: -1, title: "", warnings: [String](), passes: 0))
     private let handler = Mutex<(@Sendable (String) -> Void)?>(nil)
     /// Seconds of sound appended ahead of the clock (so a reader never waits on a song change).
@@ -61,8 +61,7 @@ package final class PlaylistFeed: @unchecked Sendable {
 
     /// Starts playing on a thread of its own (once).
     package func start() {
-        guard !started else { return }
-        started = true
+        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
         Thread.detachNewThread { [self] in
             play()
             buffer.end()
@@ -70,13 +69,14 @@ package final class PlaylistFeed: @unchecked Sendable {
         }
     }
 
-    /// Stops (idempotent); the buffer ends where it is.
+    /// Stops and waits for the feed's thread; the buffer ends where it is. Idempotent, and safe from
+    /// several threads at once (a session's disconnect effect and its own way out both stop it):
+    /// each waiter passes the thread's one signal on to the next.
     package func stop() {
         stopped.store(true, ordering: .relaxed)
-        if started {
-            done.wait()
-            started = false
-        }
+        guard started.load(ordering: .acquiring) else { return }
+        done.wait()
+        done.signal()
     }
 
     private func play() {

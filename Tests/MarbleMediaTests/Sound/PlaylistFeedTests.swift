@@ -38,4 +38,16 @@ import Testing
         #expect(throws: MarbleError.self) { try PlaylistFeed(paths: [], loop: false) }
         #expect(throws: MarbleError.self) { try PlaylistFeed(paths: ["/no/such/song.mp3"], loop: false) }
     }
+
+    @Test("stop from two threads at once (a session's disconnect effect and its way out) returns on both")
+    func concurrentStops() throws {
+        let feed = try PlaylistFeed(paths: [try TestMedia.tone("wav", seconds: 5, rate: 48_000)], loop: false)
+        feed.start()
+        _ = feed.buffer.wait(after: 0, timeout: 2)
+        let returned = DispatchSemaphore(value: 0)
+        for _ in 0..<2 { Thread.detachNewThread { feed.stop(); returned.signal() } }
+        #expect(returned.wait(timeout: .now() + 5) == .success && returned.wait(timeout: .now() + 5) == .success,
+                "both stops returned")
+        feed.stop()  // and once more, after the thread ended
+    }
 }
