@@ -17,7 +17,9 @@ import MarbleRender
 /// 3. **beats**: click tracks at several tempi; the clicks' true times come from the captured level
 ///    itself (a regular grid fitted to the frames where the clicks land), so no clock mapping is
 ///    needed. Reported: seconds until the beat tracker locks (every beat after it within ±70 ms of a
-///    click), F-measure (±70 ms) after locking, and the tempo error.
+///    click), F-measure (±70 ms) after locking, and the tempo error;
+/// 4. **window** (with ``Configuration/window``): the latency steps are also shown in a window, as
+///    `marble live --window` does, and the time each frame's present returned gives capture → shown.
 public enum LiveBench {
     public struct Configuration: Sendable {
         public var width = 1280, height = 720
@@ -29,6 +31,8 @@ public enum LiveBench {
         public var clickSeconds = 20.0
         public var tempi: [Double] = [96, 120, 140]
         public var fragmentSeconds = 0.010
+        /// Also show the latency steps in a window (needs a display) and report capture → shown.
+        public var window = false
         public init() {}
     }
 
@@ -61,6 +65,9 @@ public enum LiveBench {
         /// The main analysis window, and how far its centre lags the newest sample it reads, ms.
         public var windowMilliseconds: Double, windowDelayMilliseconds: Double
         public var beats: [BeatResult]
+        /// With a window: what showed the frames, and capture → shown (upper bound as above, to the
+        /// return of the present), ms, over the steps whose frame (or a newer one) was shown.
+        public var display: DisplayLatency?
 
         public var summary: String {
             var lines = [
@@ -74,12 +81,25 @@ public enum LiveBench {
                 String(format: "  analysis window %.1f ms (its centre %.1f ms behind the newest sample; not in the figures above)",
                        windowMilliseconds, windowDelayMilliseconds),
             ]
+            if let d = display {
+                lines.append(String(format: "  capture → shown in the window (SDL %@, upper bound): p50 %.1f ms, p99 %.1f ms; heard → shown p50 %.1f ms, p99 %.1f ms; %d frames shown, %d missed",
+                                    d.renderer, d.captureP50, d.captureP99, d.heardP50, d.heardP99, d.shown, d.missed))
+            }
             for b in beats {
                 lines.append(String(format: "  clicks at %.0f BPM: lock %@, F-measure (±70 ms) %.3f after lock, tempo error %.2f %%", b.tempo,
                                     b.lockSeconds.map { String(format: "%.2f s", $0) } ?? "never", b.fMeasure, b.tempoError * 100))
             }
             return lines.joined(separator: "\n")
         }
+    }
+
+    /// What `--window` adds: the window's renderer, capture → shown and heard → shown (ms), the frames
+    /// the window showed and those it skipped.
+    public struct DisplayLatency: Sendable, Codable {
+        public var renderer: String
+        public var captureP50: Double, captureP99: Double
+        public var heardP50: Double, heardP99: Double
+        public var shown: Int, missed: Int
     }
 
     /// Runs the measurement against the default PulseAudio server (its default sink and that sink's
@@ -95,8 +115,9 @@ public enum LiveBench {
 
         progress("latency: \(c.steps) steps of silence → tone")
         let stepSignal = StepSignal(rate: rate, steps: c.steps)
-        let latency = try measure(c, input: input, signal: stepSignal.samples, rate: rate)
+        let latency = try measure(c, input: input, signal: stepSignal.samples, rate: rate, window: c.window)
         var found: [Double] = [], bound: [Double] = [], pipeline: [Double] = []
+        var shownBound: [Double] = [], shownHeard: [Double] = []
         let frames = latency.frames
         for onset in stepSignal.onsets {
             guard let played = latency.playTime(ofSample: onset) else { continue }
@@ -105,6 +126,11 @@ public enum LiveBench {
             found.append(Double(Int64(frames[k].ready) - Int64(played)) / 1e6)
             // The step's first sample arrived after the previous frame's newest one: an upper bound.
             if k > 0, frames[k - 1].arrival > 0 { bound.append(Double(frames[k].ready &- frames[k - 1].arrival) / 1e6) }
+            // The first frame the window showed from that one on (a display skips to the newest).
+            if let shown = latency.shown?.first(where: { $0.index >= frames[k].index }) {
+                shownHeard.append(Double(Int64(shown.time) - Int64(played)) / 1e6)
+                if k > 0, frames[k - 1].arrival > 0 { shownBound.append(Double(shown.time &- frames[k - 1].arrival) / 1e6) }
+            }
         }
         for f in latency.frames where f.arrival > 0 { pipeline.append(Double(f.ready &- f.arrival) / 1e6) }
         let period = 1000 / c.fps.doubleValue
@@ -130,7 +156,12 @@ public enum LiveBench {
                       pipelineP50: percentile(pipeline, 50), pipelineP99: percentile(pipeline, 99),
                       jitterP50: percentile(jitter, 50), jitterP99: percentile(jitter, 99),
                       frames: latency.statistics.frames, dropped: latency.statistics.dropped,
-                      windowMilliseconds: windowMs, windowDelayMilliseconds: windowMs / 2, beats: beats)
+                      windowMilliseconds: windowMs, windowDelayMilliseconds: windowMs / 2, beats: beats,
+                      display: latency.window.map {
+                          DisplayLatency(renderer: $0.renderer, captureP50: percentile(shownBound, 50), captureP99: percentile(shownBound, 99),
+                                         heardP50: percentile(shownHeard, 50), heardP99: percentile(shownHeard, 99),
+                                         shown: $0.shown, missed: $0.missed)
+                      })
     }
 
     static func percentile(_ values: [Double], _ p: Double) -> Double {
@@ -140,7 +171,8 @@ public enum LiveBench {
     }
 
     /// Plays `signal` into the default sink while the live pipeline runs; returns what each frame saw.
-    private static func measure(_ c: Configuration, input: AudioCapture, signal: [Float], rate: Int) throws(MarbleError) -> Measurement {
+    private static func measure(_ c: Configuration, input: AudioCapture, signal: [Float], rate: Int,
+                                window: Bool = false) throws(MarbleError) -> Measurement {
         let source = try CaptureFrameSource(buffer: input.buffer, fps: c.fps, idleAfter: .infinity)
         let scene = try PresetLibrary.load(c.preset)
         let renderer = try FrameRenderer(scene: scene, width: c.width, height: c.height, fps: c.fps, threads: c.threads)
@@ -148,16 +180,31 @@ public enum LiveBench {
         let sink = MeasuringSink(capacity: expected + 64)
         let player = try SignalPlayer(rate: rate, signal: signal)
         let cancel = CancellationFlag()
+        var sinks: [any FrameSink] = [sink]
+        var display: ShownTimesSink?
+        if window {
+            let shown = ShownTimesSink(try WindowSink(title: "marble bench", size: (c.width, c.height), onKey: { _ in },
+                                                      onClose: { cancel.cancel() }), capacity: expected + 64)
+            sinks.append(shown)
+            display = shown
+        }
         player.start { cancel.cancel() }
-        let statistics = try FramePipeline(source: source, renderer: renderer, sinks: [sink], policy: .realtime).run(cancel: cancel)
+        let statistics = try FramePipeline(source: source, renderer: renderer, sinks: sinks, policy: .realtime).run(cancel: cancel)
         if let e = player.finish() { throw e }
-        return Measurement(frames: sink.frames, statistics: statistics, player: player)
+        let windowCounts = display.map { d in
+            (renderer: d.window.rendererName, shown: d.times.count,
+             missed: statistics.outputs.first { $0.label == d.label }?.dropped ?? 0)
+        }
+        return Measurement(frames: sink.frames, statistics: statistics, player: player, shown: display?.times, window: windowCounts)
     }
 
     struct Measurement {
         let frames: [MeasuringSink.Frame]
         let statistics: PipelineStatistics
         let player: SignalPlayer
+        /// Frames the window showed, and when their present returned.
+        var shown: [ShownTimesSink.Shown]? = nil
+        var window: (renderer: String, shown: Int, missed: Int)? = nil
         func playTime(ofSample index: Int) -> UInt64? { player.playTime(ofSample: index) }
     }
 }
@@ -186,4 +233,29 @@ final class MeasuringSink: FrameSink {
 
     func finish(stopped: Bool) throws(MarbleError) {}
     func abort() {}
+}
+
+/// A window sink that notes when each frame's present returned, into an array made once.
+final class ShownTimesSink: FrameSink {
+    struct Shown: Sendable { var index: Int, time: UInt64 }
+    let window: WindowSink
+    private(set) var times: [Shown]
+
+    init(_ window: WindowSink, capacity: Int) {
+        self.window = window
+        times = []
+        times.reserveCapacity(capacity)
+    }
+
+    var needs: FrameNeeds { window.needs }
+    var label: String { window.label }
+    var showsLatestOnly: Bool { window.showsLatestOnly }
+
+    func consume(_ slot: FrameSlot) throws(MarbleError) {
+        try window.consume(slot)
+        if times.count < times.capacity { times.append(Shown(index: slot.index, time: MonotonicClock.now())) }
+    }
+
+    func finish(stopped: Bool) throws(MarbleError) { try window.finish(stopped: stopped) }
+    func abort() { window.abort() }
 }

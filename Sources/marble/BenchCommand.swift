@@ -91,6 +91,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Only live mode, on the running PulseAudio server: capture-to-frame latency (step signal), frame pacing, drops, and beat lock on click tracks played into the default sink.")
     var live = false
 
+    @Flag(help: "With --live: also show the frames in a window, as `marble live --window` does, and report capture → shown (needs a display).")
+    var window = false
+
     @Option(name: .customLong("live-seconds"), help: ArgumentHelp("Length of each click track for --live.", valueName: "s"))
     var liveSeconds: Double = 20
 
@@ -148,6 +151,7 @@ struct BenchCommand: AsyncParsableCommand {
         c.fps = try OptionParsing.fps(fps == "60" ? "30" : fps)
         if let t = threads.first { c.threads = try Limits.check(t, in: Limits.threads, "--threads") }
         c.clickSeconds = try Limits.check(liveSeconds, in: 5...600, "--live-seconds", unit: " s")
+        c.window = window
         let quiet = self.quiet
         let report = try LiveBench.run(c) { line in if !quiet { Console.writeErr("bench: \(line)\n") } }
         if json {
@@ -203,6 +207,7 @@ struct BenchCommand: AsyncParsableCommand {
         _ = try Limits.check(compareSeconds, in: 1...3600, "--compare-seconds", unit: " s")
         _ = try Limits.check(compareRounds, in: 1...100, "--compare-rounds")
         _ = try Limits.check(liveSeconds, in: 5...600, "--live-seconds", unit: " s")
+        if window { throw MarbleError(.option, "--window: only with --live (the window's latency is a live measurement)") }
         var c = BenchConfiguration()
         if !size.isEmpty { c.sizes = try size.map { text throws(MarbleError) in try OptionParsing.size(text) } }
         if !threads.isEmpty { c.threads = threads }

@@ -70,14 +70,15 @@ struct LiveCommandTests {
         return best
     }
 
-    /// Starts `marble live` headless (no terminal) with the server's environment; output to files.
-    static func startLive(_ arguments: [String], pulse: PulseServer) throws -> (Process, String) {
+    /// Starts `marble live` headless (no terminal) with the server's environment (and `environment`);
+    /// its output to a log file.
+    static func startLive(_ arguments: [String], pulse: PulseServer, environment: [String: String] = [:]) throws -> (Process, String) {
         let log = Self.path("live-\(UUID().uuidString.prefix(6)).log")
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         let p = Process()
         p.executableURL = CLI.executable
         p.arguments = ["live"] + arguments
-        p.environment = ProcessInfo.processInfo.environment.merging(pulse.environment) { $1 }
+        p.environment = ProcessInfo.processInfo.environment.merging(pulse.environment) { $1 }.merging(environment) { $1 }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         p.standardOutput = handle
         p.standardError = handle

@@ -114,6 +114,48 @@ import Testing
         #expect(zip(stalled.indices, stalled.levels).allSatisfy { Float($0) == $1 }, "each frame kept its own slot")
     }
 
+    /// Holds its first frame until `gate` opens (a display that froze for a moment, or an output that did).
+    final class GatedSink: FrameSink {
+        let gate = DispatchSemaphore(value: 0)
+        let showsLatestOnly: Bool
+        private(set) var indices: [Int] = []
+        init(display: Bool) { showsLatestOnly = display }
+        var needs: FrameNeeds { .rgba }
+        func consume(_ slot: FrameSlot) throws(MarbleError) {
+            indices.append(slot.index)
+            if indices.count == 1 { gate.wait() }
+        }
+        func finish(stopped: Bool) throws(MarbleError) {}
+        func abort() {}
+    }
+
+    /// Opens the gates once it has been given frame `at`.
+    final class OpeningSink: FrameSink {
+        let gates: [DispatchSemaphore]
+        let at: Int
+        init(gates: [DispatchSemaphore], at: Int) { self.gates = gates; self.at = at }
+        var needs: FrameNeeds { .rgba }
+        func consume(_ slot: FrameSlot) throws(MarbleError) {
+            if slot.index == at { gates.forEach { $0.signal() } }
+        }
+        func finish(stopped: Bool) throws(MarbleError) {}
+        func abort() {}
+    }
+
+    @Test("real time: a display that was held up skips to the newest frame waiting; another output takes the oldest")
+    func displayShowsNewestFrame() throws {
+        let source = PacedSource(count: 30, interval: 0.005)
+        let display = GatedSink(display: true), file = GatedSink(display: false)
+        let opener = OpeningSink(gates: [display.gate, file.gate], at: 10)
+        let stats = try FramePipeline(source: source, renderer: try renderer(), sinks: [display, file, opener], policy: .realtime)
+            .run(cancel: CancellationFlag())
+        // Held on frame 0 until frame 10 was out, both queues hold frames 1 and 2 (the rest missed).
+        #expect(file.indices.prefix(2) == [0, 1], "\(file.indices)")
+        #expect(display.indices.count > 1 && display.indices[1] >= 2, "the display skipped frame 1: \(display.indices)")
+        #expect(stats.outputs[0].dropped == 30 - display.indices.count, "skipped frames are counted as missed")
+        #expect(stats.sourceDropped == 0)
+    }
+
     @Test("offline with the same slow sink drops nothing (the policy is what differs)")
     func offlineSameSinkDropsNothing() throws {
         let source = PacedSource(count: 30, interval: 0.002)

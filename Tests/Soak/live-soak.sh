@@ -51,7 +51,8 @@ status=$?
 cat "$work/live.log"
 [ "$status" -eq 0 ] || { echo "soak: marble live exited with $status" >&2; exit 1; }
 
-summary=$(tail -n 1 "$work/live.log")
+# The summary line ("SOURCE: N frames in … s (… fps), D dropped, I idle"); report lines may follow it.
+summary=$(grep -E ' frames in .*, [0-9]+ dropped' "$work/live.log" | tail -n 1)
 dropped=$(echo "$summary" | sed -n 's/.*, \([0-9]*\) dropped.*/\1/p')
 frames=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "$out")
 vdur=$(ffprobe -v error -select_streams v:0 -show_entries stream=duration -of csv=p=0 "$out")

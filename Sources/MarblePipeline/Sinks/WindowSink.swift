@@ -51,6 +51,12 @@ package final class WindowSink: FrameSink {
 
     package var needs: FrameNeeds { .rgba }
 
+    package var label: String { "window" }
+
+    /// A display: when it falls behind (a slow present, a wait for vsync) it skips to the newest frame
+    /// rather than show an old one; the skipped frames are counted as the window's missed frames.
+    package var showsLatestOnly: Bool { true }
+
     /// The window's drawable size now, in pixels, made even and at least 16 a side (what a renderer
     /// following the window draws at, and what the YUV conversion and the shaders accept).
     package var pixelSize: (width: Int, height: Int) { size.current }

@@ -62,6 +62,7 @@ import Testing
             let calls = Calls()
             let sink = try calls.sink(size: (width, height))
             #expect(sink.needs == .rgba)
+            #expect(sink.showsLatestOnly && sink.label == "window", "a display: behind, it skips to the newest frame")
             #expect(sink.pixelSize == (width, height))
             try sink.consume(slot)
             func wrong(_ shot: Screenshot) -> [String] {
