@@ -35,8 +35,10 @@ package final class FramePipeline {
     package func run(cancel: CancellationFlag, progressInterval: Double = 0.2,
              progress: (PipelineStatistics) -> Void = { _ in }) throws(MarbleError) -> PipelineStatistics {
         let needs = sinks.reduce(FrameNeeds()) { $0.union($1.needs) }
-        // Two more slots for each sink after the first: what a sink's own queue may hold.
-        let slots = poolSize + 2 * max(0, sinks.count - 1)
+        // Each sink's queue (see below); with several sinks, slots for all of them besides the pool's.
+        let waits = policy != .realtime || sinks.count == 1
+        let capacities = sinks.map { waits ? poolSize : Self.realtimeQueue(for: $0) }
+        let slots = sinks.count > 1 ? poolSize + capacities.reduce(0, +) : poolSize
         let free = BoundedQueue<FrameSlot>(capacity: slots)
         let toRender = BoundedQueue<FrameSlot>(capacity: poolSize)
         let toSinks = BoundedQueue<FrameSlot>(capacity: poolSize)
@@ -75,8 +77,7 @@ package final class FramePipeline {
         // The fan-out: each sink on its own thread. In real time a sink that is behind misses frames
         // (its own count) rather than holding up the others; a lone sink is waited for, so that the
         // source drops frames as before (``FramePolicy/realtime``).
-        let waits = policy != .realtime || sinks.count == 1
-        let workers = sinks.map { SinkWorker(sink: $0, capacity: waits ? poolSize : 2) }
+        let workers = zip(sinks, capacities).map { SinkWorker(sink: $0, capacity: $1) }
         let release: @Sendable (FrameSlot) -> Void = { slot in
             if slot.holders.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { free.push(slot) }
         }
@@ -121,6 +122,14 @@ package final class FramePipeline {
         statistics.convertMilliseconds = renderer.convertMilliseconds
         return statistics
     }
+}
+
+extension FramePipeline {
+    /// How many frames a sink's queue holds in real time beside other sinks before it misses one: a
+    /// display 2 (it skips to the newest anyway); an encoder 4, so a burst of frames (the first ones,
+    /// while its encoder starts) or a moment's contention costs a recording or a stream no frame, and a
+    /// stalled one still misses frames after 4 rather than holding the pool.
+    static func realtimeQueue(for sink: any FrameSink) -> Int { sink.showsLatestOnly ? 2 : 4 }
 }
 
 /// The source thread: asks for the next due frame, finds it a slot (or drops it), fills it.

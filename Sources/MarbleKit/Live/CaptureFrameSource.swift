@@ -25,7 +25,8 @@ package final class CaptureFrameSource: FrameSource, @unchecked Sendable {
     let buffer: CaptureBuffer
     let fps: Rational
     /// The sample index (in the buffer's stream) of the live timeline's 0.
-    let startSample: Int
+    private(set) var startSample: Int
+    private let fromStart: Bool
     /// Frames to produce before ending (a `--duration`), or nil to run until cancelled.
     let frameLimit: Int?
     /// How many frames the source may fall behind the capture before it skips to the newest due one.
@@ -68,6 +69,16 @@ package final class CaptureFrameSource: FrameSource, @unchecked Sendable {
         scratch = extractor.makeFeatures()
         // Live, the timeline starts now; a playlist's starts with its first sample.
         startSample = fromStart ? 0 : buffer.written
+        self.fromStart = fromStart
+    }
+
+    /// Live, starts the timeline again at the newest sample: called just before the pipeline runs, so
+    /// the sound captured while the outputs opened (an encoder, a stream's connection: a few frames)
+    /// is not a backlog the first frames skip. Before the first frame only; returns the new start.
+    @discardableResult
+    package func startTimelineNow() -> Int {
+        if !fromStart && analysed < 0 && appended == 0 { startSample = buffer.written }
+        return startSample
     }
 
     package var hasPictures: Bool { false }

@@ -18,7 +18,8 @@ final class LiveEncodingSink: FrameSink {
     var streams: [StreamStatus] { video.writer.streams }
     private let video: EncodingSink
     private let buffer: CaptureBuffer
-    private let startSample: Int
+    /// The sample of the buffer that is the recording's time 0 (the source's, see ``start(at:)``).
+    private var startSample: Int
     private let fps: Rational
     /// Samples (per channel, from `startSample`) handed to the writer.
     private var soundWritten = 0
@@ -46,6 +47,12 @@ final class LiveEncodingSink: FrameSink {
     var label: String { video.writer.path }
 
     var needs: FrameNeeds { .yuv }
+
+    /// Moves time 0 to `sample` (the source's timeline, started again just before the run). Before the
+    /// first frame only.
+    func start(at sample: Int) {
+        if soundWritten == 0 { startSample = sample }
+    }
 
     func consume(_ slot: FrameSlot) throws(MarbleError) {
         try video.consume(slot)   // each frame written, held copies included, is followed by its sound

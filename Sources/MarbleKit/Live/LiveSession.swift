@@ -91,10 +91,16 @@ public final class LiveSession {
         let renderer = try FrameRenderer(scene: scene, width: size.width, height: size.height, fps: options.fps,
                                          threads: options.threads, selection: { live.snapshot.preset }, selected: preset,
                                          sizing: sizing)
-        // Nobody watching (outputs alone): the source may fall half a second behind before it drops.
+        // How far the source may fall behind before it drops frames. Nobody watching (outputs alone):
+        // half a second. Watched alone: not at all (a frame shown late is worse than one skipped).
+        // Watched and recorded or streamed: a tenth of a second, so a moment's contention (the window's
+        // present, the encoder) costs the recording no frame; the window's worker still skips to the
+        // newest frame when it is behind.
         let watched = screen != nil || window != nil
+        let recorded = !options.outputs.isEmpty
+        let lagAllowance = !watched ? Int(options.fps.doubleValue / 2) : recorded ? max(1, Int(options.fps.doubleValue / 10)) : 0
         let source = try CaptureFrameSource(buffer: sound.buffer, fps: options.fps, frameLimit: options.frameLimit,
-                                            lagAllowance: watched ? 0 : Int(options.fps.doubleValue / 2),
+                                            lagAllowance: lagAllowance,
                                             idleAfter: options.idleAfter, sensitivity: { live.snapshot.sensitivity },
                                             fromStart: sound.startsAtZero)
         var sinks: [any FrameSink] = []
@@ -142,6 +148,9 @@ public final class LiveSession {
         input.start()
         defer { input.stop() }
 
+        // Everything is open: time 0 is now, for the source and the recordings alike.
+        let start = source.startTimelineNow()
+        for encoding in encodings { encoding.start(at: start) }
         let pipeline = FramePipeline(source: source, renderer: renderer, sinks: sinks,
                                      policy: watched ? .realtime : .realtimeBuffered)
         let recording = !encodings.isEmpty
