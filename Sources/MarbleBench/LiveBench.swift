@@ -173,21 +173,20 @@ public enum LiveBench {
     /// Plays `signal` into the default sink while the live pipeline runs; returns what each frame saw.
     private static func measure(_ c: Configuration, input: AudioCapture, signal: [Float], rate: Int,
                                 window: Bool = false) throws(MarbleError) -> Measurement {
+        let cancel = CancellationFlag()
+        let expected = Int(Double(signal.count) / Double(rate) * c.fps.doubleValue) + Int(c.fps.doubleValue)
+        var display: ShownTimesSink?
+        if window {
+            display = ShownTimesSink(try WindowSink(title: "marble bench", size: (c.width, c.height), onKey: { _ in },
+                                                    onClose: { cancel.cancel() }), capacity: expected + 64)
+        }
         let source = try CaptureFrameSource(buffer: input.buffer, fps: c.fps, idleAfter: .infinity)
         let scene = try PresetLibrary.load(c.preset)
         let renderer = try FrameRenderer(scene: scene, width: c.width, height: c.height, fps: c.fps, threads: c.threads)
-        let expected = Int(Double(signal.count) / Double(rate) * c.fps.doubleValue) + Int(c.fps.doubleValue)
         let sink = MeasuringSink(capacity: expected + 64)
         let player = try SignalPlayer(rate: rate, signal: signal)
-        let cancel = CancellationFlag()
-        var sinks: [any FrameSink] = [sink]
-        var display: ShownTimesSink?
-        if window {
-            let shown = ShownTimesSink(try WindowSink(title: "marble bench", size: (c.width, c.height), onKey: { _ in },
-                                                      onClose: { cancel.cancel() }), capacity: expected + 64)
-            sinks.append(shown)
-            display = shown
-        }
+        let sinks: [any FrameSink] = [sink] + (display.map { [$0] } ?? [])
+        source.startTimelineNow()
         player.start { cancel.cancel() }
         let statistics = try FramePipeline(source: source, renderer: renderer, sinks: sinks, policy: .realtime).run(cancel: cancel)
         if let e = player.finish() { throw e }

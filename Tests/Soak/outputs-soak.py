@@ -132,7 +132,7 @@ class Reader:
     def __init__(self, url, env):
         self.sound_onsets, self.picture_onsets = [], []
         vr, vw = os.pipe()
-        self.proc = subprocess.Popen(["ffmpeg", "-v", "error", "-fflags", "nobuffer", "-flags", "low_delay", "-i", url,
+        self.proc = subprocess.Popen(["ffmpeg", "-v", "error", "-fflags", "nobuffer", "-flags", "low_delay", "-threads", "1", "-i", url,
                                       "-map", "0:a", "-ac", "1", "-ar", str(RATE), "-f", "s16le", "-flush_packets", "1", "pipe:1",
                                       "-map", "0:v", "-vf", "scale=16:9", "-pix_fmt", "gray", "-f", "rawvideo", "-flush_packets", "1",
                                       f"pipe:{vw}"], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, pass_fds=[vw], env=env)
