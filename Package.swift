@@ -86,6 +86,11 @@ let package = Package(
             name: "marble",
             dependencies: ["MarbleKit", "MarbleBench", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
+        // Sample programs that embed the library (Samples/, each under 80 lines; run by SamplesTests).
+        .executableTarget(name: "RenderScene", dependencies: ["MarbleKit"], path: "Samples/RenderScene"),
+        .executableTarget(name: "CustomShader", dependencies: ["MarbleKit"], path: "Samples/CustomShader"),
+        .executableTarget(name: "LiveBeats", dependencies: ["MarbleKit"], path: "Samples/LiveBeats"),
+
         // Helpers the test targets share (recorders, gates, polling): written once.
         .target(name: "TestSupport", dependencies: ["Granite"], path: "Tests/TestSupport"),
         .testTarget(name: "MarbleCoreTests", dependencies: ["MarbleCore", "TestSupport"]),
@@ -98,6 +103,7 @@ let package = Package(
         .testTarget(name: "MarbleKitTests", dependencies: ["MarbleKit", "Granite", "TestSupport"]),
         .testTarget(name: "MarbleBenchTests", dependencies: ["MarbleBench", "TestSupport"]),
         .testTarget(name: "MarbleCLITests", dependencies: ["marble", "TestSupport"]),
+        .testTarget(name: "SamplesTests", dependencies: ["RenderScene", "CustomShader", "LiveBeats", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import MarbleCore
+import Synchronization
 
 /// Every shader the engine knows, by name. `marble effects` and presets look kernels up here.
 ///
@@ -20,7 +21,11 @@ import MarbleCore
 /// (otherwise scratch-using kernels draw black or transparent instead of crashing). Generators with
 /// `descriptor.isOpaque` write alpha 255 everywhere, so the compositor may copy instead of blending.
 public enum ShaderLibrary {
-    public static let all: [any Shader.Type] = [
+    /// Every shader: the built-in ones, then those a program registered (``register(_:)``).
+    public static var all: [any Shader.Type] { builtIn + registered.withLock { $0 } }
+
+    /// The shaders that ship with the engine.
+    public static let builtIn: [any Shader.Type] = [
         // Core generators
         Solid.self, Gradient.self, Media.self, SpectrumBars.self, Waveform.self,
         // Marble's effects
@@ -33,8 +38,31 @@ public enum ShaderLibrary {
         Constellation.self, MilkyWay.self, Bankai.self, Amsterdam.self,
     ]
 
+    /// The shader called `name` (its descriptor's name), built-in or registered; nil if none is.
     public static func shader(named name: String) -> (any Shader.Type)? {
-        all.first { $0.descriptor.name == name }
+        builtIn.first { $0.descriptor.name == name } ?? registered.withLock { list in list.first { $0.descriptor.name == name } }
+    }
+
+    /// Shaders added at run time, in the order they were registered.
+    private static let registered = Mutex<[any Shader.Type]>([])
+
+    /// Adds a shader of the program's own, so that presets and scenes can name it like a built-in one.
+    /// Any thread; before the renders that use it.
+    ///
+    /// - Throws: `.option` when the name is empty, has characters other than lower-case letters,
+    ///   digits and `_`, or is taken (by a built-in shader or one registered before).
+    public static func register(_ type: any Shader.Type) throws(MarbleError) {
+        let name = type.descriptor.name
+        guard !name.isEmpty, name.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }) else {
+            throw MarbleError(.option, "shader name \"\(name)\": use lower-case letters, digits and _")
+        }
+        let added: Bool = registered.withLock { list in
+            guard !builtIn.contains(where: { $0.descriptor.name == name }),
+                  !list.contains(where: { $0.descriptor.name == name }) else { return false }
+            list.append(type)
+            return true
+        }
+        guard added else { throw MarbleError(.option, "shader name \"\(name)\" is taken") }
     }
 
     /// Validates `values` against the named shader's table and creates it, returning the validated

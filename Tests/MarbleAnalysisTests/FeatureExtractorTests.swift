@@ -2,6 +2,7 @@ import Foundation
 @testable import MarbleAnalysis
 import MarbleCore
 @testable import MarbleMedia
+import TestSupport
 import Testing
 
 @Suite("Analysis: FeatureExtractor")
@@ -152,5 +153,23 @@ struct AnalysisFeatureExtractorTests {
         }
         #expect(fx.ringCapacity == capacity)
         #expect(capacity <= 32768)
+    }
+}
+
+/// A file analysed as live mode would: frame by frame, causally.
+@Suite struct FollowCausallyTests {
+    @Test("frames come in order at the frame rate until the body says stop; a bad file is an input error")
+    func followsAFile() throws {
+        let song = try TestMedia.tone("wav", seconds: 2)
+        var times: [Double] = []
+        try MediaAnalysis.followCausally(path: song, fps: Rational(30)) { features in
+            times.append(features.time)
+            return times.count < 45
+        }
+        #expect(times.count == 45 && times.enumerated().allSatisfy { abs($1 - Double($0) / 30) < 1e-9 })
+        var all = 0
+        try MediaAnalysis.followCausally(path: song, fps: Rational(30)) { _ in all += 1; return true }
+        #expect(all == 60, "a 2 s file at 30 fps")
+        #expect(throws: MarbleError.self) { try MediaAnalysis.followCausally(path: "/no/such.wav", fps: Rational(30)) { _ in true } }
     }
 }

@@ -116,21 +116,3 @@ struct RenderCommandTests {
         #expect(counts.first ?? 0 > 0)
     }
 }
-
-@Suite("marble effects")
-struct EffectsCommandTests {
-    @Test("lists every shader and preset with parameters from the same tables")
-    func lists() throws {
-        let r = try CLI.run(["effects"])
-        #expect(r.status == 0, "\(r.stderr)")
-        for name in ["bars", "waveform", "gradient", "solid", "media", "ink", "spectrum"] {
-            #expect(r.stdout.contains(name), "missing \(name)")
-        }
-        #expect(r.stdout.contains("count"))
-        let one = try CLI.run(["effects", "bars"])
-        #expect(one.stdout.contains("peak_color"))
-        #expect(!one.stdout.contains("waveform ("))
-        let none = try CLI.run(["effects", "nope"])
-        #expect(none.status == 2)
-    }
-}

@@ -29,7 +29,8 @@ public final class RenderJob {
         try userOptions.validate()
         var options = userOptions
         format = OutputFormat(path: options.output)!
-        let preset = try PresetLibrary.load(options.preset)
+        let preset: Preset
+        if let scene = options.scene { preset = scene } else { preset = try PresetLibrary.load(options.preset) }
         // The output must not be one of the inputs (same device and inode, however the path is spelled):
         // the render would replace what it reads.
         var inputs = [(path: options.input, role: "the input")]

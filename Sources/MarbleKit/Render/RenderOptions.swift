@@ -11,6 +11,9 @@ public struct RenderOptions: Sendable {
     public var fps = Rational(60)
     /// A bundled preset name or a path to a preset file.
     public var preset = PresetLibrary.defaultName
+    /// A scene made in code (layers of shaders, with their bindings); when set, used instead of
+    /// ``preset``. Validated like a preset file.
+    public var scene: Preset?
     /// Extra kernels drawn over the scene, in order (`--effect ink`).
     public var effects: [String] = []
     /// A picture or video drawn under the scene instead of the preset's background.
