@@ -1,16 +1,9 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `marble` executable (next to the test bundle in .build/<config>/).
 enum CLI {
-    static var executable: URL {
-        var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("marble")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("marble")
-    }
+    static var executable: URL { BuiltProgram.url("marble") }
 
     struct Result { let status: Int32; let stdout: String; let stderr: String }
 

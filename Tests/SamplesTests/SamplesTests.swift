@@ -6,28 +6,8 @@ import TestSupport
 /// write is read back with ffprobe/ffmpeg, what they print is checked against the input.
 @Suite("Samples: programs that embed MarbleKit")
 struct SamplesTests {
-    /// A sample's executable, built next to the test bundle in .build/<config>/.
-    static func executable(_ name: String) -> URL {
-        var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name)
-    }
-
     static func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let p = Process()
-        p.executableURL = executable(name)
-        p.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        try BuiltProgram.run(name, arguments)
     }
 
     /// Frame `index` of a video as RGB24 at its own size.
