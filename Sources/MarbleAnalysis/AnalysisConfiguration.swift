@@ -67,7 +67,7 @@ public struct AnalysisConfiguration: Sendable, Equatable, Codable {
 
     public init() {}
 
-    /// Checks the ranges; throws a one-line ``MarbleError`` (kind `.option`).
+    /// Checks the ranges; throws a one-line `MarbleError` (kind `.option`).
     public func validate() throws(MarbleError) {
         func fail(_ m: String) -> MarbleError { MarbleError(.option, m) }
         guard (8...512).contains(bandCount) else { throw fail("band count \(bandCount) must be between 8 and 512") }

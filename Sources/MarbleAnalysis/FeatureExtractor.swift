@@ -4,7 +4,7 @@ import MarbleMedia
 
 /// Causal, per-frame audio analysis for one stream: the features every kernel reads.
 ///
-/// Feed decoded audio with ``append(left:right:)`` (any chunk size), then call
+/// Feed decoded audio with `append(left:right:)` (any chunk size), then call
 /// ``computeFeatures(forFrame:into:)`` for frames 0, 1, 2, … once ``samplesNeeded(forFrame:)``
 /// samples have been appended (or ``finish()`` was called). Frame `n` analyses the audio up to the
 /// *end* of the frame, `t = (n + 1) / fps`, so a sound at time `t` shows in frame `floor(t · fps)` or
@@ -89,7 +89,7 @@ public final class FeatureExtractor: @unchecked Sendable {
     private var finished = false
     private let longestWindow: Int
 
-    /// - Throws: ``MarbleError`` (`.option`) for a sample rate outside 8…192 kHz, a non-positive
+    /// - Throws: `MarbleError` (`.option`) for a sample rate outside 8…192 kHz, a non-positive
     ///   frame rate or an invalid configuration; (`.media`) if av_tx cannot be set up.
     public init(sampleRate: Int, fps: Rational, configuration: AnalysisConfiguration = AnalysisConfiguration()) throws(MarbleError) {
         guard (8000...192_000).contains(sampleRate) else {

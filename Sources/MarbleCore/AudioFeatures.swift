@@ -1,7 +1,7 @@
 /// What the audio sounds like during one output frame: the only audio input a kernel sees.
 ///
 /// A plain value, filled by the analysis engine once per frame and read by kernels through
-/// ``FrameUniforms``. Arrays are allocated once (``init(bandCount:waveformLength:)``) and rewritten in
+/// ``FrameUniforms``. Arrays are allocated once (``init(bandCount:waveformLength:spectrumLength:)``) and rewritten in
 /// place by the analyser, so passing features from frame to frame allocates nothing.
 ///
 /// Conventions: levels named like MilkDrop's (`bass`, `mid`, `treble`) average about 1.0 over a song

@@ -4,7 +4,7 @@ import MarbleCore
 extension LiveComponent {
     /// The live session's reducers. Starting the component connects (its `onStart` event; the result
     /// of the connect effect comes back as an event); the capture's own state changes arrive as events
-    /// too; the session ends by reducing an outcome (``EndSession``), which disconnects the capture, and
+    /// too; the session ends by reducing an outcome (`EndSession`), which disconnects the capture, and
     /// stopping the component ends a session still running as interrupted and disconnects (its `onStop` event).
     public struct Center: GraniteCenter {
         public typealias State = LiveComponent.State

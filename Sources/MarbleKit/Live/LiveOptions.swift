@@ -22,7 +22,7 @@ public struct LiveOptions: Sendable {
     public var window = false
     /// Open the window fullscreen.
     public var fullscreen = false
-    /// Stream bitrate in kbit/s (nil: about 0.1 bit per pixel and frame, see ``streamBitrate``).
+    /// Stream bitrate in kbit/s (nil: about 0.1 bit per pixel and frame, see `streamBitrate`).
     public var bitrate: Int?
     /// Seconds between a stream's keyframes.
     public var keyframeSeconds = 2.0

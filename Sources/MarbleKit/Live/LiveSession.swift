@@ -9,8 +9,8 @@ import MarbleRender
 /// `marble live`: what the machine is playing (or any capture source), visualised as it plays, in the
 /// terminal, a window, recordings and streams at once; and `marble play` with outputs, which plays a
 /// playlist at real-time pace the same way (``LiveOptions/SoundInput``). The live configuration of the
-/// ``FramePipeline``: ``CaptureFrameSource`` → ``FrameRenderer`` (the preset chosen now) → any of
-/// ``TerminalSink``, ``WindowSink`` and ``LiveEncodingSink``s (each on its own thread), real-time policy.
+/// `FramePipeline`: `CaptureFrameSource` → `FrameRenderer` (the preset chosen now) → any of
+/// `TerminalSink`, `WindowSink` and `LiveEncodingSink`s (each on its own thread), real-time policy.
 ///
 /// Control state (connection, preset, sensitivity, outcome) lives in a ``LiveComponent``: connecting
 /// is its effect, the capture's state changes and the keys are its events, and the session ends when

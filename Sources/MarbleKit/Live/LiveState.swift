@@ -42,7 +42,7 @@ extension LiveComponent {
         case capturing(source: String)
         /// The server went away; capture resumes by itself when it is back. The picture goes on (silence).
         case reconnecting(reason: String)
-        /// The capture could not start: the error's kind (``MarbleError/Kind``) and message.
+        /// The capture could not start: the error's kind (`MarbleError/Kind`) and message.
         case failed(kind: String, message: String)
 
         /// The words the status line shows.

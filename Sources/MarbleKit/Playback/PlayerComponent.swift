@@ -25,6 +25,9 @@ public struct PlayerComponent: GraniteComponent {
     ///   - availablePresets: the preset names the player cycles through, in order.
     ///   - settings: the remembered preset and sensitivity. A preset that is not available falls
     ///     back to the first available one.
+    ///   - client: the player's side effects (open a file, follow the transport); its closures run in
+    ///     the store's effect tasks, never under the store's lock.
+    ///   - clock: the clock effects sleep on; pass a `GraniteTestClock` in tests.
     public init(
         availablePresets: [String],
         settings: PlayerSettings = PlayerSettings(),

@@ -5,7 +5,7 @@ import Granite
 ///
 /// Decoding is forgiving: a missing key takes its default and the sensitivity is clamped, so an
 /// older or hand-edited file still loads (a file that is not JSON at all gives the defaults and a
-/// warning, see ``GranitePersistence``).
+/// warning, see `GranitePersistence`).
 public struct PlayerSettings: GraniteState {
     /// The preset name, or `nil` for the first available one.
     public var preset: String?

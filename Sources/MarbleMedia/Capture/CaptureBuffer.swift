@@ -29,6 +29,8 @@ public final class CaptureBuffer: @unchecked Sendable {
     private var blocks: BlockTimes
 
     /// - Parameters:
+    ///   - sampleRate: the rate of the samples that will be appended, Hz (a label for readers: the
+    ///     buffer does not resample).
     ///   - seconds: how much sound is held (at least 0.1 s).
     public init(sampleRate: Int, seconds: Double = 8) {
         self.sampleRate = sampleRate
