@@ -9,6 +9,7 @@ public struct LiveClient: Sendable {
     /// Stops capturing (idempotent).
     public var disconnect: @Sendable () async -> Void
 
+    /// A client from its two closures (tests pass fakes; ``capturing(_:)`` wraps a real capture).
     public init(connect: @escaping @Sendable () async throws -> String?,
                 disconnect: @escaping @Sendable () async -> Void) {
         self.connect = connect

@@ -12,6 +12,7 @@ public struct LiveOptions: Sendable {
         case playlist(paths: [String], loop: Bool)
     }
 
+    /// Where the sound comes from: a capture source (the default) or a playlist of files.
     public var sound = SoundInput.capture
     /// Capture settings (for ``SoundInput/capture``).
     public var capture = CaptureOptions()
@@ -28,14 +29,17 @@ public struct LiveOptions: Sendable {
     public var keyframeSeconds = 2.0
     /// The render size; nil: 1280x720 when encoding, else the window's or the terminal's size.
     public var size: (width: Int, height: Int)?
+    /// Frames per second of the picture and of recordings (1…240, fractions allowed: `Rational(30000, 1001)`).
     public var fps = Rational(30)
     /// A bundled preset name; nil: the default.
     public var preset: String?
     /// Stop after this many seconds (a recording of exactly that length), or run until q / Ctrl-C.
     public var duration: Double?
+    /// Threads the renderer draws row bands on (default: one per core; at most 4 per core).
     public var threads = StripScheduler.availableCores
     /// Draw in the terminal (the command line sets it when standard output is one).
     public var terminal = true
+    /// x264 / VP9 constant rate factor of file recordings, 0…63 (lower is better and bigger); streams use `bitrate` instead.
     public var crf = 23
     /// Fast enough to keep up while rendering on two cores (see docs/BENCHMARKS.md).
     public var encoderPreset = EncoderPreset.superfast
@@ -44,6 +48,7 @@ public struct LiveOptions: Sendable {
     /// Seconds of silence after which the picture is refreshed at a low rate.
     public var idleAfter = 2.0
 
+    /// The defaults: capture the default sink's monitor, draw in the terminal at 30 fps, no outputs.
     public init() {}
 
     /// Checks the values a user typed, before anything is opened.

@@ -17,6 +17,7 @@ import Granite
 /// player.stop(); settingsStore.stop()   // writes a pending save
 /// ```
 public struct PlayerComponent: GraniteComponent {
+    /// The store holding the player's state; send events to the component or to this store.
     public let store: GraniteStore<Center>
     /// Keeps the settings store in step with the player (see `init(availablePresets:settingsStore:…)`).
     private let settingsSync: GraniteSubscription?

@@ -14,6 +14,7 @@ import MarbleRender
 /// store, whose effects drive the audio thread; the frame path only sends it a position update four
 /// times a second and the end of the media.
 public final class PlayerSession {
+    /// The options the session was made with, validated.
     public let options: PlayOptions
     private let decoder: AudioDecoder
     private let output: any AudioOutput

@@ -12,6 +12,7 @@ public struct PlayerSettings: GraniteState {
     /// Within ``Sensitivity/range``.
     public var sensitivity: Float
 
+    /// Settings with the given preset (nil: the first available) and sensitivity.
     public init(preset: String? = nil, sensitivity: Float = Sensitivity.default) {
         self.preset = preset
         self.sensitivity = Sensitivity.clamped(sensitivity)
@@ -35,13 +36,16 @@ public struct PlayerSettings: GraniteState {
 
 /// The Center of the persisted settings store: it only records what the player chose.
 public struct PlayerSettingsCenter: GraniteCenter {
+    /// The remembered settings.
     public typealias State = PlayerSettings
 
+    /// What can happen to the remembered settings.
     public enum Event: Equatable, Sendable {
         /// The player's preset or sensitivity changed; these are its new settings.
         case playerSettingsChanged(PlayerSettings)
     }
 
+    /// The settings reducer (it has no configuration).
     public init() {}
 
     public func reduce(state: inout PlayerSettings, event: Event) -> GraniteEffect<Event> {

@@ -14,7 +14,9 @@ import MarbleRender
 /// `PNGSink`. Policy: offline, so frame n is at exactly n / fps seconds and the output is a pure
 /// function of the inputs and options.
 public final class RenderJob {
+    /// The options as the job runs them: validated, and with `input` (and `background`) naming the temporary copy when the input could be read only once.
     public let options: RenderOptions
+    /// The layers drawn: the preset's, plus `options.effects` on top, with the media picture at the bottom when the input has video or a background was given.
     public let scene: Preset
     private let format: OutputFormat
     /// Whether the input has its own pictures (a video with sound), found when `init` opened it.
