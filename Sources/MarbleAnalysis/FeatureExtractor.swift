@@ -38,8 +38,11 @@ import MarbleMedia
 /// predicted and land in their own frame; onsets are confirmed one 10 ms hop after their peak.
 /// Per frame it costs well under a millisecond (about 0.05 ms at 60 fps, 44.1 kHz on this machine class).
 public final class FeatureExtractor: @unchecked Sendable {
+    /// Rate of the samples appended, Hz.
     public let sampleRate: Int
+    /// The frame rate frames are computed at.
     public let fps: Rational
+    /// The configuration the extractor was made with.
     public let configuration: AnalysisConfiguration
     /// Bands produced (equals `configuration.bandCount` for the logarithmic layout).
     public var bandCount: Int { bank.count }
@@ -49,7 +52,9 @@ public final class FeatureExtractor: @unchecked Sendable {
     public var fftSize: Int { main.size }
     /// Band edges and centres, Hz.
     public var bandLowerEdges: [Double] { bank.lower }
+    /// Upper edge of each band, Hz.
     public var bandUpperEdges: [Double] { bank.upper }
+    /// Centre of each band (geometric mean of its edges), Hz.
     public var bandCenters: [Double] { bank.center }
 
     private let ring: SampleRing

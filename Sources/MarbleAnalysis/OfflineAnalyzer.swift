@@ -18,8 +18,11 @@ import MarbleMedia
 /// Not thread-safe; `@unchecked Sendable` only so ownership can move to a worker thread (use it from
 /// one thread at a time).
 public final class OfflineAnalyzer: @unchecked Sendable {
+    /// Rate of the samples appended, Hz.
     public let sampleRate: Int
+    /// The configuration the analyser was made with.
     public let configuration: AnalysisConfiguration
+    /// The rate of the per-frame features put in the report, or nil for none.
     public let frameRate: Rational?
 
     private let ring: SampleRing

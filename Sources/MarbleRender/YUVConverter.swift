@@ -6,6 +6,7 @@ import MarbleMedia
 /// run from its AVX2 build when the CPU has AVX2, FMA3 and BMI1/2 (Haswell, Zen and later), else from
 /// the portable SSE2 build. Both builds compute the same bytes.
 public enum YUVConverter {
+    /// The Y, U and V planes to write (see `YUV420.Planes`).
     public typealias Planes = YUV420.Planes
 
     /// Which build runs on this machine, decided once from FFmpeg's CPU detection (which also checks

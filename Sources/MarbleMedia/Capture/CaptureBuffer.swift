@@ -15,6 +15,7 @@ import MarbleCore
 /// Safety of @unchecked Sendable: every stored `var`, and the memory the ring pointers own, is read and
 /// written only with `condition` locked.
 public final class CaptureBuffer: @unchecked Sendable {
+    /// Samples per second per channel, as given to `init`.
     public let sampleRate: Int
     /// Samples per channel held: older ones are overwritten.
     public let capacity: Int

@@ -20,6 +20,7 @@ public final class TerminalSignals: Sendable {
     /// Written once in `init`, read once in `deinit` (no concurrent access): safe without a lock.
     private nonisolated(unsafe) let sources: [any DispatchSourceSignal]
 
+    /// Installs the handlers; they stay until this value goes away, and the signals' default actions are restored then.
     public init() {
         var made: [any DispatchSourceSignal] = []
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGWINCH] {
