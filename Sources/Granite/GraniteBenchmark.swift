@@ -16,6 +16,7 @@ public enum GraniteBenchmark {
         /// Events reduced per second (0 when nothing was timed).
         public var eventsPerSecond: Double { seconds > 0 ? Double(events) / seconds : 0 }
 
+        /// One line: events, senders, subscribers, time and millions of events per second.
         public var description: String {
             "\(events) events from \(senders) sender(s) to \(subscribers) subscriber(s) in \(formatted(seconds)) s: "
                 + "\(formatted(eventsPerSecond / 1e6)) M events/s"
@@ -33,6 +34,7 @@ public enum GraniteBenchmark {
         /// Longest delay measured, µs.
         public let maxMicroseconds: Double
 
+        /// One line: the percentiles in microseconds.
         public var description: String {
             "send → subscriber over \(samples) samples: p50 \(formatted(p50Microseconds)) µs, "
                 + "p99 \(formatted(p99Microseconds)) µs, max \(formatted(maxMicroseconds)) µs"

@@ -8,7 +8,9 @@ public struct GraniteEffectID: Hashable, Sendable, ExpressibleByStringLiteral, C
 
     /// An id named `name` (a string literal works too: `let id: GraniteEffectID = "load"`).
     public init(_ name: String) { self.name = name }
+    /// An id named by a string literal.
     public init(stringLiteral value: String) { self.name = value }
 
+    /// The id's name.
     public var description: String { name }
 }

@@ -123,6 +123,7 @@ public enum GranitePersistenceError: Error, Equatable, CustomStringConvertible {
     /// A folder, a device or a FIFO where the file should be: never renamed over.
     case notARegularFile(path: String)
 
+    /// A sentence naming the file and the reason.
     public var description: String {
         switch self {
         case .renameFailed(let path, let code):

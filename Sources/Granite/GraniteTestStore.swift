@@ -25,6 +25,7 @@ public struct GraniteSourceLocation: Sendable, CustomStringConvertible {
         self.column = column
     }
 
+    /// `File.swift:line`, as failures print it.
     public var description: String { "\(fileID):\(line)" }
 }
 

@@ -94,6 +94,8 @@ public final class FeatureExtractor: @unchecked Sendable {
     private var finished = false
     private let longestWindow: Int
 
+    /// An extractor for one stream of `sampleRate` Hz audio, producing features at `fps` frames per second. Allocates its buffers and FFT setups now.
+    ///
     /// - Throws: `MarbleError` (`.option`) for a sample rate outside 8…192 kHz, a non-positive
     ///   frame rate or an invalid configuration; (`.media`) if av_tx cannot be set up.
     public init(sampleRate: Int, fps: Rational, configuration: AnalysisConfiguration = AnalysisConfiguration()) throws(MarbleError) {

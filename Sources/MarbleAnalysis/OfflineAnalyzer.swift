@@ -48,6 +48,8 @@ public final class OfflineAnalyzer: @unchecked Sendable {
     private let cleanLeft = UnsafeMutablePointer<Float>.allocate(capacity: chunk)
     private let cleanRight = UnsafeMutablePointer<Float>.allocate(capacity: chunk)
 
+    /// An analyser for one whole song of `sampleRate` Hz audio; append its samples, then call `finish()`.
+    ///
     /// - Parameters:
     ///   - sampleRate: the rate of the samples that will be appended, Hz (8000…192000).
     ///   - configuration: bands, smoothing and tempo range for the analysis.

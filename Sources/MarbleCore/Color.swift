@@ -53,6 +53,7 @@ public struct Color: Sendable, Hashable, CustomStringConvertible {
               blue: blue + (other.blue - blue) * t, alpha: alpha + (other.alpha - alpha) * t)
     }
 
+    /// `#rrggbb`, or `#rrggbbaa` when translucent: the form presets use.
     public var description: String {
         func h(_ x: Float) -> String {
             let v = Int(max(0, min(255, (x * 255).rounded())))

@@ -6,6 +6,7 @@ public struct FrameSize: Sendable, Hashable, CustomStringConvertible {
     public var height: Int
     /// A size of `width` × `height` pixels (not checked: see ``isValidFrameSize``).
     public init(_ width: Int, _ height: Int) { self.width = width; self.height = height }
+    /// `1920x1080`: the form ``init(parsing:)`` reads back.
     public var description: String { "\(width)x\(height)" }
 
     /// Parses "1920x1080" (the form only: ``isValidFrameSize`` says whether it can be rendered).

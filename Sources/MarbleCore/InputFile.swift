@@ -20,6 +20,8 @@ public final class InputFile: Sendable {
     /// Whether `path` is a temporary copy.
     public let isCopy: Bool
 
+    /// Opens `path`, copying it first to a temporary file when it can be read only once (standard input, a FIFO, a pipe); blocks until the writer closes it.
+    ///
     /// - Parameters:
     ///   - path: a file name, or `-` for standard input.
     ///   - shouldContinue: polled (from the calling thread) at least every 100 ms while a pipe or FIFO

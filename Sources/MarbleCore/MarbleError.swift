@@ -27,5 +27,6 @@ public struct MarbleError: Error, Sendable, CustomStringConvertible, Equatable {
         self.kind = kind
         self.message = message
     }
+    /// The message, as shown to the user.
     public var description: String { message }
 }

@@ -77,6 +77,7 @@ public enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertibl
     /// true or false.
     case flag(Bool)
 
+    /// Decodes a YAML or JSON scalar: a boolean as a flag, a number as a number, anything else as text.
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
         if let b = try? c.decode(Bool.self) { self = .flag(b) }
@@ -84,6 +85,7 @@ public enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertibl
         else { self = .text(try c.decode(String.self)) }
     }
 
+    /// Encodes the plain scalar (a boolean, a number or a string).
     public func encode(to encoder: Encoder) throws {
         var c = encoder.singleValueContainer()
         switch self {
@@ -100,6 +102,7 @@ public enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertibl
         else { self = .text(text) }
     }
 
+    /// The value as a preset writes it; text in double quotes.
     public var description: String {
         switch self {
         case .number(let d): ParameterDescriptor.format(d)
@@ -123,6 +126,7 @@ public struct ParameterError: Error, Sendable, Equatable, CustomStringConvertibl
         self.parameter = parameter
         self.message = message
     }
+    /// `shader.parameter: message`.
     public var description: String { "\(shader).\(parameter): \(message)" }
 }
 

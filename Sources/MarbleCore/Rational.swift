@@ -41,6 +41,7 @@ public struct Rational: Sendable, Hashable, CustomStringConvertible {
     public var doubleValue: Double { Double(numerator) / Double(denominator) }
     /// 1 / self: the frame duration in seconds for a frame rate.
     public var reciprocal: Rational { Rational(denominator, numerator) }
+    /// `60` or `30000/1001`: the form ``init(parsing:)`` reads back.
     public var description: String { denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)" }
 
     /// Seconds at which frame `index` starts, for a rate of `self` frames per second.

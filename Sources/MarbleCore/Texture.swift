@@ -111,6 +111,7 @@ public struct RGBA8: Sendable, Hashable, CustomStringConvertible {
     @inlinable public var packed: UInt32 {
         UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | UInt32(a) << 24
     }
+    /// `rgba(r,g,b,a)` with decimal bytes.
     public var description: String {
         "rgba(\(r),\(g),\(b),\(a))"
     }

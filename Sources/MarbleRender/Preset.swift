@@ -82,6 +82,7 @@ public struct Binding: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable { case feature, amount, base, smoothing }
+    /// Decodes a binding from a preset; `amount` defaults to 1 and `smoothing` to 0 when omitted.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         feature = try c.decode(String.self, forKey: .feature)

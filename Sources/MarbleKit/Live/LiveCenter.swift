@@ -26,9 +26,12 @@ extension LiveComponent {
             self.client = client
         }
 
+        /// Starting the component starts the session (and so the connect effect).
         public var onStart: [Event] { [.sessionStarted] }
+        /// Stopping the component ends a session still running as interrupted, and disconnects.
         public var onStop: [Event] { [.componentStopped] }
 
+        /// Applies one event to the live session's state; connecting and disconnecting are returned as effects.
         public func reduce(state: inout State, event: Event) -> GraniteEffect<Event> {
             switch event {
             case .sessionStarted:

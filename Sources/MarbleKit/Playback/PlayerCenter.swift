@@ -27,6 +27,7 @@ extension PlayerComponent {
             self.client = client
         }
 
+        /// Applies one event to the player's state; loading a file and following the transport are returned as effects.
         public func reduce(state: inout State, event: Event) -> GraniteEffect<Event> {
             switch event {
             case .fileOpened(let path):

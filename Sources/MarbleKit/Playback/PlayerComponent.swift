@@ -22,6 +22,8 @@ public struct PlayerComponent: GraniteComponent {
     /// Keeps the settings store in step with the player (see `init(availablePresets:settingsStore:…)`).
     private let settingsSync: GraniteSubscription?
 
+    /// A player that starts from `settings` and does not record later changes (see the `settingsStore` initialiser for that).
+    ///
     /// - Parameters:
     ///   - availablePresets: the preset names the player cycles through, in order.
     ///   - settings: the remembered preset and sensitivity. A preset that is not available falls

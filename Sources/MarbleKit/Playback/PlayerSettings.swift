@@ -20,6 +20,7 @@ public struct PlayerSettings: GraniteState {
 
     private enum CodingKeys: String, CodingKey { case preset, sensitivity }
 
+    /// Decodes the settings file; a missing sensitivity is the default, and one out of range is clamped.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         preset = try container.decodeIfPresent(String.self, forKey: .preset)
@@ -27,6 +28,7 @@ public struct PlayerSettings: GraniteState {
             try container.decodeIfPresent(Float.self, forKey: .sensitivity) ?? Sensitivity.default)
     }
 
+    /// Encodes `preset` (when set) and `sensitivity`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(preset, forKey: .preset)
@@ -48,6 +50,7 @@ public struct PlayerSettingsCenter: GraniteCenter {
     /// The settings reducer (it has no configuration).
     public init() {}
 
+    /// Records the player's new settings; no effects (saving is the store's persistence).
     public func reduce(state: inout PlayerSettings, event: Event) -> GraniteEffect<Event> {
         switch event {
         case .playerSettingsChanged(let settings): state = settings

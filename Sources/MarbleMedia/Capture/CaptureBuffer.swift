@@ -29,6 +29,8 @@ public final class CaptureBuffer: @unchecked Sendable {
     /// One entry per appended block: its first sample index and the monotonic time it was appended.
     private var blocks: BlockTimes
 
+    /// A silent buffer holding the last `seconds` of stereo sound at `sampleRate`; all memory is allocated now.
+    ///
     /// - Parameters:
     ///   - sampleRate: the rate of the samples that will be appended, Hz (a label for readers: the
     ///     buffer does not resample).

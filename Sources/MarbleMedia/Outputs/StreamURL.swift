@@ -72,6 +72,7 @@ public struct StreamURL: Sendable, Equatable, CustomStringConvertible {
         self.port = port
     }
 
+    /// The URL as given.
     public var description: String { text }
 
     /// The container the stream carries: MPEG-TS for UDP and SRT, FLV for RTMP.
