@@ -39,7 +39,7 @@ public enum ShaderLibrary {
 
     /// Validates `values` against the named shader's table and creates it, returning the validated
     /// parameters too (`prepare` takes them every frame; bindings update them with `setNumber`).
-    /// Throws ``ParameterError`` for an unknown shader (parameter "name"), unknown parameter names and
+    /// Throws `ParameterError` for an unknown shader (parameter "name"), unknown parameter names and
     /// bad values, and whatever the shader's `init` throws.
     public static func make(_ name: String, _ values: [String: ParameterValue] = [:]) throws
         -> (shader: any Shader, parameters: ShaderParameters) {
