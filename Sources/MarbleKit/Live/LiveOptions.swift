@@ -39,7 +39,7 @@ public struct LiveOptions: Sendable {
     public var threads = StripScheduler.availableCores
     /// Draw in the terminal (the command line sets it when standard output is one).
     public var terminal = true
-    /// x264 / VP9 constant rate factor of file recordings, 0…63 (lower is better and bigger); streams use `bitrate` instead.
+    /// Constant rate factor of recordings, 0…63 (lower is better and bigger). With a stream among the outputs the H.264 encoding (shared by the stream and the H.264 recordings) follows `bitrate` instead.
     public var crf = 23
     /// Fast enough to keep up while rendering on two cores (see docs/BENCHMARKS.md).
     public var encoderPreset = EncoderPreset.superfast

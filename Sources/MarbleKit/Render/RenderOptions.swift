@@ -24,7 +24,7 @@ public struct RenderOptions: Sendable {
     public var fit = Fit.cover
     /// Constant rate factor of the video encoder, 0…63: lower is better quality and a bigger file.
     public var crf = 23
-    /// The x264 speed/size trade-off (ignored for VP9 and PNG).
+    /// The encoder's speed/size trade-off: x264's preset, mapped onto VP9's `cpu-used` for WebM (unused for PNG).
     public var encoderPreset = EncoderPreset.superfast
     /// Sound bitrate in kbit/s. nil: copy the source's sound where the container can hold it, else
     /// encode at 160 (96 for mono). Set: always encode, at this rate.
