@@ -20,6 +20,8 @@ import MarbleCore
 /// (otherwise scratch-using kernels draw black or transparent instead of crashing). Generators with
 /// `descriptor.isOpaque` write alpha 255 everywhere, so the compositor may copy instead of blending.
 public enum ShaderLibrary {
+    /// Every shader type, in the order `marble effects` lists them: core generators, Marble's effects,
+    /// generative backgrounds. Fixed at compile time: there is no way to add one at run time.
     public static let all: [any Shader.Type] = [
         // Core generators
         Solid.self, Gradient.self, Media.self, SpectrumBars.self, Waveform.self,
@@ -33,6 +35,7 @@ public enum ShaderLibrary {
         Constellation.self, MilkyWay.self, Bankai.self, Amsterdam.self,
     ]
 
+    /// The shader type whose descriptor is named `name` (`magma`, `ink`), or nil for an unknown name.
     public static func shader(named name: String) -> (any Shader.Type)? {
         all.first { $0.descriptor.name == name }
     }
