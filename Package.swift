@@ -35,6 +35,8 @@ let package = Package(
         // Allocation counts per frame in `marble bench` and its regression guard (0 mallocs per frame in
         // steady state): interposes malloc/free and exposes the counters (libMallocInterposerSwift.so).
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+        // `swift package generate-documentation`: builds the DocC catalogues of MarbleKit and Granite.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // C libraries: a module map and a shim header each, nothing else.

@@ -21,10 +21,11 @@ import Synchronization
 /// (otherwise scratch-using kernels draw black or transparent instead of crashing). Generators with
 /// `descriptor.isOpaque` write alpha 255 everywhere, so the compositor may copy instead of blending.
 public enum ShaderLibrary {
-    /// Every shader: the built-in ones, then those a program registered (``register(_:)``).
+    /// Every shader type, in the order `marble effects` lists them: the built-in ones (``builtIn``),
+    /// then those a program registered (``register(_:)``).
     public static var all: [any Shader.Type] { builtIn + registered.withLock { $0 } }
 
-    /// The shaders that ship with the engine.
+    /// The shaders that ship with the engine: core generators, Marble's effects, generative backgrounds.
     public static let builtIn: [any Shader.Type] = [
         // Core generators
         Solid.self, Gradient.self, Media.self, SpectrumBars.self, Waveform.self,
@@ -38,7 +39,8 @@ public enum ShaderLibrary {
         Constellation.self, MilkyWay.self, Bankai.self, Amsterdam.self,
     ]
 
-    /// The shader called `name` (its descriptor's name), built-in or registered; nil if none is.
+    /// The shader type whose descriptor is named `name` (`magma`, `ink`), built-in or registered, or nil
+    /// for an unknown name.
     public static func shader(named name: String) -> (any Shader.Type)? {
         builtIn.first { $0.descriptor.name == name } ?? registered.withLock { list in list.first { $0.descriptor.name == name } }
     }
@@ -67,7 +69,7 @@ public enum ShaderLibrary {
 
     /// Validates `values` against the named shader's table and creates it, returning the validated
     /// parameters too (`prepare` takes them every frame; bindings update them with `setNumber`).
-    /// Throws ``ParameterError`` for an unknown shader (parameter "name"), unknown parameter names and
+    /// Throws `ParameterError` for an unknown shader (parameter "name"), unknown parameter names and
     /// bad values, and whatever the shader's `init` throws.
     public static func make(_ name: String, _ values: [String: ParameterValue] = [:]) throws
         -> (shader: any Shader, parameters: ShaderParameters) {

@@ -1,11 +1,11 @@
+import MarbleCore
+
 /// Amsterdam: a canal at night — warm city lights as soft bokeh above, their reflections broken into
 /// wavering streaks on the water below.
 ///
 /// Lights are cellular feature points (one per cell, some dark); the water mirrors the sky with a
 /// rippling sideways offset and vertical stretch. Audio: ripples stir with the slow bass, lights
 /// brighten with the level and flash on beats.
-import MarbleCore
-
 public final class Amsterdam: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

@@ -1,10 +1,10 @@
+import MarbleCore
+
 /// Andromeda: a spiral galaxy — spiral arms of fbm dust around a bright core, turning. The arms wind
 /// linearly with radius (Archimedean), cheaper than a logarithmic spiral and alike at this scale.
 ///
 /// Audio: the core glows with the level, the arms brighten with the slow bass, beats flash the core.
 /// k·θ with whole k is continuous across ±π, so the arms have no seam.
-import MarbleCore
-
 public final class Andromeda: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

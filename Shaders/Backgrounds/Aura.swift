@@ -1,11 +1,11 @@
+import MarbleCore
+
 /// Aura: northern lights — soft curtains hanging from a wavy line, streaked vertically, over night sky.
 ///
 /// Audio: curtain brightness follows the level, their sway the slow mid band, beats brighten the
 /// palette. Versus Marble's Metal original (brightness = sin(loudness)): brightness rises with level.
 /// Curtain edges and streaks depend on x only: `prepare` computes them per column, pixels only add
 /// the vertical falloff (curtain-major loops over a row, which vectorise).
-import MarbleCore
-
 public final class Aura: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

@@ -1,10 +1,10 @@
+import MarbleCore
+
 /// Bankai: released spiritual pressure — a burst of flame-like streaks radiating from the centre,
 /// flickering outwards, red and black.
 ///
 /// Audio: the burst's reach grows with the level, beats flare it white-hot. Angles are sampled on a
 /// circle (cos, sin), so the streaks have no seam.
-import MarbleCore
-
 public final class Bankai: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

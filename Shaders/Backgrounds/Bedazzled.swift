@@ -1,10 +1,10 @@
+import MarbleCore
+
 /// Bedazzled: a field of glitter — cells of tiny facets, each flashing at its own rate and phase over
 /// a warm gradient.
 ///
 /// Audio: more facets catch the light as the treble rises, beats make them all flash. Each facet's
 /// rate and phase come from a hash of its cell, so the sparkle is a pure function of media time.
-import MarbleCore
-
 public final class Bedazzled: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

@@ -1,9 +1,9 @@
+import MarbleCore
+
 /// Black diamond: a dark faceted crystal — Voronoi facets, each a flat plane lit by a light that
 /// circles slowly, with bright edges where facets meet.
 ///
 /// Audio: edges blaze on beats, the light circles further with the slow mid band.
-import MarbleCore
-
 public final class BlackDiamond: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

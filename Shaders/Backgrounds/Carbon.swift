@@ -1,9 +1,9 @@
+import MarbleCore
+
 /// Carbon: woven carbon fibre — a 2/2 twill of rounded tows, each shaded across its width, with a
 /// glossy band sliding over the weave.
 ///
 /// Audio: the gloss flashes on beats and brightens with the level.
-import MarbleCore
-
 public final class Carbon: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

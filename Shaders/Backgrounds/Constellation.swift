@@ -1,11 +1,11 @@
+import MarbleCore
+
 /// Constellation: a night sky of soft stars, neighbouring stars joined by faint lines, the whole sky
 /// turning slowly.
 ///
 /// Stars are the feature points of a cellular field (one per cell, jittered); each pixel finds its
 /// nearest and second-nearest star and lights up near the segment joining them, which links every
 /// star to its close neighbours. Audio: stars swell with the beat, lines brighten with the level.
-import MarbleCore
-
 public final class Constellation: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

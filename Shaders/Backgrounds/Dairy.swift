@@ -1,9 +1,9 @@
+import MarbleCore
+
 /// Dairy: cow print — soft-edged black patches on cream, slowly drifting and reshaping.
 ///
 /// Audio: patches grow with the slow bass (their threshold falls), beats add a warm tint through the
 /// palette gain.
-import MarbleCore
-
 public final class Dairy: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

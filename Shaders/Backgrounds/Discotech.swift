@@ -1,10 +1,10 @@
+import MarbleCore
+
 /// Discotech: a lit dance floor — square tiles, each lighting up in a palette colour on its own
 /// beat pattern, with glowing grout.
 ///
 /// Audio: on every beat a new pattern of tiles lights (chosen by a hash of the beat's time slot), and
 /// lit tiles fade with the beat pulse; the level lifts all tiles.
-import MarbleCore
-
 public final class Discotech: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

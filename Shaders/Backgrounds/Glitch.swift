@@ -1,10 +1,10 @@
+import MarbleCore
+
 /// Glitch: a broken digital signal — horizontal bands torn sideways, blocks of corrupt colour and a
 /// red/blue split, re-rolled several times a second.
 ///
 /// Audio: the tearing and block corruption grow with the beat pulse and the level. All randomness is
 /// a hash of the glitch tick (media time × rate) and the band, so a frame always glitches the same way.
-import MarbleCore
-
 public final class Glitch: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

@@ -1,11 +1,11 @@
+import MarbleCore
+
 /// Godrays (background): shafts of light fanning down from a bright point above the frame, with drifting
 /// dust in the beams.
 ///
 /// Audio: the light pulses with the beat, the shafts widen with the slow bass. Angles are sampled on a
 /// circle (cos, sin), so shafts have no seam. (The `light_rays` filter casts rays from a picture; this one
 /// draws them from nothing.)
-import MarbleCore
-
 public final class GodraysBackground: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

@@ -1,9 +1,9 @@
+import MarbleCore
+
 /// Granite: speckled polished stone — crystal grains (Voronoi cells, each its own shade) over coarse
 /// mottling, a few grains sparkling, drifting very slowly.
 ///
 /// Audio: flecks sparkle with the treble (a brighter fleck threshold), beats lift the polish.
-import MarbleCore
-
 public final class GraniteBackground: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

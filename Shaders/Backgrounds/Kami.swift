@@ -1,9 +1,9 @@
+import MarbleCore
+
 /// Kami: Japanese paper with ink — fibrous washi (stretched fine noise) under slowly spreading
 /// sumi-ink blooms.
 ///
 /// Audio: the blooms spread with the slow bass (their threshold falls), beats darken the ink.
-import MarbleCore
-
 public final class Kami: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

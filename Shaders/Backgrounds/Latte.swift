@@ -1,9 +1,9 @@
+import MarbleCore
+
 /// Latte: milk swirling into coffee — a vortex twist of warped noise through brown and cream.
 ///
 /// Audio: the swirl turns faster as the slow mid band rises (an offset, not an integral: frames
 /// stay independent), beats whiten the foam.
-import MarbleCore
-
 public final class Latte: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

@@ -1,10 +1,10 @@
+import MarbleCore
+
 /// Magma: slow molten rock — domain-warped fbm through a black → red → orange → yellow palette.
 ///
 /// Audio: heat rises with the slow bass (the palette brightens and the hot end widens) and beats
 /// briefly speed up the flow's warp. Versus Marble's Metal original (loudness through sin(), so very
 /// loud passages cooled back down): heat follows the bass monotonically.
-import MarbleCore
-
 public final class Magma: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

@@ -1,10 +1,10 @@
+import MarbleCore
+
 /// Marble: polished stone — veins from a sine of x bent by fbm turbulence, white and grey with gold.
 ///
 /// Audio: the turbulence (how much veins wander) swells with the slow mid band; beats brighten the
 /// gold. Versus Marble's Metal original (turbulence from wall-clock time and loudness via sin()):
 /// media time and bounded reaction.
-import MarbleCore
-
 public final class MarbleBackground: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

@@ -1,9 +1,9 @@
+import MarbleCore
+
 /// M1lky way: the galactic band across a night sky — a diagonal glow of fbm star clouds split by
 /// dark dust lanes, over a speckle of faint stars.
 ///
 /// Audio: the band glows with the level, the dust lanes part slightly with the slow bass.
-import MarbleCore
-
 public final class MilkyWay: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

@@ -1,10 +1,10 @@
+import MarbleCore
+
 /// Oculus: an eye's iris filling the frame — radial fibres of fbm around a pupil that dilates with
 /// the bass, a dark limbal ring, a slow glint.
 ///
 /// Audio: the pupil widens with the bass (smoothly: slow bass + a share of the beat pulse), fibres
 /// brighten with the level. Angles are sampled on a circle (cos, sin) so fibres have no seam at ±π.
-import MarbleCore
-
 public final class Oculus: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

@@ -1,9 +1,9 @@
+import MarbleCore
+
 /// Satin: flowing fabric — smooth folds from crossed sine waves bent by slow noise, lit by a soft
 /// sheen that slides across them.
 ///
 /// Audio: folds deepen with the slow bass, the sheen brightens with the level.
-import MarbleCore
-
 public final class Satin: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

@@ -1,9 +1,9 @@
+import MarbleCore
+
 /// Temple: a turning mandala — the plane folded into mirrored wedges (kaleidoscope), tiled with
 /// fbm ornament and concentric rings, gilded.
 ///
 /// Audio: the rings pulse outwards on beats, the ornament's detail follows the slow mid band.
-import MarbleCore
-
 public final class Temple: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

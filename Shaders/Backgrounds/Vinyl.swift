@@ -1,10 +1,10 @@
+import MarbleCore
+
 /// Vinyl: a spinning record seen from above — grooves, an anisotropic sheen that stays put while the
 /// disc turns, and a coloured label.
 ///
 /// Audio: the sheen flashes on beats, the groove contrast follows the level. Groove frequency stays
 /// below the quarter-resolution Nyquist limit, so grooves never alias into moiré.
-import MarbleCore
-
 public final class Vinyl: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

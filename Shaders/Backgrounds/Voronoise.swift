@@ -1,10 +1,10 @@
+import MarbleCore
+
 /// Voronoise: drifting cells — cellular noise coloured by cell, with glowing borders.
 ///
 /// Audio: borders flash with the beat, the cells' jitter (how irregular they are) follows the slow
 /// bass, and each cell's colour shifts along the palette with time. Versus Marble's Metal original
 /// (jitter = sin(loudness), collapsing to a grid when loud): jitter bounded and monotonic.
-import MarbleCore
-
 public final class Voronoise: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

@@ -1,11 +1,11 @@
+import MarbleCore
+
 /// Warp: flying down a tunnel — polar coordinates mapped to depth (1/r) and angle, textured with fbm
 /// streaks, bright at the far end.
 ///
 /// Audio: the flight surges with the bass (depth offset = time·speed + surge·slow bass: faster while
 /// the bass swells, a pure function of the frame), the walls flash on beats. Versus Marble's Metal
 /// original (speed = sin(loudness), reversing when loud): never reverses with loudness.
-import MarbleCore
-
 public final class Warp: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

@@ -1,10 +1,10 @@
+import MarbleCore
+
 /// Waves: layered ocean swells — several sine layers with drifting phase, darker with depth.
 ///
 /// Audio: wave height follows the level, the crest highlights the treble; the swell never wraps
 /// (Marble's Metal original scaled the phase by sin(loudness)). Wave heights depend on x only, so
 /// `prepare` computes them once per column and layer; pixels only compare their height with them.
-import MarbleCore
-
 public final class Waves: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
     public static let descriptor = ShaderDescriptor(

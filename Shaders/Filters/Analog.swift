@@ -1,3 +1,5 @@
+import MarbleCore
+
 /// Analog: film look — brightness, contrast, saturation and film grain over the picture.
 ///
 /// Audio: grain strength × (1 + `react` · level), so loud passages get grainier. Grain is a fixed
@@ -6,8 +8,6 @@
 /// Works on premultiplied colour (contrast pivots around half the pixel's alpha; results stay ≤ alpha).
 /// Versus Marble's Metal original: grain came from wall-clock time (never repeatable) and the picture
 /// was treated as opaque.
-import MarbleCore
-
 public final class Analog: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads per-frame values.
     public static let descriptor = ShaderDescriptor(

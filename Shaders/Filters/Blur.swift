@@ -1,15 +1,15 @@
+import MarbleCore
+
 /// Blur: a radial (zoom) blur — every pixel averaged along the line towards a centre point.
 ///
 /// Audio: blur length = `strength` · (1 + `react` · level). Tap k of n for a pixel at p samples
 /// p + (centre − p)·length·k/n: the offset is a fraction of the distance to the centre, so the blur
 /// grows smoothly outwards and is zero at the centre. (Marble's Metal original divided the offset by
 /// the pixel coordinate, which blew up at the left and top edges and made the blur lopsided.)
-/// Taps read a quarter-resolution copy of the picture shared by all strips (``SharedRows``: it stays
+/// Taps read a quarter-resolution copy of the picture shared by all strips (`SharedRows`: it stays
 /// in cache), no clamping needed (every tap lies between the pixel and the centre); the blur is
 /// evaluated at quarter resolution and stretched, and where it is shorter than a few pixels (near the
 /// centre) the sharp picture is blended back in, so the centre keeps full detail.
-import MarbleCore
-
 public final class Blur: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; the scratch of `grid` is partitioned by strip.
     public static let descriptor = ShaderDescriptor(

@@ -1,16 +1,16 @@
+import MarbleCore
+
 /// Bokeh: a lens blur — each pixel is a weighted mean of taps on a golden-angle spiral filling a disc,
 /// with bright taps weighted up so highlights bloom into discs, as out-of-focus lights do.
 ///
 /// Audio: radius × (1 + `react` · slow bass): the focus breathes with the low end. Tap k of n sits at
 /// radius R·√(k/n), angle k·2.39996 (the golden angle), which covers the disc evenly with no rings.
 /// Weight = 1 + `highlights` · (luma/255)⁴ from a 256-entry table. Taps read a quarter-resolution copy
-/// of the picture shared by all strips (``SharedRows``, cache-resident); evaluated at that resolution,
+/// of the picture shared by all strips (`SharedRows`, cache-resident); evaluated at that resolution,
 /// tap-major (independent iterations overlap the loads), then stretched. The resolution is a quarter
 /// for radii of 16 output pixels and more, finer for smaller radii (taps land on whole grid pixels,
 /// so the grid must stay well below the radius). Versus Marble's Metal original (a fixed
 /// 5×5 box labelled bokeh): a real disc kernel with highlight weighting.
-import MarbleCore
-
 public final class Bokeh: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; the scratch of `grid` is partitioned by strip.
     public static let descriptor = ShaderDescriptor(

@@ -1,3 +1,5 @@
+import MarbleCore
+
 /// Disco: a slowly turning cosine colour field overlay-blended onto the picture.
 ///
 /// Audio: the field's strength follows the beat (`amount` · (0.6 + 0.4 · beat pulse)) and its angle
@@ -5,8 +7,6 @@
 /// overlay runs per pixel in 16-bit integers. Versus Marble's Metal original (wall-clock time, a field
 /// that ignored the picture where it was dark): media time, and a true overlay that keeps the
 /// picture's shadows and highlights.
-import MarbleCore
-
 public final class Disco: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; the scratch of `grid` is partitioned by strip.
     public static let descriptor = ShaderDescriptor(

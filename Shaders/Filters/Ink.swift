@@ -1,3 +1,5 @@
+import MarbleCore
+
 /// Ink: Sobel edges of the picture's luminance, painted as dark ink on grey paper.
 ///
 /// Audio: edge gain × (1 + `beat_boost` · beatPulse), so lines darken on beats. Reads `source` (the
@@ -7,8 +9,6 @@
 /// ink/paper mix for each of the 257 edge weights is a table filled in `prepare`.
 /// Versus Marble's Metal original (Sobel on an unsmoothed loudness-scaled texture, ignoring alpha):
 /// the same edges, with beat response from the features and premultiplied alpha kept.
-import MarbleCore
-
 public final class Ink: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract. Scratch rows are partitioned by strip (rows
     // 4·lo…4·lo+3 of `scratch` belong to the strip starting at row lo), so strips write disjoint memory.

@@ -1,3 +1,5 @@
+import MarbleCore
+
 /// Light rays (Marble's `godRay` effect; named apart from the `godrays` background): light streaming from a point through the bright parts of the picture, screened over the
 /// dark parts (volumetric light scattering, GPU Gems 3 ch. 13).
 ///
@@ -5,11 +7,9 @@
 /// `threshold`) with exponential decay; the result, tinted, is screen-blended onto the picture, so it
 /// shows in dark pixels and leaves bright ones alone. Audio: exposure × (1 + `react` · beat pulse).
 /// Rays are smooth: taps read a quarter-resolution bright-pass of the picture shared by all strips
-/// (``SharedRows``, cache-resident), the rays are evaluated at quarter resolution and stretched. Versus Marble's Metal original
+/// (`SharedRows`, cache-resident), the rays are evaluated at quarter resolution and stretched. Versus Marble's Metal original
 /// (ray length from sin(loudness), wrapping when loud; rays added over everything, clipping highlights):
 /// monotonic response and a screen blend.
-import MarbleCore
-
 public final class LightRays: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; the scratch of `grid` is partitioned by strip.
     public static let descriptor = ShaderDescriptor(

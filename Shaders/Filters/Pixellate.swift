@@ -1,3 +1,5 @@
+import MarbleCore
+
 /// Pixellate: a block mosaic of the picture, blocks growing with loudness.
 ///
 /// Audio: block size = `size` · (1 + `react` · level), in pixels at 1080p (scaled with the height).
@@ -5,8 +7,6 @@
 /// than one centre sample, and centred on the block); the grid is centred on the frame so resizing blocks zoom around the middle.
 /// Versus Marble's Metal original (block size from sin(loudness), which wrapped back to small blocks
 /// when loud, and one sample per block): monotonic size, smoother colour.
-import MarbleCore
-
 public final class Pixellate: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads per-frame values.
     public static let descriptor = ShaderDescriptor(

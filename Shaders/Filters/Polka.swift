@@ -1,3 +1,5 @@
+import MarbleCore
+
 /// Polka: colour halftone — the picture redrawn as dots on paper, each dot sized by its cell's light.
 ///
 /// Audio: dots swell on beats (radius × (1 + `react` · beat pulse)). Cells form a staggered grid
@@ -5,8 +7,6 @@
 /// and the dot radius grows with the square root of the sample's luma so area tracks brightness.
 /// Dot edges are antialiased from the distance to the centre. Versus Marble's Metal original (dot size
 /// from loudness only, ignoring the picture): dots carry the picture, audio only modulates them.
-import MarbleCore
-
 public final class Polka: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads per-frame values.
     public static let descriptor = ShaderDescriptor(

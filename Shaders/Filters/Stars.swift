@@ -1,3 +1,5 @@
+import MarbleCore
+
 /// Stars: a drifting, twinkling starfield behind the picture, seen wherever the picture is transparent.
 ///
 /// Three layers ("octaves") of stars: each layer halves the cell size, so it has four times as many,
@@ -8,8 +10,6 @@
 /// copied straight through. Audio: brightness × (1 + `react` · (beat pulse + slow treble)/2).
 /// Versus Marble's Metal original (a per-pixel fractal loop that ignored the picture and covered it):
 /// the picture stays on top, stars fill only what it leaves transparent.
-import MarbleCore
-
 public final class Stars: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads per-frame values.
     public static let descriptor = ShaderDescriptor(

@@ -1,10 +1,10 @@
+import MarbleCore
+
 /// Vibes: a sine plasma mixed over the picture.
 ///
 /// Audio: the plasma's brightness rises with level, its hue turns with the slow mid band, and beats
 /// push the mix up by `beat_mix`. out = picture·(1 − mix) + plasma·mix (Marble swapped the two factors,
 /// so "mix 0.2" showed 80 % plasma). The plasma is evaluated at quarter resolution and stretched.
-import MarbleCore
-
 public final class Vibes: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; the scratch of `grid` is partitioned by strip.
     public static let descriptor = ShaderDescriptor(

@@ -1,3 +1,5 @@
+import MarbleCore
+
 /// Drive: the synthwave road — a neon perspective grid scrolling towards the viewer under a striped
 /// sunset sun.
 ///
@@ -8,8 +10,6 @@
 /// world units is converted to pixels analytically. Versus Marble's Metal original (wall-clock
 /// scroll, aliased lines shimmering near the horizon): media time, and lines fade into fog instead
 /// of aliasing.
-import MarbleCore
-
 public final class Drive: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads per-frame values.
     public static let descriptor = ShaderDescriptor(

@@ -1,11 +1,11 @@
+import MarbleCore
+
 /// Gradient: a linear (at an angle) or radial blend of two or three colours, opaque.
 ///
 /// Audio: none (an animated base layer); the hue may drift slowly with media time. Colours are mixed in
 /// float once per frame into a 1024-entry table; pixels look the table up, so the per-pixel cost is one
 /// multiply-add (linear) or one square root (radial). Versus Marble's Metal original, which recomputed
 /// the mix per pixel from wall-clock time: same picture, driven by media time so frames repeat.
-import MarbleCore
-
 public final class Gradient: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the table and geometry.
     public static let descriptor = ShaderDescriptor(

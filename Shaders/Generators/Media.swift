@@ -1,11 +1,11 @@
-/// Media: the job's decoded video frame or still image (``FrameUniforms/input``), drawn opaque.
+import MarbleCore
+
+/// Media: the job's decoded video frame or still image (`FrameUniforms/input`), drawn opaque.
 ///
 /// Audio: none. The picture arrives already scaled to the output size; pixels outside it (a smaller
 /// input) and frames without input are black. Alpha is forced to 255, which for premultiplied input is
 /// the picture over black. Versus Marble: Marble's effects sampled the camera/video texture directly;
 /// here the media is a layer of its own so effects can filter it (they read `source`).
-import MarbleCore
-
 public final class Media: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads `dim`.
     public static let descriptor = ShaderDescriptor(

@@ -1,9 +1,9 @@
+import MarbleCore
+
 /// Solid: one colour over the whole frame.
 ///
 /// Audio: none. Versus Marble's Metal original (a clear colour): identical, but the colour may be
 /// translucent (premultiplied on the way in), so the descriptor does not promise opacity.
-import MarbleCore
-
 public final class Solid: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads `pixel`.
     public static let descriptor = ShaderDescriptor(

@@ -1,3 +1,5 @@
+import MarbleCore
+
 /// Bars: the spectrum as vertical bars, bottom colour → top colour, with falling peak caps.
 ///
 /// Audio: `features.bands` resampled to `count` bars (loudest band per bar when there are more bands
@@ -7,8 +9,6 @@
 /// stay crisp at any count and size; `rounded` caps each bar with a half disc.
 /// Versus Marble's Metal original (bar height from one loudness scalar through sin(), which wrapped
 /// when loud): heights are clamped band levels, and the drawing cost is proportional to lit area.
-import MarbleCore
-
 public final class SpectrumBars: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the per-bar arrays.
     public static let descriptor = ShaderDescriptor(

@@ -1,3 +1,5 @@
+import MarbleCore
+
 /// Waveform: an oscilloscope trace of the audio samples across the width.
 ///
 /// Audio: `features.waveformLeft` (or right, or their mean) scaled by `amplitude`. Each column holds the
@@ -7,8 +9,6 @@
 /// `fill` shades the area between the centre line and the trace. Thickness is in pixels at 1080p and
 /// scales with the frame height. Versus Marble's Metal original (a fixed-width line sampled per pixel,
 /// gaps on steep slopes): continuous strokes at any slope and size.
-import MarbleCore
-
 public final class Waveform: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the per-column arrays.
     public static let descriptor = ShaderDescriptor(

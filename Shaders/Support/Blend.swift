@@ -1,3 +1,5 @@
+import MarbleCore
+
 /// The compositor's blend: one layer onto the canvas, premultiplied RGBA8, integer math only.
 ///
 /// Formulas (premultiplied, per channel c, alpha a, values in 0…255, s = layer × opacity, d = canvas):
@@ -11,8 +13,6 @@
 /// Speed: normal and add use two 16-bit lanes per UInt32 (one multiply scales two channels); screen runs
 /// over bytes and multiply over pixels; all four loops vectorise. Opacity 0 returns without touching
 /// the canvas; a fully transparent layer pixel leaves the canvas pixel unchanged in every mode.
-import MarbleCore
-
 public enum Blend {
     /// Blends `layer` onto `canvas` for `rows` (clipped to both heights) over the common width.
     /// Safe to call concurrently on disjoint row ranges.
@@ -155,18 +155,27 @@ public enum Blend {
 /// A blend mode as a type, so that a kernel's inner loop is specialised for one mode instead of
 /// switching per pixel (`Blend.pixel` does that switch). The source already carries the opacity.
 public protocol BlendFunction {
+    /// `source` (premultiplied, opacity applied) blended onto `destination`, both packed RGBA8.
     static func blend(_ source: UInt32, onto destination: UInt32) -> UInt32
 }
 
+/// Source-over (`BlendMode.normal`).
 public enum NormalBlend: BlendFunction {
+    /// `s` blended onto `d`; see ``Blend`` for the formula.
     @inline(__always) public static func blend(_ s: UInt32, onto d: UInt32) -> UInt32 { s &+ Blend.scale255(d, 255 &- (s >> 24)) }
 }
+/// Saturating addition (`BlendMode.add`).
 public enum AddBlend: BlendFunction {
+    /// `s` blended onto `d`; see ``Blend`` for the formula.
     @inline(__always) public static func blend(_ s: UInt32, onto d: UInt32) -> UInt32 { Blend.saturatingAdd(s, d) }
 }
+/// Screen (`BlendMode.screen`).
 public enum ScreenBlend: BlendFunction {
+    /// `s` blended onto `d`; see ``Blend`` for the formula.
     @inline(__always) public static func blend(_ s: UInt32, onto d: UInt32) -> UInt32 { Blend.pixel(s, onto: d, mode: .screen, opacity: 255) }
 }
+/// Multiply (`BlendMode.multiply`).
 public enum MultiplyBlend: BlendFunction {
+    /// `s` blended onto `d`; see ``Blend`` for the formula.
     @inline(__always) public static func blend(_ s: UInt32, onto d: UInt32) -> UInt32 { Blend.pixel(s, onto: d, mode: .multiply, opacity: 255) }
 }

@@ -18,7 +18,9 @@
 /// }
 /// ```
 public protocol GraniteCenter: Sendable {
+    /// The one value this center's store holds.
     associatedtype State: GraniteState
+    /// What can happen to the state; usually an enum whose cases are named after facts.
     associatedtype Event: Sendable
 
     /// Applies one event to the state and returns the effects to start. Synchronous, never awaits.

@@ -15,6 +15,7 @@ public protocol GraniteClock: Sendable {
 public struct GraniteSystemClock: GraniteClock {
     private let origin: ContinuousClock.Instant
 
+    /// A clock whose time 0 is now.
     public init() { origin = .now }
 
     public var now: Duration { origin.duration(to: .now) }

@@ -7,7 +7,9 @@
 /// }
 /// ```
 public protocol GraniteComponent: Sendable {
+    /// The center whose state and events the component's store holds.
     associatedtype Center: GraniteCenter
+    /// The component's one store; create it in the component's initialiser.
     var store: GraniteStore<Center> { get }
 }
 
@@ -18,6 +20,8 @@ extension GraniteComponent {
     /// Reduces `event` (see ``GraniteStore/send(_:)``).
     public func send(_ event: Center.Event) { store.send(event) }
 
+    /// Starts the store: reduces the center's `onStart` events (see ``GraniteStore/start()``).
     public func start() { store.start() }
+    /// Stops the store: cancels its effects, then reduces the center's `onStop` events (see ``GraniteStore/stop()``).
     public func stop() { store.stop() }
 }

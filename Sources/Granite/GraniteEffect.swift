@@ -26,6 +26,7 @@ public struct GraniteEffect<Event: Sendable>: Sendable {
     /// No work.
     @inlinable public static var none: GraniteEffect { GraniteEffect(items: []) }
 
+    /// Whether the effect has no work at all (``none``).
     @inlinable public var isNone: Bool { items.isEmpty }
 
     /// Runs `operation` in a new task. With an `id` the effect can be cancelled; with

@@ -19,13 +19,18 @@ import Darwin
 /// A missing file gives the initial state silently; an unreadable or corrupt one gives the initial
 /// state and a warning (the corrupt file is kept beside it as `<name>.corrupt`). Never a crash.
 public struct GranitePersistence<State: GraniteState>: Sendable {
+    /// The JSON file the state is kept in; its folder is created on the first save.
     public var file: URL
+    /// Whether committed changes are saved by themselves (debounced by ``autoSaveDelay``, and on stop).
     public var autoSave: Bool
+    /// How long the state must stay unchanged, on the store's clock, before an automatic save writes it.
     public var autoSaveDelay: Duration
+    /// Whether the store's initialiser loads the file synchronously (otherwise it loads in the background).
     public var preload: Bool
     /// Receives warnings (unreadable or corrupt file, failed save). Default: standard error.
     public var onWarning: @Sendable (String) -> Void
 
+    /// Persistence in `file`; see the properties for the other parameters.
     public init(
         file: URL,
         autoSave: Bool = true,
@@ -111,11 +116,14 @@ public struct GranitePersistence<State: GraniteState>: Sendable {
     }
 }
 
+/// Why a save failed; thrown by ``GranitePersistence/save(_:)`` and ``GraniteStore/save()``.
 public enum GranitePersistenceError: Error, Equatable, CustomStringConvertible {
+    /// The snapshot was written to a temporary file but could not be renamed over `path` (`errno` says why).
     case renameFailed(path: String, errno: Int32)
     /// A folder, a device or a FIFO where the file should be: never renamed over.
     case notARegularFile(path: String)
 
+    /// A sentence naming the file and the reason.
     public var description: String {
         switch self {
         case .renameFailed(let path, let code):

@@ -17,6 +17,7 @@
 /// }
 /// ```
 public protocol GraniteReducer: Sendable {
+    /// The center whose state this reducer changes.
     associatedtype Center: GraniteCenter
 
     /// Events reduced before this reducer, in order, within the same commit.
@@ -24,6 +25,7 @@ public protocol GraniteReducer: Sendable {
     /// Events reduced after this reducer, in order, within the same commit.
     var after: [Center.Event] { get }
 
+    /// Changes the state; returns the effects to start after the commit. Synchronous, never awaits.
     func reduce(state: inout Center.State) -> GraniteEffect<Center.Event>
 }
 
@@ -35,17 +37,24 @@ extension GraniteReducer {
 /// A ``GraniteReducer`` that takes a typed payload (Granite's `@Payload`), with the same
 /// before → self → after chaining. The chains may depend on the payload.
 public protocol GranitePayloadReducer: Sendable {
+    /// The center whose state this reducer changes.
     associatedtype Center: GraniteCenter
+    /// The value the reducer takes, e.g. a file path or a seek offset.
     associatedtype Payload: Sendable
 
+    /// Events reduced before this reducer, in order, within the same commit.
     func before(_ payload: Payload) -> [Center.Event]
+    /// Events reduced after this reducer, in order, within the same commit.
     func after(_ payload: Payload) -> [Center.Event]
 
+    /// Changes the state using `payload`; returns the effects to start after the commit. Synchronous, never awaits.
     func reduce(state: inout Center.State, payload: Payload) -> GraniteEffect<Center.Event>
 }
 
 extension GranitePayloadReducer {
+    /// No events before (the default).
     public func before(_ payload: Payload) -> [Center.Event] { [] }
+    /// No events after (the default).
     public func after(_ payload: Payload) -> [Center.Event] { [] }
 }
 

@@ -13,6 +13,7 @@ public struct GraniteSend<Event: Sendable>: Sendable {
     /// from whenever the effect's task happens to run.
     public let startTime: Duration
 
+    /// Sends `event` to the store (`send(.loaded)`); it is reduced against the state current when it arrives. Dropped when the effect was cancelled or has returned.
     public func callAsFunction(_ event: Event) { deliver(event) }
 
     /// Sleeps until the store clock reaches `deadline`. Throws `CancellationError` when cancelled.

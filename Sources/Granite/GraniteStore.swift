@@ -17,7 +17,9 @@ import Synchronization
 ///   `preload`, else in the background; events sent meanwhile are queued and reduced, in order,
 ///   on the loaded state) and committed snapshots are written atomically, debounced by `autoSave`.
 public final class GraniteStore<Center: GraniteCenter>: Sendable {
+    /// The state the store holds.
     public typealias State = Center.State
+    /// The events the store reduces.
     public typealias Event = Center.Event
 
     @usableFromInline let center: Center

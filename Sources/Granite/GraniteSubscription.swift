@@ -21,6 +21,7 @@ public final class GraniteSubscription: Sendable {
         self.onCancel = onCancel
     }
 
+    /// Whether deliveries are paused (see ``pause()``).
     public var isPaused: Bool { flags.withLock { $0.paused } }
 
     /// Stops deliveries. A delivery already in progress when this returns may still complete.

@@ -23,6 +23,7 @@ public final class GraniteTestClock: GraniteClock {
 
     private let timeline = Mutex(Timeline())
 
+    /// A clock that starts at `now` and moves only when advanced.
     public init(now: Duration = .zero) {
         timeline.withLock { $0.now = now }
     }

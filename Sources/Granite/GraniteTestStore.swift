@@ -8,11 +8,16 @@ import Darwin
 
 /// Where a test-store failure points: the line of the `send`/`receive`/`finish` call.
 public struct GraniteSourceLocation: Sendable, CustomStringConvertible {
+    /// The file, as `#fileID` gives it (`Module/File.swift`).
     public let fileID: String
+    /// The file's full path, as `#filePath` gives it.
     public let filePath: String
+    /// Line number, 1-based.
     public let line: Int
+    /// Column number, 1-based.
     public let column: Int
 
+    /// A location from the values of `#fileID`, `#filePath`, `#line` and `#column`.
     public init(fileID: String, filePath: String, line: Int, column: Int) {
         self.fileID = fileID
         self.filePath = filePath
@@ -20,6 +25,7 @@ public struct GraniteSourceLocation: Sendable, CustomStringConvertible {
         self.column = column
     }
 
+    /// `File.swift:line`, as failures print it.
     public var description: String { "\(fileID):\(line)" }
 }
 
@@ -40,8 +46,11 @@ public struct GraniteSourceLocation: Sendable, CustomStringConvertible {
 /// Failures go to `reportIssue` (Granite does not link a test framework); with Swift Testing, pass
 /// a closure that calls `Issue.record`.
 public final class GraniteTestStore<Center: GraniteCenter>: Sendable where Center.Event: Equatable {
+    /// The state under test.
     public typealias State = Center.State
+    /// The events sent and received.
     public typealias Event = Center.Event
+    /// Receives each failure: a message and the place in the test it points to.
     public typealias IssueReporter = @Sendable (String, GraniteSourceLocation) -> Void
 
     final class Inbox: Sendable {
@@ -66,12 +75,26 @@ public final class GraniteTestStore<Center: GraniteCenter>: Sendable where Cente
 
     /// The store under test (its effect-fed events are diverted to this test store).
     public let store: GraniteStore<Center>
+    /// The clock the store's effects sleep on; advance it to move their time.
     public let clock: GraniteTestClock
     private let inbox: Inbox
     private let reportIssue: IssueReporter
     private let finished = Mutex(false)
     private let createdAt: GraniteSourceLocation
 
+    /// A test store around a real ``GraniteStore`` whose effect-fed events wait in an inbox for `receive`.
+    ///
+    /// - Parameters:
+    ///   - center: the center under test.
+    ///   - initialState: the state to start from (or the persisted one, with `persistence`).
+    ///   - clock: the clock effects sleep on; advance it from the test.
+    ///   - persistence: optional, to test loading and saving.
+    ///   - reportIssue: receives each failure; the default prints it on standard error. With Swift Testing,
+    ///     pass a closure that calls `Issue.record`.
+    ///   - fileID: where the store was created (default: the caller), for failures found when it goes away.
+    ///   - filePath: as `fileID`.
+    ///   - line: as `fileID`.
+    ///   - column: as `fileID`.
     public init(
         center: Center,
         initialState: State,
@@ -106,6 +129,7 @@ public final class GraniteTestStore<Center: GraniteCenter>: Sendable where Cente
         store.cancelAllEffects()
     }
 
+    /// The current state of the store under test.
     public var state: State { store.state }
 
     /// Sends `event` and checks the resulting state against `expected` applied to the old state.

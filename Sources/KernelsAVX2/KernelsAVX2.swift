@@ -14,7 +14,7 @@ public enum KernelsAVX2 {
         #endif
     }
 
-    /// ``YUV420/convert(_:into:pairs:)``, AVX2 build.
+    /// `YUV420.convert(_:into:pairs:)` (in MarbleCore), AVX2 build.
     public static func convertYUV420(_ source: TextureView, into planes: YUV420.Planes, pairs: Range<Int>) {
         YUV420.convert(source, into: planes, pairs: pairs)
     }

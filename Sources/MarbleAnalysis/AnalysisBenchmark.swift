@@ -3,6 +3,7 @@ import MarbleCore
 
 /// Speed of the offline analyzer on a generated song (for `marble bench`).
 public enum AnalysisBenchmark {
+    /// One measurement: how fast the offline pass and the live per-frame analysis ran.
     public struct Result: Sendable, Equatable {
         /// Audio analysed, seconds.
         public var audioSeconds: Double

@@ -27,6 +27,7 @@ public struct AnalysisConfiguration: Sendable, Equatable, Codable {
     public var minFrequency: Double = 30
     /// Highest band edge, Hz (clamped to 0.49 · sample rate).
     public var maxFrequency: Double = 16000
+    /// How the bands are spaced: logarithmic (`bandCount` bands) or one per semitone.
     public var layout: BandLayout = .logarithmic
     /// Samples per channel in the waveform snapshot.
     public var waveformLength: Int = 1024
@@ -35,6 +36,7 @@ public struct AnalysisConfiguration: Sendable, Equatable, Codable {
     /// Use a 4× longer FFT for bands too narrow for the main one (CAVA's "bass FFT"; constant-Q-like
     /// resolution in the bass). Always on for ``BandLayout/semitone``.
     public var bassResolution: Bool = true
+    /// The FFT window's shape: symmetric Hann, or the low-latency asymmetric one.
     public var window: AnalysisWindow = .hann
 
     // Per-band smoothing
@@ -56,18 +58,21 @@ public struct AnalysisConfiguration: Sendable, Equatable, Codable {
     public var noiseFloor: Double = -70
     /// Overall-level smoothing (the `level` feature).
     public var levelAttack: Double = 0.02
+    /// Fall time constant of the `level` feature, seconds.
     public var levelRelease: Double = 0.25
 
     // Rhythm
     /// Tempo search range for beat tracking, BPM.
     public var minTempo: Double = 60
+    /// Upper end of the tempo search range, BPM (above ``minTempo``).
     public var maxTempo: Double = 200
     /// Decay time of `beatPulse` after a beat, as a fraction of the beat period.
     public var beatPulseDecay: Double = 0.25
 
+    /// The defaults every command uses: 64 logarithmic bands from 30 Hz to 16 kHz, automatic FFT size, tempo 60–200 BPM.
     public init() {}
 
-    /// Checks the ranges; throws a one-line ``MarbleError`` (kind `.option`).
+    /// Checks the ranges; throws a one-line `MarbleError` (kind `.option`).
     public func validate() throws(MarbleError) {
         func fail(_ m: String) -> MarbleError { MarbleError(.option, m) }
         guard (8...512).contains(bandCount) else { throw fail("band count \(bandCount) must be between 8 and 512") }

@@ -9,6 +9,7 @@ import MarbleMedia
 /// `peak` (dBFS), `dominantPitchClasses` (names, strongest first), `chroma` (12 values, C…B, max 1),
 /// and `frames` (per-frame features, only when requested).
 public struct AnalysisReport: Codable, Sendable, Equatable {
+    /// The song's loudness figures (EBU R128).
     public struct Loudness: Codable, Sendable, Equatable {
         /// Gated integrated loudness (ITU-R BS.1770-4 / EBU R128), LUFS; -120 for silence.
         public var integrated: Double
@@ -19,6 +20,7 @@ public struct AnalysisReport: Codable, Sendable, Equatable {
         /// Largest short-term (3 s) loudness, LUFS.
         public var shortTermMax: Double
 
+        /// Loudness figures with the values given (LUFS, and LU for `range`).
         public init(integrated: Double, range: Double, momentaryMax: Double, shortTermMax: Double) {
             self.integrated = integrated; self.range = range
             self.momentaryMax = momentaryMax; self.shortTermMax = shortTermMax
@@ -28,19 +30,33 @@ public struct AnalysisReport: Codable, Sendable, Equatable {
 
     /// Compact per-frame features (for `marble analyze --frames`).
     public struct Frame: Codable, Sendable, Equatable {
+        /// Media time of the frame, seconds (frame index / fps).
         public var time: Double
+        /// RMS level over the frame period, linear (0…1 for full scale).
         public var rms: Float
+        /// Sample peak over the frame period, linear.
         public var peak: Float
+        /// Smoothed overall level, 0…1.
         public var level: Float
+        /// Bass energy relative to its running average (about 1 on average).
         public var bass: Float
+        /// Mid energy relative to its running average (about 1 on average).
         public var mid: Float
+        /// Treble energy relative to its running average (about 1 on average).
         public var treble: Float
+        /// Onset strength, 0…1.
         public var onset: Float
+        /// Whether a beat falls in this frame (JSON key `beat`).
         public var isBeat: Bool
+        /// Whether the beat in this frame starts a bar (JSON key `downbeat`).
         public var isDownbeat: Bool
+        /// Position between the previous beat (0) and the next (1).
         public var beatPhase: Float
+        /// Momentary loudness (400 ms), LUFS.
         public var loudness: Float
+        /// Spectral centroid, Hz.
         public var centroid: Float
+        /// Band levels, 0…1, lowest band first.
         public var bands: [Float]
 
         enum CodingKeys: String, CodingKey {
@@ -49,13 +65,21 @@ public struct AnalysisReport: Codable, Sendable, Equatable {
         }
     }
 
+    /// Length of the analysed audio, seconds.
     public var duration: Double
+    /// Sample rate of the analysed audio, Hz.
     public var sampleRate: Int
+    /// Global tempo, BPM; 0 when no steady pulse was found.
     public var tempo: Double
+    /// Beat times, seconds, in order.
     public var beats: [Double]
+    /// Times of the first beat of each bar, seconds (a subset of `beats`; empty when no bar accent stands out).
     public var downbeats: [Double]
+    /// Beats per bar found with the downbeats; 0 when unknown.
     public var beatsPerBar: Int
+    /// Onset times, seconds, in order.
     public var onsets: [Double]
+    /// Integrated loudness, loudness range and maxima.
     public var loudness: Loudness
     /// Sample peak, dBFS (-120 for silence).
     public var peak: Double
@@ -72,6 +96,7 @@ public struct AnalysisReport: Codable, Sendable, Equatable {
         case duration, sampleRate, tempo, beats, downbeats, beatsPerBar, onsets, loudness, peak, dominantPitchClasses, chroma, frames, frameRate
     }
 
+    /// The twelve pitch-class names in chroma order, C first.
     public static let pitchClassNames = ["C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B"]
 
     /// JSON (sorted keys, pretty-printed unless `compact`); times rounded to the millisecond, tempo,

@@ -4,7 +4,7 @@ import MarbleMedia
 
 /// Causal, per-frame audio analysis for one stream: the features every kernel reads.
 ///
-/// Feed decoded audio with ``append(left:right:)`` (any chunk size), then call
+/// Feed decoded audio with `append(left:right:)` (any chunk size), then call
 /// ``computeFeatures(forFrame:into:)`` for frames 0, 1, 2, … once ``samplesNeeded(forFrame:)``
 /// samples have been appended (or ``finish()`` was called). Frame `n` analyses the audio up to the
 /// *end* of the frame, `t = (n + 1) / fps`, so a sound at time `t` shows in frame `floor(t · fps)` or
@@ -38,8 +38,11 @@ import MarbleMedia
 /// predicted and land in their own frame; onsets are confirmed one 10 ms hop after their peak.
 /// Per frame it costs well under a millisecond (about 0.05 ms at 60 fps, 44.1 kHz on this machine class).
 public final class FeatureExtractor: @unchecked Sendable {
+    /// Rate of the samples appended, Hz.
     public let sampleRate: Int
+    /// The frame rate frames are computed at.
     public let fps: Rational
+    /// The configuration the extractor was made with.
     public let configuration: AnalysisConfiguration
     /// Bands produced (equals `configuration.bandCount` for the logarithmic layout).
     public var bandCount: Int { bank.count }
@@ -49,7 +52,9 @@ public final class FeatureExtractor: @unchecked Sendable {
     public var fftSize: Int { main.size }
     /// Band edges and centres, Hz.
     public var bandLowerEdges: [Double] { bank.lower }
+    /// Upper edge of each band, Hz.
     public var bandUpperEdges: [Double] { bank.upper }
+    /// Centre of each band (geometric mean of its edges), Hz.
     public var bandCenters: [Double] { bank.center }
 
     private let ring: SampleRing
@@ -89,7 +94,9 @@ public final class FeatureExtractor: @unchecked Sendable {
     private var finished = false
     private let longestWindow: Int
 
-    /// - Throws: ``MarbleError`` (`.option`) for a sample rate outside 8…192 kHz, a non-positive
+    /// An extractor for one stream of `sampleRate` Hz audio, producing features at `fps` frames per second. Allocates its buffers and FFT setups now.
+    ///
+    /// - Throws: `MarbleError` (`.option`) for a sample rate outside 8…192 kHz, a non-positive
     ///   frame rate or an invalid configuration; (`.media`) if av_tx cannot be set up.
     public init(sampleRate: Int, fps: Rational, configuration: AnalysisConfiguration = AnalysisConfiguration()) throws(MarbleError) {
         guard (8000...192_000).contains(sampleRate) else {

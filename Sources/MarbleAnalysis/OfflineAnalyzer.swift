@@ -4,8 +4,8 @@ import MarbleMedia
 
 /// Whole-song analysis: tempo, beats, onsets, loudness, peak, pitch classes, and optionally per-frame
 /// features. Offline, so it may look ahead: the beat grid comes from a global tempo (autocorrelation
-/// scored by a comb, ``TempoEstimator``) and a dynamic-programming tracker (Ellis 2007,
-/// ``BeatTracker``) over overlapping 5-minute windows of the onset envelope (``RhythmStream``).
+/// scored by a comb, `TempoEstimator`) and a dynamic-programming tracker (Ellis 2007,
+/// `BeatTracker`) over overlapping 5-minute windows of the onset envelope (`RhythmStream`).
 ///
 /// Feed the song in chunks of any size with ``append(left:right:)``. Memory is flat in song length:
 /// audio is not kept, only a 5-minute window of the onset envelopes (about 2.6 MB with its scratch);
@@ -18,8 +18,11 @@ import MarbleMedia
 /// Not thread-safe; `@unchecked Sendable` only so ownership can move to a worker thread (use it from
 /// one thread at a time).
 public final class OfflineAnalyzer: @unchecked Sendable {
+    /// Rate of the samples appended, Hz.
     public let sampleRate: Int
+    /// The configuration the analyser was made with.
     public let configuration: AnalysisConfiguration
+    /// The rate of the per-frame features put in the report, or nil for none.
     public let frameRate: Rational?
 
     private let ring: SampleRing
@@ -45,7 +48,14 @@ public final class OfflineAnalyzer: @unchecked Sendable {
     private let cleanLeft = UnsafeMutablePointer<Float>.allocate(capacity: chunk)
     private let cleanRight = UnsafeMutablePointer<Float>.allocate(capacity: chunk)
 
-    /// - Parameter frameRate: when set, per-frame features at this rate go into the report's `frames`.
+    /// An analyser for one whole song of `sampleRate` Hz audio; append its samples, then call `finish()`.
+    ///
+    /// - Parameters:
+    ///   - sampleRate: the rate of the samples that will be appended, Hz (8000…192000).
+    ///   - configuration: bands, smoothing and tempo range for the analysis.
+    ///   - frameRate: when set, per-frame features at this rate go into the report's `frames`.
+    /// - Throws: `MarbleError` with kind `.option` for a sample rate out of range or an invalid
+    ///   configuration.
     public convenience init(sampleRate: Int, configuration: AnalysisConfiguration = AnalysisConfiguration(),
                             frameRate: Rational? = nil) throws(MarbleError) {
         try self.init(sampleRate: sampleRate, configuration: configuration, frameRate: frameRate,

@@ -1,7 +1,7 @@
 /// What the audio sounds like during one output frame: the only audio input a kernel sees.
 ///
 /// A plain value, filled by the analysis engine once per frame and read by kernels through
-/// ``FrameUniforms``. Arrays are allocated once (``init(bandCount:waveformLength:)``) and rewritten in
+/// ``FrameUniforms``. Arrays are allocated once (``init(bandCount:waveformLength:spectrumLength:)``) and rewritten in
 /// place by the analyser, so passing features from frame to frame allocates nothing.
 ///
 /// Conventions: levels named like MilkDrop's (`bass`, `mid`, `treble`) average about 1.0 over a song
@@ -20,11 +20,17 @@ public struct AudioFeatures: Sendable, Equatable {
     public var level: Float = 0
 
     // MilkDrop-style band levels
+    /// Energy in 20–250 Hz relative to its slow running average (about 8 s): about 1 on average, above 1 on hits.
     public var bass: Float = 0
+    /// Energy in 250 Hz–4 kHz relative to its slow running average: about 1 on average, above 1 on hits.
     public var mid: Float = 0
+    /// Energy in 4–16 kHz relative to its slow running average: about 1 on average, above 1 on hits.
     public var treble: Float = 0
+    /// `bass` measured against a faster average (0.3 s): a calmer value for slow motion (MilkDrop's `bass_att`).
     public var bassAttenuated: Float = 0
+    /// `mid` measured against a faster average (0.3 s) (MilkDrop's `mid_att`).
     public var midAttenuated: Float = 0
+    /// `treble` measured against a faster average (0.3 s) (MilkDrop's `treble_att`).
     public var trebleAttenuated: Float = 0
 
     // Rhythm
@@ -81,6 +87,7 @@ public struct AudioFeatures: Sendable, Equatable {
     /// `spectrum` in dBFS, floored at −120; empty when `spectrum` is.
     public var spectrumDecibels: [Float]
 
+    /// Silence, with the arrays allocated once at these sizes: `bandCount` bands, `waveformLength` samples per waveform channel, and `spectrumLength` spectrum bins (0: no spectrum).
     public init(bandCount: Int = 64, waveformLength: Int = 1024, spectrumLength: Int = 0) {
         bands = [Float](repeating: 0, count: bandCount)
         bandsDecibels = [Float](repeating: -120, count: bandCount)

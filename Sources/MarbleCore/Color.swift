@@ -3,14 +3,19 @@
 /// Parses `#rgb`, `#rrggbb`, `#rrggbbaa` and a few CSS names. Kernels usually convert it once, in `init`
 /// or `prepare`, to ``RGBA8`` (premultiplied) or to floats.
 public struct Color: Sendable, Hashable, CustomStringConvertible {
+    /// Components, straight (not premultiplied), 0…1.
     public var red: Float, green: Float, blue: Float, alpha: Float
 
+    /// A colour from straight components in 0…1 (opaque unless `alpha` says otherwise).
     public init(red: Float, green: Float, blue: Float, alpha: Float = 1) {
         self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
     }
 
+    /// Opaque black.
     public static let black = Color(red: 0, green: 0, blue: 0)
+    /// Opaque white.
     public static let white = Color(red: 1, green: 1, blue: 1)
+    /// Fully transparent.
     public static let clear = Color(red: 0, green: 0, blue: 0, alpha: 0)
 
     static let names: [String: String] = [
@@ -48,6 +53,7 @@ public struct Color: Sendable, Hashable, CustomStringConvertible {
               blue: blue + (other.blue - blue) * t, alpha: alpha + (other.alpha - alpha) * t)
     }
 
+    /// `#rrggbb`, or `#rrggbbaa` when translucent: the form presets use.
     public var description: String {
         func h(_ x: Float) -> String {
             let v = Int(max(0, min(255, (x * 255).rounded())))

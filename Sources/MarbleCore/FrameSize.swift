@@ -1,8 +1,12 @@
 /// A picture size in pixels, as a user writes it: "1920x1080".
 public struct FrameSize: Sendable, Hashable, CustomStringConvertible {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
+    /// A size of `width` × `height` pixels (not checked: see ``isValidFrameSize``).
     public init(_ width: Int, _ height: Int) { self.width = width; self.height = height }
+    /// `1920x1080`: the form ``init(parsing:)`` reads back.
     public var description: String { "\(width)x\(height)" }
 
     /// Parses "1920x1080" (the form only: ``isValidFrameSize`` says whether it can be rendered).

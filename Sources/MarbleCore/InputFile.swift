@@ -20,7 +20,14 @@ public final class InputFile: Sendable {
     /// Whether `path` is a temporary copy.
     public let isCopy: Bool
 
-    /// - Parameter path: a file name, or `-` for standard input.
+    /// Opens `path`, copying it first to a temporary file when it can be read only once (standard input, a FIFO, a pipe); blocks until the writer closes it.
+    ///
+    /// - Parameters:
+    ///   - path: a file name, or `-` for standard input.
+    ///   - shouldContinue: polled (from the calling thread) at least every 100 ms while a pipe or FIFO
+    ///     is copied; returning false stops the copy and throws.
+    /// - Throws: ``MarbleError`` with kind `.input` when the input cannot be opened or read, `.output`
+    ///   when the temporary copy cannot be written, `.cancelled` when `shouldContinue` said stop.
     public init(_ path: String, shouldContinue: () -> Bool = { true }) throws(MarbleError) {
         if path != "-" {
             var info = stat()

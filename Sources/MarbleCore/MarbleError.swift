@@ -1,20 +1,32 @@
 /// The one error type users see: a one-line message that names what went wrong and where.
 public struct MarbleError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// What went wrong, broadly; the command-line tool maps it to its exit code.
     public enum Kind: String, Sendable {
-        case input          // a file that cannot be opened, has no audio, or does not decode
-        case output         // an output path that cannot be written or encoded
-        case preset         // a preset file or name that is wrong
-        case option         // a bad command-line value
-        case media          // an FFmpeg failure inside the pipeline
-        case device         // audio device / PulseAudio
-        case cancelled      // the user stopped the job
+        /// A file that cannot be opened, has no audio, or does not decode.
+        case input
+        /// An output path that cannot be written or encoded.
+        case output
+        /// A preset file or name that is wrong.
+        case preset
+        /// A bad option value (on the command line or in an options struct).
+        case option
+        /// An FFmpeg failure inside the pipeline.
+        case media
+        /// A sound device or display that cannot be used: no PulseAudio server, an unknown sink, no window.
+        case device
+        /// The user stopped the job.
+        case cancelled
     }
+    /// The category of the failure.
     public let kind: Kind
+    /// One sentence for a person, naming the file, option or device concerned.
     public let message: String
 
+    /// An error of `kind` with `message`, one sentence without a trailing newline.
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
+    /// The message, as shown to the user.
     public var description: String { message }
 }

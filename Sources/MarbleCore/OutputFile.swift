@@ -16,13 +16,17 @@ import Synchronization
 public enum OutputFile {
     /// What a path names at the moment, following symbolic links.
     public enum Kind: Equatable, Sendable {
+        /// Nothing exists at the path (or it cannot be examined).
         case nothing
+        /// A regular file: it may be replaced by rename.
         case regularFile
+        /// A directory: always refused as an output.
         case folder
         /// A device, a FIFO or a socket: the name of the kind, for messages.
         case special(String)
     }
 
+    /// What `path` names now, following symbolic links.
     public static func kind(of path: String) -> Kind {
         var info = stat()
         guard stat(path, &info) == 0 else { return .nothing }

@@ -1,6 +1,7 @@
 /// One entry of a shader's parameter table: declared once, it drives validation, `--help`,
 /// `marble effects` and the docs (libavfilter's AVOption idea).
 public struct ParameterDescriptor: Sendable {
+    /// The parameter's type, its default value and, for numbers, its allowed range.
     public enum Kind: Sendable {
         /// A real number in a closed range. Can be bound to an audio feature in a preset.
         case number(default: Double, range: ClosedRange<Double>)
@@ -16,10 +17,14 @@ public struct ParameterDescriptor: Sendable {
         case text(default: String)
     }
 
+    /// The name presets and the command line use (`count`, `color`).
     public let name: String
+    /// One sentence for `marble effects` and error messages.
     public let help: String
+    /// Type, default and range.
     public let kind: Kind
 
+    /// A table entry: `name`, one sentence of `help`, and its `kind` with the default.
     public init(_ name: String, _ help: String, _ kind: Kind) {
         self.name = name
         self.help = help
@@ -65,10 +70,14 @@ public struct ParameterDescriptor: Sendable {
 
 /// A parameter value as written in a preset file or on the command line, before validation.
 public enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// A number (integers are numbers too until validation).
     case number(Double)
+    /// A word or a string: a colour, a choice, a path.
     case text(String)
+    /// true or false.
     case flag(Bool)
 
+    /// Decodes a YAML or JSON scalar: a boolean as a flag, a number as a number, anything else as text.
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
         if let b = try? c.decode(Bool.self) { self = .flag(b) }
@@ -76,6 +85,7 @@ public enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertibl
         else { self = .text(try c.decode(String.self)) }
     }
 
+    /// Encodes the plain scalar (a boolean, a number or a string).
     public func encode(to encoder: Encoder) throws {
         var c = encoder.singleValueContainer()
         switch self {
@@ -92,6 +102,7 @@ public enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertibl
         else { self = .text(text) }
     }
 
+    /// The value as a preset writes it; text in double quotes.
     public var description: String {
         switch self {
         case .number(let d): ParameterDescriptor.format(d)
@@ -103,14 +114,19 @@ public enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertibl
 
 /// A parameter that failed validation. `parameter` names the field; the message is one sentence.
 public struct ParameterError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The shader's name.
     public let shader: String
+    /// The parameter's name (`name` when the shader itself is unknown).
     public let parameter: String
+    /// What is wrong, e.g. `1000 is out of range 8…256`.
     public let message: String
+    /// An error about `parameter` of `shader`.
     public init(shader: String, parameter: String, message: String) {
         self.shader = shader
         self.parameter = parameter
         self.message = message
     }
+    /// `shader.parameter: message`.
     public var description: String { "\(shader).\(parameter): \(message)" }
 }
 
@@ -120,6 +136,7 @@ public struct ParameterError: Error, Sendable, Equatable, CustomStringConvertibl
 /// values may then be updated once per frame by audio bindings (``setNumber(at:_:)``) without allocating.
 /// Kernels read them by name in `prepare`.
 public struct ShaderParameters: Sendable {
+    /// The table the values were validated against.
     public let descriptor: ShaderDescriptor
     private var numbers: [Double]
     private var colors: [Color]
@@ -201,9 +218,13 @@ public struct ShaderParameters: Sendable {
         let clamped = min(Double(range.upperBound), max(Double(range.lowerBound), numbers[i].rounded()))
         return clamped.isFinite ? Int(clamped) : range.lowerBound
     }
+    /// Value of a `.color` parameter. `name` must be in the table (a programming error otherwise).
     public func color(_ name: String) -> Color { colors[index(name)] }
+    /// Value of a `.choice` parameter: one of its options.
     public func choice(_ name: String) -> String { texts[index(name)] }
+    /// Value of a `.flag` parameter.
     public func flag(_ name: String) -> Bool { flags[index(name)] }
+    /// Value of a `.text` parameter ("" when unset).
     public func text(_ name: String) -> String { texts[index(name)] }
 
     /// The validated base value of a numeric parameter.

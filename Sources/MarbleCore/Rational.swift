@@ -3,7 +3,9 @@
 /// Frame `n` of a stream at `fps` starts at exactly `n / fps` seconds: no floating-point drift
 /// accumulates over a long song.
 public struct Rational: Sendable, Hashable, CustomStringConvertible {
+    /// The numerator, after reduction.
     public let numerator: Int
+    /// The denominator, after reduction; always positive.
     public let denominator: Int
 
     /// Creates `numerator / denominator` in lowest terms. The denominator must be positive.
@@ -35,8 +37,11 @@ public struct Rational: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The value as a `Double` (rounded).
     public var doubleValue: Double { Double(numerator) / Double(denominator) }
+    /// 1 / self: the frame duration in seconds for a frame rate.
     public var reciprocal: Rational { Rational(denominator, numerator) }
+    /// `60` or `30000/1001`: the form ``init(parsing:)`` reads back.
     public var description: String { denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)" }
 
     /// Seconds at which frame `index` starts, for a rate of `self` frames per second.

@@ -8,8 +8,11 @@ public enum ShaderKind: String, Sendable, CaseIterable {
 
 /// The static description of a shader: its name, a one-line summary and its parameter table.
 public struct ShaderDescriptor: Sendable {
+    /// What presets and `--effect` call the shader (lowercase, e.g. `magma`).
     public let name: String
+    /// One sentence for `marble effects`.
     public let summary: String
+    /// Generator (draws from nothing) or filter (transforms the picture under it).
     public let kind: ShaderKind
     /// True when every pixel the generator writes has alpha 255 (lets the compositor skip a blend).
     public let isOpaque: Bool
@@ -18,8 +21,10 @@ public struct ShaderDescriptor: Sendable {
     /// `uniforms.blend` and `uniforms.opacity`, touching only the pixels it covers. This spares the
     /// compositor a full-frame layer, its clearing and its blend pass.
     public let drawsOnCanvas: Bool
+    /// The parameter table, in the order `marble effects` lists it.
     public let parameters: [ParameterDescriptor]
 
+    /// A descriptor; see the properties for what each value means.
     public init(name: String, summary: String, kind: ShaderKind, isOpaque: Bool = false,
                 drawsOnCanvas: Bool = false, parameters: [ParameterDescriptor]) {
         self.name = name
@@ -30,6 +35,7 @@ public struct ShaderDescriptor: Sendable {
         self.parameters = parameters
     }
 
+    /// The position of `parameter` in ``parameters``, or nil when the shader has no such parameter.
     public func index(of parameter: String) -> Int? {
         parameters.firstIndex { $0.name == parameter }
     }
@@ -39,9 +45,13 @@ public struct ShaderDescriptor: Sendable {
 public struct FrameUniforms: Sendable {
     /// Media time of the frame in seconds (frame index / fps), never the wall clock.
     public var time: Double
+    /// The frame's index from 0.
     public var frameIndex: Int
+    /// The output frame rate.
     public var fps: Rational
+    /// The output width in pixels (the size `configure` was called with).
     public var width: Int
+    /// The output height in pixels.
     public var height: Int
     /// The frame's audio features.
     public var features: AudioFeatures
@@ -53,6 +63,7 @@ public struct FrameUniforms: Sendable {
     /// This layer's opacity 0…1 (for `drawsOnCanvas` generators).
     public var opacity: Float = 1
 
+    /// Uniforms for one frame; `blend` and `opacity` start as normal and 1 (the compositor sets them per layer).
     public init(time: Double, frameIndex: Int, fps: Rational, width: Int, height: Int,
                 features: AudioFeatures, input: TextureView? = nil) {
         self.time = time
@@ -79,9 +90,13 @@ public struct FrameUniforms: Sendable {
 /// mutating call during a frame and never overlaps `render`; `render` only reads the shader's stored
 /// state and writes rows of `target` inside `rows`.
 public protocol Shader: AnyObject, Sendable {
+    /// The shader's name, summary, kind and parameter table.
     static var descriptor: ShaderDescriptor { get }
+    /// Creates the shader from validated parameters; throws for what validation cannot see (an image that does not load).
     init(parameters: ShaderParameters) throws
+    /// Allocates scratch memory for one output size; called before the first frame and again when the size changes.
     func configure(width: Int, height: Int)
+    /// Derives this frame's values from `uniforms` and the current `parameters` (after bindings). Runs alone, never allocates.
     func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters)
     /// Writes premultiplied RGBA into `target` for `rows`. Filters read `source` (the picture under the
     /// layer); generators ignore it.
@@ -92,6 +107,7 @@ public protocol Shader: AnyObject, Sendable {
 }
 
 extension Shader {
+    /// Nothing to allocate (the default).
     public func configure(width: Int, height: Int) {}
     public func coveredRows(height: Int) -> Range<Int> { 0..<height }
 }

@@ -5,14 +5,19 @@
 public final class Texture: @unchecked Sendable {
     // Safety of @unchecked Sendable: the pointer never changes after init; concurrent access goes through
     // TextureView, whose rule is that concurrent writers touch disjoint row ranges.
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
+    /// Distance between rows in bytes: `width × 4` rounded up to ``alignment``.
     public let bytesPerRow: Int
+    /// The first row; 4 bytes a pixel (R, G, B, A), premultiplied.
     public let pixels: UnsafeMutableRawPointer
 
     /// Row alignment in bytes: one AVX-512 register, and what FFmpeg's SIMD code likes.
     public static let alignment = 64
 
+    /// A transparent black texture. `width` and `height` must be positive.
     public init(width: Int, height: Int) {
         precondition(width > 0 && height > 0, "texture size must be positive")
         self.width = width
@@ -25,6 +30,7 @@ public final class Texture: @unchecked Sendable {
 
     deinit { pixels.deallocate() }
 
+    /// A view of the whole texture, for kernels.
     public var view: TextureView { TextureView(pixels: pixels, width: width, height: height, bytesPerRow: bytesPerRow) }
 
     /// Fills every pixel with one premultiplied colour.
@@ -54,11 +60,16 @@ public final class Texture: @unchecked Sendable {
 /// disjoint range of rows (the strip scheduler guarantees this) and reads only rows nobody writes
 /// during that pass.
 public struct TextureView: @unchecked Sendable {
+    /// Row 0 of the picture (for a window, possibly outside the buffer: use ``row(_:)``).
     public let pixels: UnsafeMutableRawPointer
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
+    /// Distance between rows in bytes.
     public let bytesPerRow: Int
 
+    /// A view of memory the caller owns and keeps alive while the view is used.
     public init(pixels: UnsafeMutableRawPointer, width: Int, height: Int, bytesPerRow: Int) {
         self.pixels = pixels
         self.width = width
@@ -91,13 +102,16 @@ public struct TextureView: @unchecked Sendable {
 
 /// One premultiplied RGBA8 colour.
 public struct RGBA8: Sendable, Hashable, CustomStringConvertible {
+    /// Red, green, blue and alpha, 0…255.
     public var r: UInt8, g: UInt8, b: UInt8, a: UInt8
+    /// A pixel from its bytes (opaque by default).
     public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) { self.r = r; self.g = g; self.b = b; self.a = a }
 
     /// Little-endian packed form matching the texture's byte order.
     @inlinable public var packed: UInt32 {
         UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | UInt32(a) << 24
     }
+    /// `rgba(r,g,b,a)` with decimal bytes.
     public var description: String {
         "rgba(\(r),\(g),\(b),\(a))"
     }

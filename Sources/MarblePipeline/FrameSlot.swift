@@ -53,8 +53,11 @@ package struct FrameNeeds: OptionSet, Sendable {
 /// A flag any thread may raise to stop a job (Ctrl-C); stages poll it between frames.
 public final class CancellationFlag: Sendable {
     private let state = Mutex(false)
+    /// A flag that is not raised.
     public init() {}
+    /// Raises the flag, from any thread (a signal handler's queue, a UI); it stays raised.
     public func cancel() { state.withLock { $0 = true } }
+    /// Whether ``cancel()`` was called; safe from any thread.
     public var isCancelled: Bool { state.withLock { $0 } }
 }
 

@@ -57,7 +57,7 @@ public enum FramePolicy: Sendable, Equatable {
     case realtime
     /// Real time with nobody watching (a recording alone): a full pool makes the source wait, as
     /// offline, and a real-time source drops frames only once it has fallen further behind its clock
-    /// than it allows (``CaptureFrameSource``'s lag allowance; the capture keeps the sound meanwhile),
+    /// than it allows (`CaptureFrameSource`'s lag allowance; the capture keeps the sound meanwhile),
     /// so a moment of load costs the recording no frame.
     case realtimeBuffered
 }

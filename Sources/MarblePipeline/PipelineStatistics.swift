@@ -16,26 +16,36 @@ public struct PipelineStatistics: Sendable {
     /// real time: each keeps its own pace).
     public var outputs: [OutputCount] = []
 
+    /// One output's frame counts.
     public struct OutputCount: Sendable, Equatable {
+        /// The output's name in summaries, as its sink gives it.
         public var label: String
+        /// Frames the output took.
         public var consumed: Int
+        /// Frames the output missed because it was behind.
         public var dropped: Int
     }
     /// Frames not drawn on purpose while the input was idle (silence).
     public var idleSkipped = 0
+    /// Seconds of wall time from the start of the run to its end.
     public var wallSeconds = 0.0
     /// Milliseconds summed over frames: the source's work, drawing (conversion included), conversion
     /// alone, and the sinks.
     public var sourceMilliseconds = 0.0
+    /// Drawing, colour conversion included (summed over frames).
     public var renderMilliseconds = 0.0
+    /// RGBA → YUV conversion alone (summed over frames).
     public var convertMilliseconds = 0.0
+    /// The sinks' work (summed over frames).
     public var sinkMilliseconds = 0.0
     /// Milliseconds from the arrival of a frame's newest sample to its finished picture, one value
     /// per frame that has an arrival time (capture sources), newest last; at most ``latencyCapacity``.
     public var latencies: [Double] = []
+    /// How many latencies ``latencies`` keeps (the newest ones).
     public static let latencyCapacity = 4096
     private var latencyCursor = 0
 
+    /// Zero everywhere: nothing run yet.
     public init() {}
 
     /// Reads the sinks' counters (the pipeline's thread; the workers' counters are atomics).

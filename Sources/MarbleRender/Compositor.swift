@@ -9,7 +9,9 @@ import MarbleCore
 /// texture, which is then blended onto the canvas. Filters read a copy of the canvas as their source.
 /// All textures are allocated in `init`: rendering a frame allocates nothing.
 public final class Compositor {
+    /// Output width in pixels.
     public let width: Int
+    /// Output height in pixels.
     public let height: Int
     private let layers: [Layer]
     /// The picture a filter reads (a copy of the canvas so far); only scenes with a filter have one.
@@ -66,6 +68,14 @@ public final class Compositor {
         }
     }
 
+    /// Builds the layers of `preset` for one output size: creates and configures each shader and allocates every texture, so drawing a frame allocates nothing.
+    ///
+    /// - Parameters:
+    ///   - preset: the layers, bottom first; shader names must be in the engine's shader table.
+    ///   - width: output width in pixels.
+    ///   - height: output height in pixels.
+    ///   - threads: threads to draw row strips on (1 draws on the calling thread).
+    /// - Throws: `MarbleError` (`.preset`) for an unknown shader or bad parameters, or what a shader's `init` throws.
     public init(preset: Preset, width: Int, height: Int, threads: Int) throws(MarbleError) {
         self.width = width
         self.height = height

@@ -20,12 +20,16 @@ import MarbleCore
 /// ```
 /// Every field is checked before the first frame; errors name the file, the field and the problem.
 public struct Preset: Sendable, Equatable {
+    /// The preset's name (a bundled preset's is its file name without `.yaml`).
     public var name: String
+    /// One sentence for `marble effects`.
     public var description: String
+    /// The layers, bottom first.
     public var layers: [LayerSpec]
     /// Where it was read from ("built-in" names resolve to Samples/Presets/NAME.yaml).
     public var source: String
 
+    /// A preset made in code; `source` names it in error messages.
     public init(name: String, description: String = "", layers: [LayerSpec], source: String = "(inline)") {
         self.name = name
         self.description = description
@@ -36,12 +40,18 @@ public struct Preset: Sendable, Equatable {
 
 /// One layer of a preset.
 public struct LayerSpec: Sendable, Equatable {
+    /// The shader's name (see `marble effects`).
     public var shader: String
+    /// How the layer combines with what is under it.
     public var blend: BlendMode
+    /// The layer's opacity, 0…1.
     public var opacity: Double
+    /// Parameter values by name, validated against the shader's table; missing ones take their defaults.
     public var parameters: [String: ParameterValue]
+    /// Numeric parameters that follow the music, by parameter name.
     public var bindings: [String: Binding]
 
+    /// A layer drawing `shader`; by default normal blending, fully opaque, default parameters and no bindings.
     public init(shader: String, blend: BlendMode = .normal, opacity: Double = 1,
                 parameters: [String: ParameterValue] = [:], bindings: [String: Binding] = [:]) {
         self.shader = shader
@@ -56,12 +66,14 @@ public struct LayerSpec: Sendable, Equatable {
 public struct Binding: Sendable, Equatable, Codable {
     /// A scalar feature name (see `AudioFeatures.scalarNames`).
     public var feature: String
+    /// How much the feature moves the value: value = base + amount × feature (may be negative).
     public var amount: Double
     /// The value at feature 0; defaults to the parameter's own value.
     public var base: Double?
     /// 0 = follow instantly … 0.99 = very slow.
     public var smoothing: Double
 
+    /// A binding to `feature`; see the properties for the other values.
     public init(feature: String, amount: Double, base: Double? = nil, smoothing: Double = 0) {
         self.feature = feature
         self.amount = amount
@@ -70,6 +82,7 @@ public struct Binding: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable { case feature, amount, base, smoothing }
+    /// Decodes a binding from a preset; `amount` defaults to 1 and `smoothing` to 0 when omitted.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         feature = try c.decode(String.self, forKey: .feature)

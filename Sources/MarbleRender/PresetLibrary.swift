@@ -9,6 +9,7 @@ public enum PresetLibrary {
     /// The preset used when none is given.
     public static let defaultName = "spectrum"
 
+    /// The bundled presets' folder: `$MARBLE_PRESETS` when set, else the first `Samples/Presets` found going up (at most 8 levels) from the executable's folder or the current directory; nil when there is none.
     public static var folder: URL? {
         if let env = ProcessInfo.processInfo.environment["MARBLE_PRESETS"], !env.isEmpty {
             return URL(fileURLWithPath: env)

@@ -11,10 +11,12 @@ import Synchronization
 /// `run` allocates nothing (Dispatch's `concurrentPerform` allocated about four blocks per call). With
 /// one thread, strips run inline on the caller.
 public final class StripScheduler: Sendable {
+    /// Threads strips run on, the caller's included (at least 1).
     public let threads: Int
     private let strips: Int
     private let pool: WorkerPool?
 
+    /// A scheduler with `threads` threads (at least 1): the caller and `threads − 1` helpers started now.
     public init(threads: Int) {
         self.threads = max(1, threads)
         self.strips = self.threads == 1 ? 1 : self.threads * 4
@@ -58,6 +60,7 @@ public final class StripScheduler: Sendable {
 /// thread runs the strip, so a task can keep per-thread scratch memory. Per-frame passes are long-lived
 /// task objects whose fields change between frames.
 public protocol StripTask: AnyObject {
+    /// Does the work for rows `strip` on thread number `worker`; must touch only those rows of shared outputs.
     func run(strip: Range<Int>, worker: Int)
 }
 

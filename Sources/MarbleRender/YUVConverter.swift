@@ -2,10 +2,11 @@ import KernelsAVX2
 import MarbleCore
 import MarbleMedia
 
-/// RGBA8 → YUV 4:2:0 (BT.709, limited range) for the encoders: the kernel in MarbleCore's ``YUV420``,
+/// RGBA8 → YUV 4:2:0 (BT.709, limited range) for the encoders: the kernel in MarbleCore's `YUV420`,
 /// run from its AVX2 build when the CPU has AVX2, FMA3 and BMI1/2 (Haswell, Zen and later), else from
 /// the portable SSE2 build. Both builds compute the same bytes.
 public enum YUVConverter {
+    /// The Y, U and V planes to write (see `YUV420.Planes`).
     public typealias Planes = YUV420.Planes
 
     /// Which build runs on this machine, decided once from FFmpeg's CPU detection (which also checks

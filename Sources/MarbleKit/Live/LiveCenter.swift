@@ -4,25 +4,34 @@ import MarbleCore
 extension LiveComponent {
     /// The live session's reducers. Starting the component connects (its `onStart` event; the result
     /// of the connect effect comes back as an event); the capture's own state changes arrive as events
-    /// too; the session ends by reducing an outcome (``EndSession``), which disconnects the capture, and
+    /// too; the session ends by reducing an outcome (`EndSession`), which disconnects the capture, and
     /// stopping the component ends a session still running as interrupted and disconnects (its `onStop` event).
     public struct Center: GraniteCenter {
+        /// The live session's state.
         public typealias State = LiveComponent.State
+        /// What can happen to a live session.
         public typealias Event = LiveComponent.Event
 
+        /// The id of the connect effect: the session's end and `stop()` cancel a connection still being made.
         public static let connectID: GraniteEffectID = "live.connect"
 
+        /// The preset names the keys cycle through, in order.
         public let availablePresets: [String]
+        /// Connects and disconnects the capture; its closures run in the store's effect tasks.
         public let client: LiveClient
 
+        /// Reducers over `availablePresets` (in cycling order), with `client` for the capture.
         public init(availablePresets: [String], client: LiveClient) {
             self.availablePresets = availablePresets
             self.client = client
         }
 
+        /// Starting the component starts the session (and so the connect effect).
         public var onStart: [Event] { [.sessionStarted] }
+        /// Stopping the component ends a session still running as interrupted, and disconnects.
         public var onStop: [Event] { [.componentStopped] }
 
+        /// Applies one event to the live session's state; connecting and disconnecting are returned as effects.
         public func reduce(state: inout State, event: Event) -> GraniteEffect<Event> {
             switch event {
             case .sessionStarted:

@@ -15,8 +15,18 @@ import Granite
 /// live.stop()                         // a session still running ends as .interrupted
 /// ```
 public struct LiveComponent: GraniteComponent {
+    /// The store holding the session's state; send events to the component or to this store.
     public let store: GraniteStore<Center>
 
+    /// A live session's state, idle until `start()`.
+    ///
+    /// - Parameters:
+    ///   - availablePresets: the preset names the keys cycle through, in order.
+    ///   - requestedSource: the capture source asked for, or nil for the default sink's monitor.
+    ///   - preset: the preset to start with; a name that is not available falls back to the first one.
+    ///   - sensitivity: the starting sensitivity, clamped to ``Sensitivity/range``.
+    ///   - client: connects and disconnects the capture (``LiveClient/capturing(_:)`` for a real one).
+    ///   - clock: the clock effects sleep on; pass a `GraniteTestClock` in tests.
     public init(availablePresets: [String], requestedSource: String? = nil, preset: String? = nil,
                 sensitivity: Float = Sensitivity.default, client: LiveClient,
                 clock: any GraniteClock = GraniteSystemClock()) {

@@ -11,10 +11,15 @@ extension LiveComponent {
         case captureFailed(kind: String, message: String)
         /// The capture reported a new state (connected, reconnecting, the default sink switched).
         case captureChanged(CaptureState)
+        /// Next preset in the available list (wraps around).
         case nextPresetRequested
+        /// Previous preset in the available list (wraps around).
         case previousPresetRequested
+        /// The user picked a preset by name; ignored when the name is not available.
         case presetSelected(name: String)
+        /// Sensitivity × ``Sensitivity/step``, clamped to ``Sensitivity/range``.
         case sensitivityRaised
+        /// Sensitivity ÷ ``Sensitivity/step``, clamped to ``Sensitivity/range``.
         case sensitivityLowered
         /// The user pressed q.
         case quitRequested

@@ -12,6 +12,7 @@ public struct LiveOptions: Sendable {
         case playlist(paths: [String], loop: Bool)
     }
 
+    /// Where the sound comes from: a capture source (the default) or a playlist of files.
     public var sound = SoundInput.capture
     /// Capture settings (for ``SoundInput/capture``).
     public var capture = CaptureOptions()
@@ -22,20 +23,23 @@ public struct LiveOptions: Sendable {
     public var window = false
     /// Open the window fullscreen.
     public var fullscreen = false
-    /// Stream bitrate in kbit/s (nil: about 0.1 bit per pixel and frame, see ``streamBitrate``).
+    /// Stream bitrate in kbit/s (nil: about 0.1 bit per pixel and frame, see `streamBitrate`).
     public var bitrate: Int?
     /// Seconds between a stream's keyframes.
     public var keyframeSeconds = 2.0
     /// The render size; nil: 1280x720 when encoding, else the window's or the terminal's size.
     public var size: (width: Int, height: Int)?
+    /// Frames per second of the picture and of recordings (1…240, fractions allowed: `Rational(30000, 1001)`).
     public var fps = Rational(30)
     /// A bundled preset name; nil: the default.
     public var preset: String?
     /// Stop after this many seconds (a recording of exactly that length), or run until q / Ctrl-C.
     public var duration: Double?
+    /// Threads the renderer draws row bands on (default: one per core; at most 4 per core).
     public var threads = StripScheduler.availableCores
     /// Draw in the terminal (the command line sets it when standard output is one).
     public var terminal = true
+    /// Constant rate factor of recordings, 0…63 (lower is better and bigger). With a stream among the outputs the H.264 encoding (shared by the stream and the H.264 recordings) follows `bitrate` instead.
     public var crf = 23
     /// Fast enough to keep up while rendering on two cores (see docs/BENCHMARKS.md).
     public var encoderPreset = EncoderPreset.superfast
@@ -44,6 +48,7 @@ public struct LiveOptions: Sendable {
     /// Seconds of silence after which the picture is refreshed at a low rate.
     public var idleAfter = 2.0
 
+    /// The defaults: capture the default sink's monitor, draw in the terminal at 30 fps, no outputs.
     public init() {}
 
     /// Checks the values a user typed, before anything is opened.

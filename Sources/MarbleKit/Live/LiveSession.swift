@@ -9,13 +9,14 @@ import MarbleRender
 /// `marble live`: what the machine is playing (or any capture source), visualised as it plays, in the
 /// terminal, a window, recordings and streams at once; and `marble play` with outputs, which plays a
 /// playlist at real-time pace the same way (``LiveOptions/SoundInput``). The live configuration of the
-/// ``FramePipeline``: ``CaptureFrameSource`` → ``FrameRenderer`` (the preset chosen now) → any of
-/// ``TerminalSink``, ``WindowSink`` and ``LiveEncodingSink``s (each on its own thread), real-time policy.
+/// `FramePipeline`: `CaptureFrameSource` → `FrameRenderer` (the preset chosen now) → any of
+/// `TerminalSink`, `WindowSink` and `LiveEncodingSink`s (each on its own thread), real-time policy.
 ///
 /// Control state (connection, preset, sensitivity, outcome) lives in a ``LiveComponent``: connecting
 /// is its effect, the capture's state changes and the keys are its events, and the session ends when
 /// an outcome is reduced (q, Ctrl-C, `--duration`). The frame path reads its snapshot once a frame.
 public final class LiveSession {
+    /// The options the session was made with, validated.
     public let options: LiveOptions
     /// Frame counts, drops and latencies of the last ``run()``.
     public private(set) var statistics = PipelineStatistics()
@@ -40,6 +41,9 @@ public final class LiveSession {
     /// source, reconnecting. A session without a terminal reports these lines on standard error.
     public var onConnectionChange: (@Sendable (LiveComponent.Connection) -> Void)?
 
+    /// Validates `options` and checks the preset name; nothing is captured, opened or drawn until `run()`.
+    ///
+    /// - Throws: `MarbleError` (`.option`, `.preset`) for invalid options or an unknown preset.
     public init(options: LiveOptions) throws(MarbleError) {
         try options.validate()
         if let preset = options.preset, !PresetLibrary.names().contains(preset) {

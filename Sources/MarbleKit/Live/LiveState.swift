@@ -9,6 +9,7 @@ extension LiveComponent {
     public struct State: GraniteState {
         /// The source asked for (`--source`), or nil for the monitor of the default sink.
         public var requestedSource: String?
+        /// Where the capture stands: idle, connecting, capturing, reconnecting or failed.
         public var connection: Connection
         /// One of the available preset names.
         public var preset: String?
@@ -19,6 +20,7 @@ extension LiveComponent {
         /// Set once the session ends, with why.
         public var outcome: LiveOutcome?
 
+        /// A state with the given values; `sensitivity` is clamped to ``Sensitivity/range`` (not-a-number gives the default).
         public init(requestedSource: String? = nil, connection: Connection = .idle, preset: String? = nil,
                     sensitivity: Float = Sensitivity.default, captureStarted: Bool = false, outcome: LiveOutcome? = nil) {
             self.requestedSource = requestedSource
@@ -35,6 +37,7 @@ extension LiveComponent {
 
     /// Where the capture stands.
     public enum Connection: Codable, Equatable, Sendable {
+        /// The session has not started connecting yet.
         case idle
         /// Connecting, or waiting for a server to appear (`--wait`).
         case connecting
@@ -42,7 +45,7 @@ extension LiveComponent {
         case capturing(source: String)
         /// The server went away; capture resumes by itself when it is back. The picture goes on (silence).
         case reconnecting(reason: String)
-        /// The capture could not start: the error's kind (``MarbleError/Kind``) and message.
+        /// The capture could not start: the error's kind (`MarbleError/Kind`) and message.
         case failed(kind: String, message: String)
 
         /// The words the status line shows.

@@ -21,8 +21,10 @@ public struct PlayOptions: Sendable {
     public var terminal = true
     /// Show the picture in a window (SDL2), fullscreen or not.
     public var window = false
+    /// Open the window fullscreen (with `window`).
     public var fullscreen = false
 
+    /// Options to play the file at `input` with every other value at its default.
     public init(input: String) { self.input = input }
 
     /// Checks the values a user typed.

@@ -4,6 +4,7 @@ import MarblePipeline
 public struct PlayStatistics: Sendable {
     /// Frames drawn and frames dropped (due but skipped because they would have been late).
     public var frames = 0
+    /// Frames that were due but skipped because they would have been shown late.
     public var dropped = 0
     /// Seconds of wall time the session ran.
     public var seconds = 0.0
@@ -13,6 +14,7 @@ public struct PlayStatistics: Sendable {
     /// and the write).
     public var meanRender = 0.0, meanTerminal = 0.0
 
+    /// Zero everywhere: nothing measured yet.
     public init() {}
 
     init(pipeline s: PipelineStatistics, terminal: TerminalSink?) {
@@ -26,5 +28,6 @@ public struct PlayStatistics: Sendable {
         rows = terminal?.rows ?? 0
     }
 
+    /// Frames drawn per second of wall time (0 before a run).
     public var framesPerSecond: Double { seconds > 0 ? Double(frames) / seconds : 0 }
 }

@@ -6,7 +6,9 @@ extension PlayerComponent {
     /// lands), and making the playback engine follow a transport change (pause, resume, seek), sent
     /// as a versioned ``PlayerTransport``. `stop()` on the component cancels what is in flight.
     public struct Center: GraniteCenter {
+        /// The player's state.
         public typealias State = PlayerComponent.State
+        /// What can happen to the player.
         public typealias Event = PlayerComponent.Event
 
         /// The id of the load effect.
@@ -14,14 +16,18 @@ extension PlayerComponent {
         /// The id of the transport effects.
         public static let transportID: GraniteEffectID = "player.transport"
 
+        /// The preset names the player cycles through, in order.
         public let availablePresets: [String]
+        /// Loads files and drives the playback engine; its closures run in the store's effect tasks.
         public let client: PlayerClient
 
+        /// Reducers over `availablePresets` (in cycling order), with `client` for the side effects.
         public init(availablePresets: [String], client: PlayerClient) {
             self.availablePresets = availablePresets
             self.client = client
         }
 
+        /// Applies one event to the player's state; loading a file and following the transport are returned as effects.
         public func reduce(state: inout State, event: Event) -> GraniteEffect<Event> {
             switch event {
             case .fileOpened(let path):

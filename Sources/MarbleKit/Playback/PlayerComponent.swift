@@ -17,14 +17,20 @@ import Granite
 /// player.stop(); settingsStore.stop()   // writes a pending save
 /// ```
 public struct PlayerComponent: GraniteComponent {
+    /// The store holding the player's state; send events to the component or to this store.
     public let store: GraniteStore<Center>
     /// Keeps the settings store in step with the player (see `init(availablePresets:settingsStore:…)`).
     private let settingsSync: GraniteSubscription?
 
+    /// A player that starts from `settings` and does not record later changes (see the `settingsStore` initialiser for that).
+    ///
     /// - Parameters:
     ///   - availablePresets: the preset names the player cycles through, in order.
     ///   - settings: the remembered preset and sensitivity. A preset that is not available falls
     ///     back to the first available one.
+    ///   - client: the player's side effects (open a file, follow the transport); its closures run in
+    ///     the store's effect tasks, never under the store's lock.
+    ///   - clock: the clock effects sleep on; pass a `GraniteTestClock` in tests.
     public init(
         availablePresets: [String],
         settings: PlayerSettings = PlayerSettings(),

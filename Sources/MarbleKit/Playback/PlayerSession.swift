@@ -7,13 +7,14 @@ import MarbleRender
 /// `marble play`: one file played live, through PulseAudio (or silently) with the visualization in
 /// the terminal.
 ///
-/// Threads: the audio thread (``AudioPump``) decodes and writes to the device, whose blocking writes
-/// are the master clock; the pipeline's three threads (``PlaybackFrameSource`` → ``FrameRenderer`` →
-/// ``TerminalSink``, see ``run(player:)``) read the player's state snapshot and the ``AudioClock`` once
+/// Threads: the audio thread (`AudioPump`) decodes and writes to the device, whose blocking writes
+/// are the master clock; the pipeline's three threads (`PlaybackFrameSource` → `FrameRenderer` →
+/// `TerminalSink`, see ``run(player:)``) read the player's state snapshot and the `AudioClock` once
 /// per frame; the input thread turns keys into events. Control state lives in the ``PlayerComponent``
 /// store, whose effects drive the audio thread; the frame path only sends it a position update four
 /// times a second and the end of the media.
 public final class PlayerSession {
+    /// The options the session was made with, validated.
     public let options: PlayOptions
     private let decoder: AudioDecoder
     private let output: any AudioOutput
@@ -60,9 +61,9 @@ public final class PlayerSession {
     /// Plays until q, the end (unless `keepOpen`), Ctrl-C or an error. The terminal is restored on
     /// every way out. `player` must have the file loaded (status playing or paused).
     ///
-    /// The real-time configuration of the ``FramePipeline``: a ``PlaybackFrameSource`` (the sound being
-    /// heard, on the monotonic frame clock) → the ``FrameRenderer`` (the preset chosen now, at the
-    /// window's size) → a ``TerminalSink``. Keys arrive on the ``TerminalInput`` thread.
+    /// The real-time configuration of the `FramePipeline`: a `PlaybackFrameSource` (the sound being
+    /// heard, on the monotonic frame clock) → the `FrameRenderer` (the preset chosen now, at the
+    /// window's size) → a `TerminalSink`. Keys arrive on the `TerminalInput` thread.
     public func run(player: PlayerComponent) throws(MarbleError) -> PlayOutcome {
         // No terminal and no window: TerminalScreen says so (after the device was opened, so that a
         // missing sound server is the error reported first).

@@ -5,6 +5,7 @@ import Granite
 /// `~/.config/marble/player.json` when `XDG_CONFIG_HOME` is unset, empty or relative (as the XDG
 /// base directory spec says). Loaded synchronously; saved atomically, debounced, and on `stop()`.
 public enum PlayerSettingsStore {
+    /// The settings file's name inside the `marble` configuration folder.
     public static let fileName = "player.json"
 
     /// The settings file for this environment.

@@ -8,6 +8,7 @@ extension PlayerComponent {
     public struct State: GraniteState {
         /// The opened file's path, or `nil` before any `fileOpened`.
         public var source: String?
+        /// Where the transport is: idle, loading, playing, paused, ended or failed.
         public var status: TransportStatus
         /// Seconds from the start, within `0 ... duration` once the duration is known.
         public var position: Double
@@ -25,6 +26,7 @@ extension PlayerComponent {
         /// Set when the user ends the session (q, Ctrl-C); the end of the media is ``TransportStatus/ended``.
         public var outcome: PlayOutcome?
 
+        /// A state with the given values; `sensitivity` is clamped to ``Sensitivity/range``.
         public init(
             source: String? = nil, status: TransportStatus = .idle, position: Double = 0,
             duration: Double = 0, preset: String? = nil, sensitivity: Float = Sensitivity.default,

@@ -6,6 +6,8 @@ import MarbleCore
 /// An M3U is a list of lines: `#` lines are comments or tags (`#EXTM3U`, `#EXTINF`), the others name a
 /// song: a path (relative to the playlist's folder), a `file://` URL, or any URL FFmpeg reads.
 public enum Playlist {
+    /// The songs to play, in order: each input as it is, except M3U playlists, replaced by the songs they name (relative paths resolved against the playlist's folder).
+    ///
     /// - Throws: `.input` for a playlist that cannot be read, or one that names nothing.
     public static func expand(_ inputs: [String]) throws(MarbleError) -> [String] {
         var songs: [String] = []

@@ -6,15 +6,17 @@ import MarblePipeline
 import MarbleRender
 
 /// Renders a media file to a video file (or one PNG frame): the offline configuration of the
-/// ``FramePipeline``.
+/// `FramePipeline`.
 ///
-/// Source: an ``OfflineFileSource`` (the file decoded and analysed, with the beat grid of a first
+/// Source: an `OfflineFileSource` (the file decoded and analysed, with the beat grid of a first
 /// pass over the whole song, and its picture scaled to the output size). Renderer: the compositor,
-/// converting to YUV 4:2:0 band by band. Sink: a ``EncodingSink`` (encoder, muxer, sound) or a
-/// ``PNGSink``. Policy: offline, so frame n is at exactly n / fps seconds and the output is a pure
+/// converting to YUV 4:2:0 band by band. Sink: a `EncodingSink` (encoder, muxer, sound) or a
+/// `PNGSink`. Policy: offline, so frame n is at exactly n / fps seconds and the output is a pure
 /// function of the inputs and options.
 public final class RenderJob {
+    /// The options as the job runs them: validated, and with `input` (and `background`) naming the temporary copy when the input could be read only once.
     public let options: RenderOptions
+    /// The layers drawn: the preset's, plus `options.effects` on top, with the media picture at the bottom when the input has video or a background was given.
     public let scene: Preset
     private let format: OutputFormat
     /// Whether the input has its own pictures (a video with sound), found when `init` opened it.
@@ -24,7 +26,7 @@ public final class RenderJob {
 
     /// Validates options, loads the preset and checks the input before anything is written. An input
     /// that can be read only once (a pipe, a FIFO, `-` for standard input) is copied first (see
-    /// ``InputFile``), while `cancel` can still stop it; `options.input` then names the copy.
+    /// `InputFile`), while `cancel` can still stop it; `options.input` then names the copy.
     public init(options userOptions: RenderOptions, cancel: CancellationFlag = CancellationFlag()) throws(MarbleError) {
         try userOptions.validate()
         var options = userOptions

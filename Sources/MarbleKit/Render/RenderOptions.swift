@@ -4,10 +4,15 @@ import MarbleRender
 
 /// Everything a render needs, as the command line or a library user gives it.
 public struct RenderOptions: Sendable {
+    /// The media file to render: any file FFmpeg reads with an audio stream, or `-` for standard input.
     public var input: String
+    /// The file to write; its extension picks the format: `.mp4`, `.mov`, `.mkv`, `.webm` or `.png` (one frame).
     public var output: String
+    /// Output width in pixels: even, 16…7680.
     public var width = 1280
+    /// Output height in pixels: even, 16…4320.
     public var height = 720
+    /// Frames per second, exact (`Rational(30000, 1001)` for NTSC); 1…240.
     public var fps = Rational(60)
     /// A bundled preset name or a path to a preset file.
     public var preset = PresetLibrary.defaultName
@@ -18,17 +23,23 @@ public struct RenderOptions: Sendable {
     public var effects: [String] = []
     /// A picture or video drawn under the scene instead of the preset's background.
     public var background: String?
+    /// How `background` (or the input's own video) is scaled to the output size: cover (crop) or contain (letterbox).
     public var fit = Fit.cover
+    /// Constant rate factor of the video encoder, 0…63: lower is better quality and a bigger file.
     public var crf = 23
+    /// The encoder's speed/size trade-off: x264's preset, mapped onto VP9's `cpu-used` for WebM (unused for PNG).
     public var encoderPreset = EncoderPreset.superfast
     /// Sound bitrate in kbit/s. nil: copy the source's sound where the container can hold it, else
     /// encode at 160 (96 for mono). Set: always encode, at this rate.
     public var audioBitrate: Int?
     /// For a PNG: the media time of the frame to write.
     public var at: Double?
+    /// Threads the renderer draws row bands on (default: one per core; at most 4 per core). The output does not depend on it.
     public var threads = StripScheduler.availableCores
+    /// Frequency bands the analysis produces, 8…512.
     public var bandCount = 64
 
+    /// Options to render `input` into `output` with every other value at its default (1280×720, 60 fps, the default preset).
     public init(input: String, output: String) {
         self.input = input
         self.output = output
@@ -60,27 +71,44 @@ public struct RenderOptions: Sendable {
 
 /// What a finished render reports.
 public struct RenderSummary: Sendable {
+    /// The file written.
     public var output: String
+    /// Frames written.
     public var frames: Int
+    /// Seconds of video written (0 for a PNG).
     public var mediaSeconds: Double
+    /// Seconds the job took, analysis included.
     public var wallSeconds: Double
+    /// Size of the output file in bytes.
     public var bytes: Int
+    /// Problems that did not stop the render (damaged audio or video data skipped), one sentence each.
     public var warnings: [String]
+    /// Whether the job was stopped early; the file then holds the frames rendered before the stop.
     public var cancelled: Bool
     /// Mean milliseconds per frame spent in each stage (busy time, not waiting): decode+analysis,
     /// render, colour conversion, encode+mux.
     public var stageMilliseconds: StageTimes = StageTimes()
 
+    /// Frames rendered per second of wall time.
     public var framesPerSecond: Double { wallSeconds > 0 ? Double(frames) / wallSeconds : 0 }
+    /// Seconds of video per second of wall time: above 1 is faster than real time.
     public var realTimeFactor: Double { wallSeconds > 0 ? mediaSeconds / wallSeconds : 0 }
 }
 
 /// Progress reports, at most a few per second.
 public struct RenderProgress: Sendable {
-    public enum Phase: String, Sendable { case analysing, rendering }
+    /// The two passes of a render.
+    public enum Phase: String, Sendable {
+        /// The first pass over the whole song: tempo, beat grid and loudness.
+        case analysing
+        /// Drawing and encoding the frames.
+        case rendering
+    }
     /// The first pass over the song (tempo and beats), then the frames.
     public var phase: Phase
+    /// Frames rendered so far (0 while analysing).
     public var frames: Int
+    /// The frame count the song's stated duration gives, when the container states one.
     public var expectedFrames: Int?
     /// Seconds of the song done in this phase.
     public var mediaSeconds: Double
@@ -92,11 +120,16 @@ public struct RenderProgress: Sendable {
 
 /// Mean busy time per frame of each pipeline stage, in milliseconds.
 public struct StageTimes: Sendable {
+    /// Decoding and the per-frame analysis.
     public var decodeAnalysis = 0.0
+    /// Drawing the layers.
     public var render = 0.0
+    /// Converting RGBA to YUV 4:2:0.
     public var convert = 0.0
+    /// Encoding and muxing (the sound included).
     public var encode = 0.0
     /// Render time split by layer (shader name, ms per frame), bottom first.
     public var layers: [(name: String, milliseconds: Double)] = []
+    /// All zero.
     public init() {}
 }

@@ -11,6 +11,7 @@ import MarbleCore
 /// one call at a time and never nested in the capture's own work, so it may read the capture or call
 /// `stop()`; keep it short, as capture waits meanwhile.
 public final class AudioCapture: Sendable {
+    /// The options the capture was made with, validated.
     public let options: CaptureOptions
     /// Where the samples go: read it from any thread, each reader with its own cursor.
     public let buffer: CaptureBuffer
@@ -32,6 +33,7 @@ public final class AudioCapture: Sendable {
 
     deinit { stop() }
 
+    /// Samples per second per channel in ``buffer`` (the rate asked for in the options).
     public var sampleRate: Int { options.sampleRate }
 
     /// `.stopped` before `start()` and after `stop()`; a snapshot, safe from any thread.

@@ -15,6 +15,7 @@ import MarbleCore
 /// Safety of @unchecked Sendable: every stored `var`, and the memory the ring pointers own, is read and
 /// written only with `condition` locked.
 public final class CaptureBuffer: @unchecked Sendable {
+    /// Samples per second per channel, as given to `init`.
     public let sampleRate: Int
     /// Samples per channel held: older ones are overwritten.
     public let capacity: Int
@@ -28,7 +29,11 @@ public final class CaptureBuffer: @unchecked Sendable {
     /// One entry per appended block: its first sample index and the monotonic time it was appended.
     private var blocks: BlockTimes
 
+    /// A silent buffer holding the last `seconds` of stereo sound at `sampleRate`; all memory is allocated now.
+    ///
     /// - Parameters:
+    ///   - sampleRate: the rate of the samples that will be appended, Hz (a label for readers: the
+    ///     buffer does not resample).
     ///   - seconds: how much sound is held (at least 0.1 s).
     public init(sampleRate: Int, seconds: Double = 8) {
         self.sampleRate = sampleRate

@@ -14,8 +14,10 @@ public struct CaptureDeviceInfo: Sendable, Equatable {
     public var isDefaultSource: Bool
     /// The source's own rate and channel count (the capture resamples and remixes to its options).
     public var sampleRate: Int
+    /// The source's own channel count.
     public var channels: Int
 
+    /// A source description with the values given (as the server reports them).
     public init(name: String, description: String, isMonitor: Bool, isDefaultMonitor: Bool,
                 isDefaultSource: Bool, sampleRate: Int, channels: Int) {
         self.name = name

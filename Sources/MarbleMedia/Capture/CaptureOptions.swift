@@ -17,6 +17,7 @@ public struct CaptureOptions: Sendable, Equatable {
     /// (`$PULSE_SERVER`, then the socket under `$XDG_RUNTIME_DIR`).
     public var server: String? = nil
 
+    /// Options for capturing `source` (nil: the default sink's monitor) with the other values at their defaults.
     public init(source: String? = nil) {
         self.source = source
     }

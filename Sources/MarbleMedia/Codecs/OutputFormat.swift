@@ -2,6 +2,7 @@ import Foundation
 
 /// What an output path's extension asks for.
 public enum OutputFormat: String, Sendable, CaseIterable {
+    /// MP4, Matroska, WebM, QuickTime, or a single PNG picture (`m4v` counts as `mp4`).
     case mp4, mkv, webm, mov, png
 
     /// Chooses the format from a path's extension; nil for extensions the tool does not write.
@@ -35,6 +36,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 
 /// x264's speed/quality presets, fastest first (also mapped onto VP9's cpu-used).
 public enum EncoderPreset: String, Sendable, CaseIterable {
+    /// Fastest and largest first; each step slower gives a smaller file at the same quality.
     case ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow
 
     /// libvpx-vp9 `cpu-used` for the same intent (8 fastest … 0 slowest).

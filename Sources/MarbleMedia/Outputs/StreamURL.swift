@@ -5,14 +5,19 @@ import MarbleCore
 /// datagrams), `srt://HOST:PORT` (MPEG-TS over SRT, when this FFmpeg has it) or `rtmp://HOST/APP/KEY`
 /// (FLV, as streaming sites take it; `rtmps://` too).
 public struct StreamURL: Sendable, Equatable, CustomStringConvertible {
+    /// The protocol, from the URL's scheme.
     public enum Kind: String, Sendable, CaseIterable {
+        /// MPEG-TS over UDP or SRT; FLV over RTMP or RTMP over TLS.
         case udp, srt, rtmp, rtmps
     }
 
     /// The URL as given.
     public let text: String
+    /// The protocol.
     public let kind: Kind
+    /// The host name or address.
     public let host: String
+    /// The port, when the URL gives one (required for UDP and SRT).
     public let port: Int?
 
     /// Parses `text` when it names a stream (a `scheme://`); nil when it is a path. Throws a one-line
@@ -67,6 +72,7 @@ public struct StreamURL: Sendable, Equatable, CustomStringConvertible {
         self.port = port
     }
 
+    /// The URL as given.
     public var description: String { text }
 
     /// The container the stream carries: MPEG-TS for UDP and SRT, FLV for RTMP.

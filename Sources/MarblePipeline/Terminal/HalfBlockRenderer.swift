@@ -13,6 +13,7 @@ import MarbleCore
 public final class HalfBlockRenderer {
     /// Cells across and down for the picture (the texture is `columns × 2·rows` pixels).
     public let columns: Int
+    /// Text rows of picture, each showing two pixel rows (the status line is extra).
     public let rows: Int
     private let buffer: UnsafeMutablePointer<UInt8>
     private let capacity: Int
@@ -23,6 +24,7 @@ public final class HalfBlockRenderer {
     private static let maxCellBytes = 41
     private static let maxStatusBytes = 512
 
+    /// A renderer for a picture of `columns` × `rows` cells (both positive); allocates its whole output buffer now.
     public init(columns: Int, rows: Int) {
         precondition(columns > 0 && rows > 0, "terminal picture must have cells")
         self.columns = columns

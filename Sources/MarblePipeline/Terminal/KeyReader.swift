@@ -1,6 +1,8 @@
 /// A key the player understands.
 public enum Key: Equatable, Sendable {
+    /// A printable key, as typed (`q`, `n`, `+`, space).
     case character(Character)
+    /// The arrow keys.
     case left, right, up, down
     /// Ctrl-C (arrives as byte 3 in raw mode).
     case interrupt
@@ -16,6 +18,7 @@ public struct KeyReader: Sendable {
     /// Bytes of an unfinished escape sequence (at most a few).
     private var pending: [UInt8] = []
 
+    /// A reader with nothing pending.
     public init() { pending.reserveCapacity(16) }
 
     /// Feeds bytes read from the terminal; calls `emit` for each complete key, in order.

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Signals a full-screen program must handle: SIGINT, SIGTERM and SIGHUP raise ``stopRequested``
-/// (the frame loop then restores the terminal and exits), SIGWINCH raises ``resized``.
+/// (the frame loop then restores the terminal and exits), SIGWINCH raises the flag ``takeResized()`` reads.
 ///
 /// The handlers run on a dispatch queue and only set atomic flags; the frame loop polls them.
 /// While an instance is alive the default actions of those signals are ignored.
@@ -20,6 +20,7 @@ public final class TerminalSignals: Sendable {
     /// Written once in `init`, read once in `deinit` (no concurrent access): safe without a lock.
     private nonisolated(unsafe) let sources: [any DispatchSourceSignal]
 
+    /// Installs the handlers; they stay until this value goes away, and the signals' default actions are restored then.
     public init() {
         var made: [any DispatchSourceSignal] = []
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGWINCH] {
