@@ -22,7 +22,7 @@ public struct Baseline: Sendable, Codable, Equatable {
     /// copy costs a few hundredths of the reference) swing with memory contention by more than `margin`
     /// of their tiny cost.
     public var slack: Double
-    /// Allowed growth in frame copies (``ReferenceKernel/copyMilliseconds``, measured in the same run),
+    /// Allowed growth in frame copies (`ReferenceKernel.copyMilliseconds`, measured in the same run),
     /// whichever is larger: a kernel that copies or blends whole frames is bound by memory bandwidth, which
     /// on a shared machine moves independently of the arithmetic reference (`stars` and `media`, a frame
     /// copy each when the picture is opaque, measured 3-4x their ratio on one CI machine and not another).

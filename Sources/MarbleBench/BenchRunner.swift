@@ -5,7 +5,7 @@ import MarbleRender
 
 /// Runs `marble bench`: every shader, every preset, and the whole pipeline, at each size and thread count.
 ///
-/// Comparable runs: the same synthetic song (``BenchSignal``) analysed by the real ``FeatureExtractor``,
+/// Comparable runs: the same synthetic song (``BenchSignal``) analysed by the real `FeatureExtractor`,
 /// default parameters, warm-up frames before measuring, a monotonic clock, HdrHistogram percentiles.
 public final class BenchRunner {
     public let configuration: BenchConfiguration

@@ -57,7 +57,7 @@ func runReportingErrors(_ body: () async throws -> Void) async throws {
     }
 }
 
-/// Formats byte counts for summaries (durations: ``TimeFormat``).
+/// Formats byte counts for summaries (durations: `TimeFormat`).
 enum Format {
     static func bytes(_ n: Int) -> String {
         let units = ["B", "KB", "MB", "GB"]

@@ -10,7 +10,7 @@ enum OptionParsing {
         return try Limits.check(rate: rate)
     }
 
-    /// A time option ("42s", "1:23", "1500ms"), finite and within ``Limits/seconds``.
+    /// A time option ("42s", "1:23", "1500ms"), finite and within `Limits.seconds`.
     static func seconds(_ text: String, _ option: String) throws(MarbleError) -> Double {
         guard let seconds = TimeParser.seconds(text), seconds.isFinite else {
             throw MarbleError(.option, "\(option) \(text): expected a time like 42s, 1:23, 83.5, 1500ms or 10m")
