@@ -81,12 +81,23 @@ swift package plugin generate-manual --configuration release --authors "The Marb
     >"$work/manual.log" 2>&1 || { cat "$work/manual.log" >&2; die "generate-manual failed"; }
 page="$(find .build/plugins/GenerateManual -name marble.1 -newer "$work" -print -quit 2>/dev/null || true)"
 [[ -n "$page" ]] || { cat "$work/manual.log" >&2; die "generate-manual wrote no marble.1"; }
-cp "$page" "$work/marble.1"
+# mdoc wants no empty lines (paragraphs in the help texts): make them paragraph breaks.
+sed 's/^[[:space:]]*$/.Pp/' "$page" >"$work/marble.1"
 
 # The binary: the Swift runtime linked in, so it needs nothing from the toolchain or the build folder.
-echo "== building marble (release, static Swift runtime)"
-swift build -c release --static-swift-stdlib --product marble 2>&1 | grep -E "warning:|error:|Compiling|Build" || true
-binary="$(swift build -c release --static-swift-stdlib --product marble --show-bin-path)/marble"
+# Built in its own scratch folder: --static-swift-stdlib recompiles every module, and in .build it would
+# do so each time it alternates with the everyday `swift build -c release`. The dependencies' clones are
+# copied from .build when it has them (no second download).
+echo "== building marble (release, static Swift runtime, in .build/static)"
+scratch=.build/static
+if [[ ! -d "$scratch/checkouts" && -d .build/checkouts ]]; then
+    mkdir -p "$scratch"
+    cp -a .build/checkouts .build/repositories .build/workspace-state.json "$scratch/" 2>/dev/null || true
+fi
+static_build=(swift build -c release --static-swift-stdlib --product marble --scratch-path "$scratch")
+"${static_build[@]}" >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; die "the release build failed"; }
+grep -E "warning:|Build" "$work/build.log" || true
+binary="$("${static_build[@]}" --show-bin-path)/marble"
 [[ -x "$binary" ]] || die "the build produced no $binary"
 if ldd "$binary" | grep -E "not found|/opt/swift|\.build/|libswift|libFoundation|libMallocInterposer" >&2; then
     die "$binary still needs the libraries above: not installable"
