@@ -45,10 +45,11 @@ if [[ "$mode" == uninstall ]]; then
     [[ -f "$manifest" ]] || die "nothing to uninstall: $manifest not found"
     dirs=()
     while IFS=$'\t' read -r kind path; do
-        case "$path" in "$prefix"/*) ;; *) die "manifest entry outside $prefix: '$path'" ;; esac
+        [[ "$path" == /* ]] || die "unreadable manifest line in $manifest"
         case "$kind" in
-            f) rm -f -- "$path" ;;
-            d) dirs+=("$path") ;;
+            f) [[ "$path" == "$prefix"/* ]] || die "manifest entry outside $prefix: '$path'"; rm -f -- "$path" ;;
+            # The folders install.sh created: in the prefix, the prefix itself, or its parents it made.
+            d) [[ "$path" == "$prefix"/* || "$prefix/" == "$path"/* ]] || die "manifest entry outside $prefix: '$path'"; dirs+=("$path") ;;
             *) die "unreadable manifest line in $manifest" ;;
         esac
     done < "$manifest"
