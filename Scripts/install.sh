@@ -69,6 +69,7 @@ if [[ -z "$stage" && -f "$manifest" ]]; then
     "$self" --prefix "$prefix" --uninstall
 fi
 # Fail before the build when the prefix cannot be written (its nearest existing folder is not writable).
+if [[ -n "$stage" ]]; then mkdir -p -- "$stage" || die "cannot create $stage"; fi
 target="$stage$prefix"; probe="$target"
 while [[ ! -e "$probe" ]]; do probe="$(dirname "$probe")"; done
 [[ -d "$probe" && -w "$probe" ]] || die "cannot write to $target ($probe is not a writable directory; run as root or choose --prefix)"
@@ -95,7 +96,8 @@ if [[ ! -d "$scratch/checkouts" && -d .build/checkouts ]]; then
     mkdir -p "$scratch"
     cp -a .build/checkouts .build/repositories .build/workspace-state.json "$scratch/" 2>/dev/null || true
 fi
-static_build=(swift build -c release --static-swift-stdlib --product marble --scratch-path "$scratch")
+# -z now: the dynamic linker binds every symbol at start-up (full RELRO), as Debian's hardening asks.
+static_build=(swift build -c release --static-swift-stdlib -Xlinker -z -Xlinker now --product marble --scratch-path "$scratch")
 "${static_build[@]}" >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; die "the release build failed"; }
 grep -E "warning:|Build" "$work/build.log" || true
 binary="$("${static_build[@]}" --show-bin-path)/marble"
@@ -106,7 +108,8 @@ fi
 cp "$binary" "$work/marble"
 
 echo "== generating the shell completions"
-"$work/marble" --generate-completion-script bash >"$work/marble.bash"
+# (bash's is sourced, not run: its #! line goes.)
+"$work/marble" --generate-completion-script bash | sed '1{/^#!/d}' >"$work/marble.bash"
 "$work/marble" --generate-completion-script zsh >"$work/_marble"
 "$work/marble" --generate-completion-script fish >"$work/marble.fish"
 
@@ -114,7 +117,7 @@ echo "== generating the shell completions"
 entries=()
 make_dir() {  # creates $1 and its missing parents; records those it created (outermost first)
     local dir="$1" missing=()
-    while [[ ! -d "$stage$dir" ]]; do missing=("$dir" "${missing[@]}"); dir="$(dirname "$dir")"; done
+    while [[ ! -d "$stage$dir" && "$dir" != / ]]; do missing=("$dir" "${missing[@]}"); dir="$(dirname "$dir")"; done
     for dir in "${missing[@]}"; do mkdir -- "$stage$dir"; entries+=("d	$dir"); done
 }
 put() {  # put MODE SOURCE DESTINATION

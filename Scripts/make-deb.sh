@@ -40,6 +40,14 @@ rmdir "$pkg/usr/share/zsh/site-functions"
 gzip -9n "$pkg/usr/share/man/man1/marble.1"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$pkg/usr/bin/marble"
 
+# Yams (the YAML parser of the presets) compiles its own copy of libyaml into the binary; SwiftPM has
+# no way to use Debian's libyaml-0-2 instead. Explained in docs/INSTALL.md.
+mkdir -p "$pkg/usr/share/lintian/overrides"
+cat >"$pkg/usr/share/lintian/overrides/marble" <<'OVERRIDES'
+# Yams, the Swift YAML library, builds its own copy of libyaml (CYaml) into the binary.
+marble: embedded-library libyaml [usr/bin/marble]
+OVERRIDES
+
 doc="$pkg/usr/share/doc/marble"
 mkdir -p "$doc"
 cat >"$doc/copyright" <<'COPYRIGHT'
