@@ -34,6 +34,9 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
         // Allocation counts per frame in `marble bench` and its regression guard (0 mallocs per frame in
         // steady state): interposes malloc/free and exposes the counters (libMallocInterposerSwift.so).
+        // `marble` does not link it (the installed binary needs no extra library file): bench preloads it
+        // and finds its counters with dlsym. Only the tests link it; CI builds it with
+        // `swift build -c release --product MallocInterposerSwift`.
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         // `swift package generate-documentation`: builds the DocC catalogues of MarbleKit and Granite.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
@@ -75,13 +78,12 @@ let package = Package(
             name: "MarbleKit",
             dependencies: ["MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender", "MarblePipeline", "Granite"]),
         // `marble bench`: frame-time percentiles, allocation counts, the CI guard, FFmpeg comparison, live
-        // latency. Its own module, so HdrHistogram and the malloc interposer stay out of the library.
+        // latency. Its own module, so HdrHistogram stays out of the library.
         .target(
             name: "MarbleBench",
             dependencies: [
                 "MarbleKit", "Shaders",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]),
         // The command-line tool: parses, calls MarbleKit.
         .executableTarget(
@@ -103,7 +105,11 @@ let package = Package(
         .testTarget(name: "MarbleRenderTests", dependencies: ["MarbleRender", "KernelsAVX2", "Shaders", "TestSupport"]),
         .testTarget(name: "MarblePipelineTests", dependencies: ["MarblePipeline", "TestSupport"]),
         .testTarget(name: "MarbleKitTests", dependencies: ["MarbleKit", "Granite", "TestSupport"]),
-        .testTarget(name: "MarbleBenchTests", dependencies: ["MarbleBench", "TestSupport"]),
+        // Links the interposer, so the test process counts allocations (and `swift test` builds the library
+        // that `marble bench` preloads).
+        .testTarget(
+            name: "MarbleBenchTests",
+            dependencies: ["MarbleBench", "TestSupport", .product(name: "MallocInterposerSwift", package: "malloc-interposer")]),
         .testTarget(name: "MarbleCLITests", dependencies: ["marble", "TestSupport"]),
         .testTarget(name: "SamplesTests", dependencies: ["RenderScene", "CustomShader", "LiveBeats", "TestSupport"]),
     ],

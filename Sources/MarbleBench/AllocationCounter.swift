@@ -1,16 +1,47 @@
 import Foundation
-import MallocInterposerSwift
 
 /// Counts `malloc` calls (all threads) through ordo-one's malloc interposer.
 ///
-/// The counts are real only when the interposer's `malloc` is the one the dynamic linker binds: when
-/// `libMallocInterposerSwift.so` comes before libc in the executable's search order (SwiftPM links it
-/// that way into `marble`) or is preloaded with `LD_PRELOAD`. ``isCounting`` checks with a deliberate
-/// allocation; ``preloadLibrary`` finds the library next to the executable so `marble bench` can
-/// re-execute itself with it when linking was not enough.
+/// `marble` does not link the interposer: the everyday binary needs no extra library file. The counts
+/// are real only when `libMallocInterposerSwift.so` was loaded before libc (`LD_PRELOAD`, which
+/// `marble bench` arranges by re-executing itself, or a test executable that links it); its counter
+/// functions are then found at run time in the process's global symbol scope. ``isCounting`` checks
+/// with a deliberate allocation; ``preloadLibrary(besides:)`` finds the library to preload.
 public enum AllocationCounter {
+    /// The interposer's C entry points (interposer.h), looked up by name with `dlsym`.
+    struct Interposer: @unchecked Sendable {  // immutable addresses of thread-safe C functions
+        typealias Toggle = @convention(c) () -> Void
+        typealias Stats = @convention(c) (UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>,
+                                          UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>,
+                                          UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>) -> Void
+        let enable: Toggle
+        let disable: Toggle
+        let reset: Toggle
+        let stats: Stats
+
+        /// The functions when the library is loaded in this process, else nil.
+        static func lookUp() -> Interposer? {
+            // dlopen(nil) is the main program's handle: a lookup through it searches the global scope
+            // (the executable, LD_PRELOAD libraries, then its dependencies).
+            guard let program = dlopen(nil, RTLD_NOW) else { return nil }
+            func symbol(_ name: String) -> UnsafeMutableRawPointer? { dlsym(program, name) }
+            guard let enable = symbol("malloc_interposer_enable"), let disable = symbol("malloc_interposer_disable"),
+                  let reset = symbol("malloc_interposer_reset"), let stats = symbol("malloc_interposer_get_stats")
+            else { return nil }
+            return Interposer(enable: unsafeBitCast(enable, to: Toggle.self), disable: unsafeBitCast(disable, to: Toggle.self),
+                              reset: unsafeBitCast(reset, to: Toggle.self), stats: unsafeBitCast(stats, to: Stats.self))
+        }
+    }
+
+    /// The interposer's functions, or nil when it is not loaded (nothing is counted then).
+    static let interposer = Interposer.lookUp()
+
+    /// True when the interposer's library is loaded in this process (not enough for counting alone).
+    public static var isLoaded: Bool { interposer != nil }
+
     /// True when the interposer sees allocations in this process (checked once, on first use).
     public static let isCounting: Bool = {
+        guard interposer != nil else { return false }
         start()
         // Through the Swift runtime (swift_slowAlloc → malloc), which the optimiser cannot elide the way
         // it drops an unused malloc/free pair.
@@ -23,15 +54,22 @@ public enum AllocationCounter {
 
     /// Resets the counters and enables counting.
     public static func start() {
-        MallocInterposerSwift.reset()
-        MallocInterposerSwift.hook()
+        guard let interposer else { return }
+        interposer.reset()
+        interposer.enable()
     }
 
     /// Disables counting; ``count`` keeps its value.
-    public static func stop() { MallocInterposerSwift.unhook() }
+    public static func stop() { interposer?.disable() }
 
     /// Mallocs (of any kind: malloc, calloc, realloc growth, posix_memalign, …) since ``start()``.
-    public static var count: Int { MallocInterposerSwift.getStatistics().mallocCount }
+    public static var count: Int {
+        guard let interposer else { return 0 }
+        // Every out-parameter must point somewhere: the C function writes all six unconditionally.
+        var mallocs: Int64 = 0, bytes: Int64 = 0, small: Int64 = 0, large: Int64 = 0, frees: Int64 = 0, freed: Int64 = 0
+        interposer.stats(&mallocs, &bytes, &small, &large, &frees, &freed)
+        return Int(mallocs)
+    }
 
     /// Counts the mallocs `body` makes (0 for anything when ``isCounting`` is false).
     public static func measure(_ body: () throws -> Void) rethrows -> Int {
@@ -41,12 +79,19 @@ public enum AllocationCounter {
         return count
     }
 
-    /// The interposer library built next to `executable` (SwiftPM puts it in `.build/<config>/`).
+    /// The library's file name.
+    public static let libraryName = "libMallocInterposerSwift.so"
+
+    /// The interposer library for `executable`: next to it (SwiftPM builds it in `.build/<config>/`),
+    /// else in the install's `lib/marble/` beside its `bin/` (`PREFIX/bin/marble` →
+    /// `PREFIX/lib/marble/libMallocInterposerSwift.so`), where one may put it by hand: the install does
+    /// not ship it, since it needs the Swift runtime's shared libraries.
     public static func preloadLibrary(besides executable: String) -> String? {
-        let resolved = (try? FileManager.default.destinationOfSymbolicLink(atPath: executable)) ?? executable
-        let url = URL(fileURLWithPath: resolved).deletingLastPathComponent()
-            .appendingPathComponent("libMallocInterposerSwift.so")
-        return FileManager.default.fileExists(atPath: url.path) ? url.path : nil
+        let resolved = URL(fileURLWithPath: executable).resolvingSymlinksInPath()
+        let folder = resolved.deletingLastPathComponent()
+        let candidates = [folder.appendingPathComponent(libraryName),
+                          folder.deletingLastPathComponent().appendingPathComponent("lib/marble/\(libraryName)")]
+        return candidates.first { FileManager.default.fileExists(atPath: $0.path) }?.path
     }
 
     /// The environment variable that marks a process as already re-executed with the interposer.

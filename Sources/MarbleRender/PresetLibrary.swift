@@ -14,6 +14,12 @@ public enum PresetLibrary {
         if let env = ProcessInfo.processInfo.environment["MARBLE_PRESETS"], !env.isEmpty {
             return URL(fileURLWithPath: env)
         }
+        // An installed binary (Scripts/install.sh, the .deb): PREFIX/bin/marble reads PREFIX/share/marble/Presets.
+        if let installed = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("share/marble/Presets"),
+           FileManager.default.fileExists(atPath: installed.path) {
+            return installed
+        }
         let starts = [URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
                         .deletingLastPathComponent(),
                       Bundle.main.executableURL?.deletingLastPathComponent(),
@@ -45,7 +51,7 @@ public enum PresetLibrary {
             url = URL(fileURLWithPath: nameOrPath)
         } else {
             guard let folder else {
-                throw MarbleError(.preset, "preset \"\(nameOrPath)\": the bundled presets folder (Samples/Presets) was not found; set MARBLE_PRESETS")
+                throw MarbleError(.preset, "preset \"\(nameOrPath)\": the bundled presets folder (Samples/Presets, or share/marble/Presets in an install) was not found; set MARBLE_PRESETS")
             }
             url = folder.appendingPathComponent(nameOrPath + ".yaml")
             guard FileManager.default.fileExists(atPath: url.path) else {

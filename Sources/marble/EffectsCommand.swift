@@ -35,7 +35,7 @@ struct EffectsCommand: AsyncParsableCommand {
             let presets = PresetLibrary.names().filter { name == nil || $0 == name }
             if !presets.isEmpty {
                 matched = true
-                out += "\nPRESETS (--preset NAME; files in Samples/Presets)\n"
+                out += "\nPRESETS (--preset NAME; files in \(PresetLibrary.folder?.path ?? "Samples/Presets"))\n"
                 for n in presets {
                     let preset = try PresetLibrary.load(n)
                     out += "\n  \(n): \(preset.description)\n    layers: \(preset.layers.map { "\($0.shader)\($0.blend == .normal ? "" : " (\($0.blend.rawValue))")" }.joined(separator: " → "))\n"

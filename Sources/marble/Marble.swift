@@ -7,6 +7,7 @@ struct Marble: AsyncParsableCommand {
         commandName: "marble",
         abstract: "A CPU-only audio visualizer: turn sound into pictures, offline or live.",
         discussion: "Run `marble COMMAND --help` for the options of each command.",
+        version: MarbleVersion.report(),
         subcommands: [RenderCommand.self, AnalyzeCommand.self, PlayCommand.self, LiveCommand.self, EffectsCommand.self, BenchCommand.self],
         defaultSubcommand: nil)
 

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Installs marble (or uninstalls it): builds a release binary with the Swift runtime linked in statically,
+# generates the shell completions and the manual page from its ArgumentParser definitions, and copies
+#   PREFIX/bin/marble
+#   PREFIX/share/marble/Presets/*.yaml                    (the bundled presets, found by the binary)
+#   PREFIX/share/man/man1/marble.1
+#   PREFIX/share/bash-completion/completions/marble
+#   PREFIX/share/zsh/site-functions/_marble
+#   PREFIX/share/fish/vendor_completions.d/marble.fish
+#   PREFIX/share/marble/install-manifest                  (what was installed, for --uninstall)
+#
+# Usage: Scripts/install.sh [--prefix DIR] [--uninstall]     (PREFIX=DIR works too; default /usr/local)
+#        Scripts/install.sh --stage DIR [--prefix DIR]       (copy into DIR+PREFIX without a manifest: for packaging)
+# Everything else marble needs at run time is a Debian package (see docs/INSTALL.md).
+set -euo pipefail
+
+die() { echo "install.sh: $*" >&2; exit 2; }
+self="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+
+prefix="${PREFIX:-/usr/local}"
+stage=""
+mode=install
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --prefix) [[ $# -ge 2 && -n "$2" ]] || die "--prefix needs a directory"; prefix="$2"; shift 2 ;;
+        --prefix=*) prefix="${1#--prefix=}"; [[ -n "$prefix" ]] || die "--prefix needs a directory"; shift ;;
+        --stage) [[ $# -ge 2 && -n "$2" ]] || die "--stage needs a directory"; stage="$2"; shift 2 ;;
+        --uninstall) mode=uninstall; shift ;;
+        -h|--help) sed -n '2,14s/^# \{0,1\}//p' "$self"; exit 0 ;;
+        *) die "unknown argument '$1' (see Scripts/install.sh --help)" ;;
+    esac
+done
+[[ "$prefix" == /* ]] || die "the prefix must be an absolute path (got '$prefix')"
+[[ "$prefix" != *$'\n'* && "$prefix" != *$'\t'* ]] || die "the prefix must not contain newlines or tabs"
+prefix="${prefix%/}"; [[ -n "$prefix" ]] || prefix=/  # "/" stays "/"; "/usr/local/" → "/usr/local"
+[[ "$prefix" == / ]] && die "refusing to install into / (use --prefix /usr or /usr/local)"
+if [[ -n "$stage" ]]; then
+    [[ "$stage" == /* ]] || die "the stage directory must be an absolute path (got '$stage')"
+    [[ "$mode" == install ]] || die "--stage and --uninstall do not go together"
+fi
+manifest="$prefix/share/marble/install-manifest"
+
+# --- uninstall: remove exactly the files and the directories the manifest lists ----------------------
+if [[ "$mode" == uninstall ]]; then
+    [[ -f "$manifest" ]] || die "nothing to uninstall: $manifest not found"
+    dirs=()
+    while IFS=$'\t' read -r kind path; do
+        [[ "$path" == /* ]] || die "unreadable manifest line in $manifest"
+        case "$kind" in
+            f) [[ "$path" == "$prefix"/* ]] || die "manifest entry outside $prefix: '$path'"; rm -f -- "$path" ;;
+            # The folders install.sh created: in the prefix, the prefix itself, or its parents it made.
+            d) [[ "$path" == "$prefix"/* || "$prefix/" == "$path"/* ]] || die "manifest entry outside $prefix: '$path'"; dirs+=("$path") ;;
+            *) die "unreadable manifest line in $manifest" ;;
+        esac
+    done < "$manifest"
+    rm -f -- "$manifest"
+    # Deepest first; a directory that holds something else now stays.
+    for ((i = ${#dirs[@]} - 1; i >= 0; i--)); do rmdir -- "${dirs[i]}" 2>/dev/null || true; done
+    echo "uninstalled marble from $prefix"
+    exit 0
+fi
+
+# --- build --------------------------------------------------------------------------------------------
+cd "$(dirname "$0")/.."
+command -v swift >/dev/null || PATH="/opt/swift/usr/bin:$PATH"
+command -v swift >/dev/null || die "swift not found (add the toolchain's usr/bin to PATH)"
+if [[ -z "$stage" && -f "$manifest" ]]; then
+    echo "== removing the previous install in $prefix"
+    "$self" --prefix "$prefix" --uninstall
+fi
+# Fail before the build when the prefix cannot be written (its nearest existing folder is not writable).
+if [[ -n "$stage" ]]; then mkdir -p -- "$stage" || die "cannot create $stage"; fi
+target="$stage$prefix"; probe="$target"
+while [[ ! -e "$probe" ]]; do probe="$(dirname "$probe")"; done
+[[ -d "$probe" && -w "$probe" ]] || die "cannot write to $target ($probe is not a writable directory; run as root or choose --prefix)"
+
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+
+# The manual page: swift-argument-parser's generate-manual plugin reads marble's definitions
+# (`marble --experimental-dump-help`). It builds the package in release first.
+echo "== generating the manual page (swift package plugin generate-manual)"
+swift package plugin generate-manual --configuration release --authors "The MarbleKit authors" \
+    >"$work/manual.log" 2>&1 || { cat "$work/manual.log" >&2; die "generate-manual failed"; }
+page="$(find .build/plugins/GenerateManual -name marble.1 -newer "$work" -print -quit 2>/dev/null || true)"
+[[ -n "$page" ]] || { cat "$work/manual.log" >&2; die "generate-manual wrote no marble.1"; }
+# mdoc wants no empty lines (paragraphs in the help texts): make them paragraph breaks.
+sed 's/^[[:space:]]*$/.Pp/' "$page" >"$work/marble.1"
+
+# The binary: the Swift runtime linked in, so it needs nothing from the toolchain or the build folder.
+# Built in its own scratch folder: --static-swift-stdlib recompiles every module, and in .build it would
+# do so each time it alternates with the everyday `swift build -c release`. The dependencies' clones are
+# copied from .build when it has them (no second download).
+echo "== building marble (release, static Swift runtime, in .build/static)"
+scratch=.build/static
+if [[ ! -d "$scratch/checkouts" && -d .build/checkouts ]]; then
+    mkdir -p "$scratch"
+    cp -a .build/checkouts .build/repositories .build/workspace-state.json "$scratch/" 2>/dev/null || true
+fi
+# -z now: the dynamic linker binds every symbol at start-up (full RELRO), as Debian's hardening asks.
+static_build=(swift build -c release --static-swift-stdlib -Xlinker -z -Xlinker now --product marble --scratch-path "$scratch")
+"${static_build[@]}" >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; die "the release build failed"; }
+grep -E "warning:|Build" "$work/build.log" || true
+binary="$("${static_build[@]}" --show-bin-path)/marble"
+[[ -x "$binary" ]] || die "the build produced no $binary"
+if ldd "$binary" | grep -E "not found|/opt/swift|\.build/|libswift|libFoundation|libMallocInterposer" >&2; then
+    die "$binary still needs the libraries above: not installable"
+fi
+cp "$binary" "$work/marble"
+
+echo "== generating the shell completions"
+# (bash's is sourced, not run: its #! line goes.)
+"$work/marble" --generate-completion-script bash | sed '1{/^#!/d}' >"$work/marble.bash"
+"$work/marble" --generate-completion-script zsh >"$work/_marble"
+"$work/marble" --generate-completion-script fish >"$work/marble.fish"
+
+# --- copy, recording every file and every directory created --------------------------------------------
+entries=()
+make_dir() {  # creates $1 and its missing parents; records those it created (outermost first)
+    local dir="$1" missing=()
+    while [[ ! -d "$stage$dir" && "$dir" != / ]]; do missing=("$dir" "${missing[@]}"); dir="$(dirname "$dir")"; done
+    for dir in "${missing[@]}"; do mkdir -- "$stage$dir"; entries+=("d	$dir"); done
+}
+put() {  # put MODE SOURCE DESTINATION
+    make_dir "$(dirname "$3")"
+    install -m "$1" -- "$2" "$stage$3"
+    entries+=("f	$3")
+}
+echo "== installing into $target"
+put 755 "$work/marble" "$prefix/bin/marble"
+for preset in Samples/Presets/*.yaml; do put 644 "$preset" "$prefix/share/marble/Presets/$(basename "$preset")"; done
+put 644 "$work/marble.1" "$prefix/share/man/man1/marble.1"
+put 644 "$work/marble.bash" "$prefix/share/bash-completion/completions/marble"
+put 644 "$work/_marble" "$prefix/share/zsh/site-functions/_marble"
+put 644 "$work/marble.fish" "$prefix/share/fish/vendor_completions.d/marble.fish"
+if [[ -z "$stage" ]]; then
+    make_dir "$(dirname "$manifest")"
+    printf '%s\n' "${entries[@]}" >"$manifest"
+    echo "installed marble $("$prefix/bin/marble" --version | head -n 1 | cut -d' ' -f2) into $prefix (uninstall: Scripts/install.sh --prefix $prefix --uninstall)"
+else
+    echo "staged marble into $target"
+fi
