@@ -9,6 +9,7 @@ extension MediaAnalysis {
     /// - Parameters:
     ///   - path: any file FFmpeg demuxes with an audio stream.
     ///   - fps: frames per second of the features.
+    ///   - configuration: the analysis settings (bands, smoothing), as for a capture.
     ///   - body: called with each frame's features in order (`time` set, in seconds); returns false to
     ///     stop early. The features are reused between calls: copy what you keep.
     /// - Throws: `.input` when the file cannot be opened or decoded, `.option` for a bad `fps`.

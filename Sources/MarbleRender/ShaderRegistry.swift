@@ -3,7 +3,7 @@ import Shaders
 
 /// The shaders that presets and scenes can name: the engine's own and those a program adds.
 ///
-/// A program's shader is a class conforming to ``Shader`` (its ``ShaderDescriptor`` gives the name a
+/// A program's shader is a class conforming to `Shader` (its `ShaderDescriptor` gives the name a
 /// ``LayerSpec`` uses and the parameters it takes); registered once, it is drawn, blended, bound to the
 /// music and validated like a built-in one.
 public enum ShaderRegistry {
