@@ -106,6 +106,8 @@ if ldd "$binary" | grep -E "not found|/opt/swift|\.build/|libswift|libFoundation
     die "$binary still needs the libraries above: not installable"
 fi
 cp "$binary" "$work/marble"
+# Symbols are for debuggers (the build folder keeps them): a third of the file.
+strip --strip-unneeded --remove-section=.comment "$work/marble"
 
 echo "== generating the shell completions"
 # (bash's is sourced, not run: its #! line goes.)

@@ -1,7 +1,8 @@
 // libFuzzer harness: command-line values → options, through what the `marble` commands call (the
 // commands themselves live in the executable target, which another target cannot import): the value
-// parsers (`--fps`, `--size`, colours) and the options' validation of render, play and live. The input
-// is an argument vector, arguments separated by NUL bytes. Errors are fine; crashes are not.
+// parsers (`--fps`, `--size`, colours, `-o` stream URLs) and the options' validation of render, play and
+// live (outputs, bitrate, keyframe interval). The input is an argument vector, arguments separated by
+// NUL bytes. Errors are fine; crashes are not.
 import CLibFuzzer
 import Foundation
 import MarbleKit
@@ -21,6 +22,7 @@ func check(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         _ = FrameSize(parsing: text)?.isValidFrameSize
         _ = Color(parsing: text)?.premultiplied
         _ = EncoderPreset(rawValue: text)
+        _ = try? StreamURL(text)  // -o: a stream URL, a path, or an error
     }
     var render = RenderOptions(input: argument(0) ?? "in.ogg", output: argument(1) ?? "out.mp4")
     if let size = argument(2).flatMap(FrameSize.init(parsing:)) { render.width = size.width; render.height = size.height }
@@ -33,7 +35,10 @@ func check(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     if let seconds = argument(4).flatMap(Double.init) { play.bufferSeconds = seconds }
     _ = try? play.validate()
     var live = LiveOptions()
-    live.output = argument(1)
+    live.outputs = Array(arguments.prefix(3))
+    live.window = arguments.count > 6
+    live.bitrate = argument(5).flatMap { Int($0) }
+    live.keyframeSeconds = argument(4).flatMap(Double.init) ?? 2
     live.size = (render.width, render.height)
     live.fps = render.fps
     live.duration = argument(4).flatMap(Double.init)
