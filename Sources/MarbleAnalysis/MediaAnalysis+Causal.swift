@@ -17,23 +17,7 @@ extension MediaAnalysis {
                                       _ body: (AudioFeatures) -> Bool) throws(MarbleError) {
         _ = try Limits.check(rate: fps)
         let decoder = try AudioDecoder(path: path)
-        let extractor = try FeatureExtractor(sampleRate: decoder.sampleRate, fps: fps, configuration: configuration)
-        var features = extractor.makeFeatures()
-        var ended = false
-        var index = 0
-        while true {
-            while !ended && decoder.samplesDelivered < extractor.samplesNeeded(forFrame: index) {
-                if try !decoder.decodeNext({ left, right in extractor.append(left: left, right: right) }) {
-                    ended = true
-                    extractor.finish()
-                }
-            }
-            let duration = Double(decoder.samplesDelivered) / Double(decoder.sampleRate)
-            if ended && fps.seconds(ofFrame: index) >= duration - 1e-9 { return }
-            extractor.computeFeatures(forFrame: index, into: &features)
-            features.time = fps.seconds(ofFrame: index)
-            guard body(features) else { return }
-            index += 1
-        }
+        let extractor = try extractor(sampleRate: decoder.sampleRate, fps: fps, configuration: configuration, report: nil)
+        try forEachFrame(decoder: decoder, extractor: extractor, fps: fps, body)
     }
 }

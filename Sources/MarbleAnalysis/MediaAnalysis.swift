@@ -39,23 +39,33 @@ public enum MediaAnalysis {
                               report: AnalysisReport) throws(MarbleError) -> [AnalysisReport.Frame] {
         let decoder = try AudioDecoder(path: path)
         let extractor = try extractor(sampleRate: decoder.sampleRate, fps: fps, configuration: configuration, report: report)
-        var features = extractor.makeFeatures()
         var frames: [AnalysisReport.Frame] = []
+        try forEachFrame(decoder: decoder, extractor: extractor, fps: fps) { features in
+            frames.append(AnalysisReport.Frame(features))
+            return true
+        }
+        return frames
+    }
+
+    /// Decodes `decoder` into `extractor` as far as each frame needs, and hands `body` each frame's
+    /// features (`time` set) until the sound ends or `body` returns false.
+    static func forEachFrame(decoder: AudioDecoder, extractor: FeatureExtractor, fps: Rational,
+                             _ body: (AudioFeatures) -> Bool) throws(MarbleError) {
+        var features = extractor.makeFeatures()
         var ended = false
         var index = 0
         while true {
-            let needed = extractor.samplesNeeded(forFrame: index)
-            while !ended && decoder.samplesDelivered < needed {
+            while !ended && decoder.samplesDelivered < extractor.samplesNeeded(forFrame: index) {
                 if try !decoder.decodeNext({ left, right in extractor.append(left: left, right: right) }) {
                     ended = true
                     extractor.finish()
                 }
             }
             let duration = Double(decoder.samplesDelivered) / Double(decoder.sampleRate)
-            if ended && fps.seconds(ofFrame: index) >= duration - 1e-9 { return frames }
+            if ended && fps.seconds(ofFrame: index) >= duration - 1e-9 { return }
             extractor.computeFeatures(forFrame: index, into: &features)
             features.time = fps.seconds(ofFrame: index)
-            frames.append(AnalysisReport.Frame(features))
+            guard body(features) else { return }
             index += 1
         }
     }

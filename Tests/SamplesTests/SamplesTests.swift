@@ -6,10 +6,6 @@ import TestSupport
 /// write is read back with ffprobe/ffmpeg, what they print is checked against the input.
 @Suite("Samples: programs that embed MarbleKit")
 struct SamplesTests {
-    static func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        try BuiltProgram.run(name, arguments)
-    }
-
     /// Frame `index` of a video as RGB24 at its own size.
     static func frame(_ path: String, at seconds: Double, width: Int, height: Int) throws -> [UInt8] {
         let raw = TestMedia.output("frame.rgb")
@@ -23,7 +19,7 @@ struct SamplesTests {
     func renderScene() throws {
         let song = try TestMedia.tone("wav", seconds: 2)
         let out = TestMedia.output("scene.mp4")
-        let r = try Self.run("RenderScene", [song, out])
+        let r = try BuiltProgram.run("RenderScene", [song, out])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("wrote \(out): 60 frames"), "\(r.stdout)")
         let probe = try Probe(out)
@@ -39,7 +35,7 @@ struct SamplesTests {
     func customShader() throws {
         let song = try TestMedia.tone("wav", seconds: 2)
         let out = TestMedia.output("rings.mp4")
-        let r = try Self.run("CustomShader", [song, out])
+        let r = try BuiltProgram.run("CustomShader", [song, out])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("60 frames with the rings shader"), "\(r.stdout)")
         let rgb = try Self.frame(out, at: 1, width: 640, height: 360)
@@ -53,7 +49,7 @@ struct SamplesTests {
         let pixels = 640 * 360
         #expect(cyan > pixels / 20 && dark > pixels / 5, "cyan \(cyan), dark \(dark) of \(pixels)")
         // A file that is not media: one line, exit 1.
-        let bad = try Self.run("CustomShader", ["/no/such/song.mp3", TestMedia.output("x.mp4")])
+        let bad = try BuiltProgram.run("CustomShader", ["/no/such/song.mp3", TestMedia.output("x.mp4")])
         #expect(bad.status == 1 && bad.stderr.hasPrefix("custom-shader: ") && bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
     }
 
@@ -61,7 +57,7 @@ struct SamplesTests {
     func liveBeats() throws {
         let clicks = try TestMedia.make("clicks-120-12s.wav", [
             "-f", "lavfi", "-i", "aevalsrc=0.8*lt(mod(t\\,0.5)\\,0.01)*sin(2*PI*2000*t):s=48000:c=stereo:d=12"])
-        let r = try Self.run("LiveBeats", [clicks])
+        let r = try BuiltProgram.run("LiveBeats", [clicks])
         #expect(r.status == 0, "\(r.stderr)")
         // Lines: "  6.50 s  beat  120.0 BPM  level 0.42".
         let beats = r.stdout.split(separator: "\n").compactMap { line -> (time: Double, tempo: Double)? in

@@ -72,6 +72,21 @@ struct StreamMuxerTests {
     }
 
     /// One ffprobe entry (e.g. `stream=start_time` of `v`) for a file.
+    /// Starts an ffmpeg reader on `input` (copying what arrives into an MPEG-TS file), sends `frames`
+    /// paced frames to `url`, finishes, and reads back what the reader wrote.
+    func readBack(reading input: String, sendingTo url: String, frames: Int) throws
+        -> (file: String, probe: Probe, run: Run, writer: MediaWriter) {
+        let out = TestMedia.output("received.ts")
+        let reader = try ChildProcess.spawn("ffmpeg", ["-nostdin", "-loglevel", "error", "-y", "-i", input,
+                                                       "-c", "copy", "-f", "mpegts", out])
+        usleep(700_000)   // the reader binds its port (or listens)
+        let writer = try writer(url)
+        let run = try send(writer, frames: frames, paced: true)
+        try writer.finish(trimAudio: false)
+        ChildProcess.reap(reader)
+        return (out, try Probe(out), run, writer)
+    }
+
     func entries(_ path: String, _ stream: String, _ entry: String) throws -> [String] {
         let out = try TestMedia.run("ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries", entry,
                                                 "-of", "csv=p=0", path])
@@ -126,16 +141,8 @@ struct StreamMuxerTests {
           .enabled(if: ChildProcess.which("ffmpeg") != nil))
     func udp() throws {
         let port = try RTMPServer.freePort()
-        let out = TestMedia.output("udp.ts")
-        let reader = try ChildProcess.spawn("ffmpeg", ["-nostdin", "-loglevel", "error", "-y",
-                                                       "-i", "udp://127.0.0.1:\(port)?timeout=2000000&fifo_size=100000",
-                                                       "-c", "copy", "-f", "mpegts", out])
-        usleep(700_000)   // the reader binds its port
-        let writer = try writer("udp://127.0.0.1:\(port)")
-        let run = try send(writer, frames: 90, paced: true)
-        try writer.finish(trimAudio: false)
-        ChildProcess.reap(reader)
-        let probe = try Probe(out)
+        let (out, probe, run, _) = try readBack(reading: "udp://127.0.0.1:\(port)?timeout=2000000&fifo_size=100000",
+                                                sendingTo: "udp://127.0.0.1:\(port)", frames: 90)
         #expect(probe.video?.codec == "h264")
         #expect(probe.audio?.codec == "aac")
         #expect((probe.video?.frames ?? 0) >= 80, "\(String(describing: probe.video?.frames)) frames read")
@@ -153,16 +160,8 @@ struct StreamMuxerTests {
     @Test("SRT (caller) into an ffmpeg listener: H.264 + AAC arrive", .enabled(if: ChildProcess.which("ffmpeg") != nil))
     func srt() throws {
         let port = try RTMPServer.freePort()
-        let out = TestMedia.output("srt.ts")
-        let reader = try ChildProcess.spawn("ffmpeg", ["-nostdin", "-loglevel", "error", "-y",
-                                                       "-i", "srt://127.0.0.1:\(port)?mode=listener",
-                                                       "-c", "copy", "-f", "mpegts", out])
-        usleep(700_000)   // the listener binds its port
-        let writer = try writer("srt://127.0.0.1:\(port)")
-        _ = try send(writer, frames: 60, paced: true)
-        try writer.finish(trimAudio: false)
-        ChildProcess.reap(reader)
-        let probe = try Probe(out)
+        let (_, probe, _, writer) = try readBack(reading: "srt://127.0.0.1:\(port)?mode=listener",
+                                                 sendingTo: "srt://127.0.0.1:\(port)", frames: 60)
         #expect(probe.video?.codec == "h264")
         #expect(probe.audio?.codec == "aac")
         #expect((probe.video?.frames ?? 0) >= 50, "\(String(describing: probe.video?.frames)) frames read")
