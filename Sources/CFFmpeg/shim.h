@@ -11,6 +11,7 @@
 #include <libavutil/mem.h>
 #include <libavutil/pixdesc.h>
 #include <libavutil/audio_fifo.h>
+#include <libavutil/hash.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
 

@@ -61,8 +61,7 @@ public enum MediaAnalysis {
                     extractor.finish()
                 }
             }
-            let duration = Double(decoder.samplesDelivered) / Double(decoder.sampleRate)
-            if ended && fps.seconds(ofFrame: index) >= duration - 1e-9 { return }
+            if ended && index >= fps.frameCount(samples: decoder.samplesDelivered, sampleRate: decoder.sampleRate) { return }
             extractor.computeFeatures(forFrame: index, into: &features)
             features.time = fps.seconds(ofFrame: index)
             guard body(features) else { return }

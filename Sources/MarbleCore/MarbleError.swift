@@ -16,6 +16,15 @@ public struct MarbleError: Error, Sendable, CustomStringConvertible, Equatable {
         case device
         /// The user stopped the job.
         case cancelled
+        /// A failure while the work ran, after every check had passed (a write that failed, a full
+        /// disk, an FFmpeg or memory failure): trying again may succeed, so a farm retries it.
+        case transient
+    }
+
+    /// The same message as a ``Kind/transient`` failure when it is an output or FFmpeg failure (the
+    /// kinds a retry can cure once the checks have passed); other kinds stay as they are.
+    public var asFailureWhileRunning: MarbleError {
+        kind == .output || kind == .media ? MarbleError(.transient, message) : self
     }
     /// The category of the failure.
     public let kind: Kind

@@ -74,6 +74,19 @@ public enum OutputFile {
         }
     }
 
+    /// Checks that the folder `path` would be written in exists and is writable (before any work, so
+    /// that a wrong folder is a bad-output error rather than a failure part-way).
+    public static func checkFolder(of path: String) throws(MarbleError) {
+        let directory = URL(fileURLWithPath: destination(path)).deletingLastPathComponent().path
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
+            throw MarbleError(.output, "\(path): the folder \(directory) does not exist")
+        }
+        guard FileManager.default.isWritableFile(atPath: directory) else {
+            throw MarbleError(.output, "\(path): the folder \(directory) is not writable")
+        }
+    }
+
     /// The temporary name a file is written under before it is renamed to `path`: hidden, in the same
     /// folder (so the rename stays on one file system), and tagged with the process id so that two
     /// runs never share one. The file name is shortened when the tags would make it longer than

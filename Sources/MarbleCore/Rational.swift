@@ -61,6 +61,18 @@ public struct Rational: Sendable, Hashable, CustomStringConvertible {
         return Int((exact - 1e-9).rounded(.up))
     }
 
+    /// Number of frames that start before the end of `samples` samples at `sampleRate` Hz: frame n
+    /// exists while n / rate < samples / sampleRate, so ceil(samples · rate / sampleRate), in exact
+    /// integer arithmetic (44.1 kHz at 24 fps is 1837.5 samples a frame: no rounding drifts).
+    public func frameCount(samples: Int, sampleRate: Int) -> Int {
+        precondition(samples >= 0 && sampleRate > 0, "a sample count and a positive sample rate")
+        // samples · numerator can pass 2^63 (100 h at 192 kHz times a 31-bit numerator): full width.
+        let product = samples.multipliedFullWidth(by: numerator)
+        let divisor = sampleRate * denominator
+        let (quotient, remainder) = divisor.dividingFullWidth(product)
+        return remainder == 0 ? quotient : quotient + 1
+    }
+
     private static func gcd(_ a: UInt, _ b: UInt) -> UInt {
         var (a, b) = (a, b)
         while b != 0 { (a, b) = (b, a % b) }

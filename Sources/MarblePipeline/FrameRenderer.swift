@@ -53,6 +53,13 @@ package final class FrameRenderer: @unchecked Sendable {
         layerMilliseconds = [Double](repeating: 0, count: layerNames.count)
     }
 
+    /// Advances the scene through frame `index` without drawing it (see ``Compositor/advance(_:)``).
+    /// Call it before the pipeline runs (it touches the compositor, which is the render thread's then).
+    package func advance(features: AudioFeatures, index: Int) {
+        compositor.advance(FrameUniforms(time: fps.seconds(ofFrame: index), frameIndex: index, fps: fps,
+                                         width: width, height: height, features: features))
+    }
+
     /// Draws `slot`'s frame. Allocates nothing unless the selected preset or the size changed.
     func render(_ slot: FrameSlot) throws(MarbleError) {
         if let selection, let wanted = selection(), wanted != selected {

@@ -149,6 +149,14 @@ public final class Compositor {
         }
     }
 
+    /// Does everything a frame does except drawing it: the bindings follow `uniforms.features` (and
+    /// their smoothing carries on) and each shader's `prepare` runs. A render that starts later than
+    /// frame 0 (one picture, a segment) advances through the frames before its first, so its first
+    /// frame is drawn from the same state as in a render from the start. Allocates nothing.
+    public func advance(_ uniforms: FrameUniforms) {
+        for layer in layers { layer.prepare(uniforms) }
+    }
+
     /// The fused path: bands of rows across cores, each through all layers and the conversion.
     private func renderBands(_ canvas: TextureView?, _ planes: YUVConverter.Planes?) {
         let count = layers.count

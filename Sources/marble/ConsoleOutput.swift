@@ -37,10 +37,12 @@ enum Console {
 }
 
 extension MarbleError {
-    /// Exit codes: 1 bad input or output, 2 bad options or presets, 130 stopped by Ctrl-C.
+    /// Exit codes: 1 bad input or output, 2 bad options or presets, 75 failed while running (retry:
+    /// sysexits' EX_TEMPFAIL), 130 stopped by Ctrl-C.
     var exitCode: Int32 {
         switch kind {
         case .option, .preset: 2
+        case .transient: 75
         case .cancelled: 130
         default: 1
         }

@@ -16,6 +16,8 @@ struct ProgressBar {
             let fraction = p.expectedSeconds.map { min(1, p.mediaSeconds / max(0.001, $0)) }
             line = fraction.map { String(format: "analysing the song (tempo, beats) %3d%%", Int($0 * 100)) }
                 ?? "analysing the song (tempo, beats) " + TimeFormat.clock(p.mediaSeconds)
+        } else if p.phase == .replaying, let first = p.expectedFrames, first > 0 {
+            line = String(format: "replaying the frames before the segment %3d%%", Int(Double(p.frames) / Double(first) * 100))
         } else if let total = p.expectedFrames, total > 0 {
             let fraction = min(1, Double(p.frames) / Double(total))
             let filled = Int(fraction * Double(width))

@@ -18,6 +18,10 @@ struct RenderCommand: AsyncParsableCommand {
               marble render clip.mp4 -o clip-fx.mp4 --effect ink
               marble render song.ogg -o out.mp4 --background cover.png
               marble render song.mp3 -o look.png --at 42s
+              marble render mix.flac -o part-07.mp4 --segment 7/40    (then: marble join)
+
+            Exit codes: 0 done, 1 bad input, 2 bad options (neither is worth retrying), 75 failed \
+            while running (a write or FFmpeg failure: retry), 130 stopped.
             """)
 
     @Argument(help: "The media file to visualize.")
@@ -62,6 +66,15 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Number of spectrum bands the analysis produces (8–512).", valueName: "n"))
     var bands: Int = 64
 
+    @Option(help: ArgumentHelp("Render only piece K of N (from 1) of the frames, for a farm: a video without sound, joined by `marble join`.", valueName: "K/N"))
+    var segment: String?
+
+    @Option(help: ArgumentHelp("Render only frames FIRST to LAST (from 0, both included), like --segment.", valueName: "FIRST-LAST"))
+    var frames: String?
+
+    @Option(name: .customLong("encoder-threads"), help: ArgumentHelp("Threads of the video encoder (1–16). Fixed, not the core count, so that the bytes are the same on any machine.", valueName: "n"))
+    var encoderThreads: Int = RenderOptions.defaultEncoderThreads
+
     @Flag(name: [.short, .long], help: "No progress bar and no summary (errors still print).")
     var quiet = false
 
@@ -74,11 +87,22 @@ struct RenderCommand: AsyncParsableCommand {
             let interrupt = InterruptHandler()
             let job = try RenderJob(options: options, cancel: interrupt.flag)
             let bar = ProgressBar(quiet: quiet)
-            let summary = try job.run(cancel: interrupt.flag) { bar.update($0) }
+            let summary: RenderSummary
+            do throws(MarbleError) {
+                summary = try job.run(cancel: interrupt.flag) { bar.update($0) }
+            } catch {
+                bar.clear()
+                throw error.asFailureWhileRunning
+            }
             bar.clear()
             for w in summary.warnings { Console.warning(w) }
             if !quiet {
-                if options.output.lowercased().hasSuffix(".png") {
+                if let segment = summary.segment, let piece = options.segment {
+                    Console.writeErr(String(format: "segment %@: frames %d-%d of %d (%@) in %.1f s: %.0f fps → %@ (%@)\n",
+                                            piece.description, segment.frames.lowerBound, segment.frames.upperBound - 1, segment.of,
+                                            TimeFormat.clock(summary.mediaSeconds), summary.wallSeconds, summary.framesPerSecond,
+                                            summary.output, Format.bytes(summary.bytes)))
+                } else if options.output.lowercased().hasSuffix(".png") {
                     Console.writeErr("wrote frame at \(options.at ?? 0) s → \(summary.output) (\(Format.bytes(summary.bytes)))\n")
                 } else {
                     Console.writeErr(String(format: "%@%d frames (%@) in %.1f s: %.0f fps, %.2fx real time → %@ (%@)\n",
@@ -88,6 +112,8 @@ struct RenderCommand: AsyncParsableCommand {
                 }
             }
             if stats {
+                Console.writeErr(String(format: "before the first frame: analysis %.2f s, replay %.2f s\n",
+                                        summary.analysisSeconds, summary.replaySeconds))
                 let s = summary.stageMilliseconds
                 Console.writeErr(String(format: "stages, ms per frame: decode+analysis %.2f, render %.2f, convert %.2f, encode+mux %.2f\n",
                                         s.decodeAnalysis, s.render, s.convert, s.encode))
@@ -116,6 +142,10 @@ struct RenderCommand: AsyncParsableCommand {
         }
         o.threads = threads
         o.bandCount = bands
+        o.encoderThreads = encoderThreads
+        if segment != nil, frames != nil { throw MarbleError(.option, "--segment and --frames: give one of them") }
+        if let segment { o.segment = try RenderSegment.piece(parsing: segment) }
+        if let frames { o.segment = try RenderSegment.frames(parsing: frames) }
         return o
     }
 }

@@ -15,6 +15,26 @@ struct RationalTests {
         #expect(Rational(3, -6) == Rational(-1, 2))
     }
 
+    @Test("frameCount(samples:sampleRate:) is ceil(samples · rate / sample rate), exactly, even where a frame is 1837.5 samples")
+    func exactFrameCount() {
+        // 44.1 kHz at 24 fps: 1837.5 samples a frame. 3675 samples are exactly 2 frames; one more starts a third.
+        #expect(Rational(24).frameCount(samples: 3675, sampleRate: 44_100) == 2)
+        #expect(Rational(24).frameCount(samples: 3676, sampleRate: 44_100) == 3)
+        #expect(Rational(24).frameCount(samples: 0, sampleRate: 44_100) == 0)
+        // NTSC: 10 minutes at 48 kHz is 17982.0 frames exactly; a sample more is one more frame.
+        let ntsc = Rational(30000, 1001)
+        #expect(ntsc.frameCount(samples: 48_000 * 600_600 / 1000, sampleRate: 48_000) == 18_000)
+        #expect(ntsc.frameCount(samples: 48_000 * 600_600 / 1000 + 1, sampleRate: 48_000) == 18_001)
+        // 100 hours at 192 kHz with a 31-bit numerator: the product passes 2^63 and must not trap.
+        let huge = Rational(2_147_483_647, 8_947_849)
+        #expect(huge.frameCount(samples: 192_000 * 360_000, sampleRate: 192_000) == 86_399_996)
+        // The same as the Double formula wherever that one is exact.
+        for samples in stride(from: 1, to: 200_000, by: 997) {
+            let viaSeconds = Rational(60).frameCount(covering: Double(samples) / 44_100)
+            #expect(Rational(60).frameCount(samples: samples, sampleRate: 44_100) == viaSeconds, "\(samples)")
+        }
+    }
+
     @Test("fraction parts beyond 32 bits (what FFmpeg's AVRational holds) are refused, not truncated")
     func thirtyTwoBitParts() {
         #expect(Rational(parsing: "2147483647/1") != nil)

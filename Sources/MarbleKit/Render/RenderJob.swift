@@ -12,7 +12,13 @@ import MarbleRender
 /// pass over the whole song, and its picture scaled to the output size). Renderer: the compositor,
 /// converting to YUV 4:2:0 band by band. Sink: a `EncodingSink` (encoder, muxer, sound) or a
 /// `PNGSink`. Policy: offline, so frame n is at exactly n / fps seconds and the output is a pure
-/// function of the inputs and options.
+/// function of the inputs and options: the same bytes on any machine (the renderer's threads change
+/// nothing, and the encoder runs a fixed number of threads, ``RenderOptions/encoderThreads``).
+///
+/// Some of the frames (one PNG, a segment): the frames before the first are replayed, analysed and
+/// passed through the scene's bindings without being drawn, so the first frame drawn is the one-pass
+/// render's. A segment is a video without sound, its timestamps those of the whole render, labelled
+/// (``SegmentLabel``) for ``JoinJob``; stopped, it leaves no file.
 public final class RenderJob {
     /// The options as the job runs them: validated, and with `input` (and `background`) naming the temporary copy when the input could be read only once.
     public let options: RenderOptions
@@ -23,6 +29,8 @@ public final class RenderJob {
     private let inputHasVideo: Bool
     /// Inputs that could be read only once (a pipe, a FIFO, `-`), kept as temporary copies while the job lives.
     private let inputFiles: [InputFile]
+    /// The input as the user named it (`options.input` may name a temporary copy).
+    private let userInput: String
 
     /// Validates options, loads the preset and checks the input before anything is written. An input
     /// that can be read only once (a pipe, a FIFO, `-` for standard input) is copied first (see
@@ -30,6 +38,7 @@ public final class RenderJob {
     public init(options userOptions: RenderOptions, cancel: CancellationFlag = CancellationFlag()) throws(MarbleError) {
         try userOptions.validate()
         var options = userOptions
+        userInput = userOptions.input
         format = OutputFormat(path: options.output)!
         let preset: Preset
         if let scene = options.scene { preset = scene } else { preset = try PresetLibrary.load(options.preset) }
@@ -39,6 +48,7 @@ public final class RenderJob {
         if let background = options.background { inputs.append((path: background, role: "the --background picture")) }
         try OutputFile.checkNotAnInput(options.output, inputs: inputs)
         _ = try OutputFile.checkReplaceable(options.output)
+        try OutputFile.checkFolder(of: options.output)
         let input = try InputFile(options.input, shouldContinue: { !cancel.isCancelled })
         let background = try options.background.map { path throws(MarbleError) in try InputFile(path, shouldContinue: { !cancel.isCancelled }) }
         inputFiles = [input] + (background.map { [$0] } ?? [])
@@ -59,7 +69,7 @@ public final class RenderJob {
         let started = MonotonicClock.now()
         let o = options
         let decoder = try AudioDecoder(path: o.input)
-        let expectedFrames = decoder.statedDuration.map { o.fps.frameCount(covering: $0) }
+        var expectedFrames = decoder.statedDuration.map { o.fps.frameCount(covering: $0) }
         let pictures: PictureSource?
         if let background = o.background {
             pictures = try PictureSource(path: background, width: o.width, height: o.height, fit: o.fit, loop: true)
@@ -85,11 +95,36 @@ public final class RenderJob {
         }
         let extractor = try MediaAnalysis.extractor(sampleRate: decoder.sampleRate, fps: o.fps,
                                                     configuration: analysis, report: report)
+        let analysed = MonotonicClock.now()
 
-        // A PNG is one frame: the one at --at, or the first.
-        let targetFrame = format == .png ? o.fps.frame(at: o.at ?? 0) : nil
+        // The whole render's frame grid, from the sample count of the first pass.
+        let totalFrames = o.fps.frameCount(samples: Int((report.duration * Double(report.sampleRate)).rounded()),
+                                           sampleRate: report.sampleRate)
+        // A PNG is one frame: the one at --at, or the first. A segment: its piece of the grid.
+        let frames: Range<Int>?
+        if format == .png {
+            let target = o.fps.frame(at: o.at ?? 0)
+            frames = target..<(target + 1)
+        } else {
+            frames = try o.segment?.range(totalFrames: totalFrames)
+        }
         let source = OfflineFileSource(decoder: decoder, extractor: extractor, pictures: pictures, fps: o.fps,
-                                       targetFrame: targetFrame)
+                                       frames: frames)
+        if let first = frames?.lowerBound, first > 0 {
+            var lastReport = analysed
+            let reached = try source.skip(to: first, cancel: cancel) { features, index in
+                renderer.advance(features: features, index: index)
+                guard index % 64 == 0 else { return }
+                let now = MonotonicClock.now()
+                guard Double(now - lastReport) >= progressInterval * 1e9 else { return }
+                lastReport = now
+                progress(RenderProgress(phase: .replaying, frames: index, expectedFrames: first,
+                                        mediaSeconds: o.fps.seconds(ofFrame: index), expectedSeconds: o.fps.seconds(ofFrame: first),
+                                        wallSeconds: Double(now - analysed) / 1e9))
+            }
+            if !reached && cancel.isCancelled { throw MarbleError(.cancelled, "stopped before the first frame; no file written") }
+        }
+        let replayed = MonotonicClock.now()
         let sink: any FrameSink
         var fileSink: EncodingSink?
         if format == .png {
@@ -98,17 +133,28 @@ public final class RenderJob {
                 return MarbleError(.option, "--at \(o.at ?? 0)s is past the end of \(o.input) (\(String(format: "%.2f", source.durationSeconds)) s)")
             }
         } else {
-            let settings = VideoEncoder.Settings(width: o.width, height: o.height, fps: o.fps, crf: o.crf,
+            var settings = VideoEncoder.Settings(width: o.width, height: o.height, fps: o.fps, crf: o.crf,
                                                  preset: o.encoderPreset, threads: max(1, o.threads), globalHeader: false)
-            let writer = try MediaWriter(path: o.output, format: format, settings: settings, audioFrom: o.input,
-                                             audioBitrate: o.audioBitrate)
-            let video = EncodingSink(writer: writer) { stopped in
-                stopped ? MarbleError(.cancelled, "stopped before the first frame; no file written")
-                        : MarbleError(.input, "\(o.input): no audio could be decoded")
+            settings.encoderThreads = o.encoderThreads
+            let writer: MediaWriter
+            if let segment = o.segment, let frames {
+                let label = try segmentLabel(segment: segment, frames: frames, totalFrames: totalFrames)
+                writer = try MediaWriter(segment: o.output, format: format, settings: settings,
+                                         firstFrame: frames.lowerBound, tags: label.tags)
+            } else {
+                writer = try MediaWriter(path: o.output, format: format, settings: settings, audioFrom: o.input,
+                                         audioBitrate: o.audioBitrate)
+            }
+            let piece = o.segment.map { "segment \($0)" }
+            let video = EncodingSink(writer: writer, firstIndex: frames?.lowerBound ?? 0, keepsPartialFile: piece == nil) { stopped in
+                if stopped, let piece { return MarbleError(.cancelled, "stopped: \(piece) not written (a piece is whole or absent)") }
+                return stopped ? MarbleError(.cancelled, "stopped before the first frame; no file written")
+                               : MarbleError(.input, "\(o.input): no audio could be decoded")
             }
             fileSink = video
             sink = video
         }
+        if o.segment != nil { expectedFrames = frames?.count }
         let pipeline = FramePipeline(source: source, renderer: renderer, sinks: [sink], policy: .offline)
         let statistics = try pipeline.run(cancel: cancel, progressInterval: progressInterval) { s in
             progress(RenderProgress(phase: .rendering, frames: s.frames, expectedFrames: expectedFrames,
@@ -120,14 +166,41 @@ public final class RenderJob {
                                     warnings: [], cancelled: cancel.isCancelled)
         summary.mediaSeconds = format == .png ? 0 : o.fps.seconds(ofFrame: summary.frames)
         summary.wallSeconds = Double(MonotonicClock.now() - started) / 1e9
+        summary.analysisSeconds = Double(analysed - started) / 1e9
+        summary.replaySeconds = Double(replayed - analysed) / 1e9
+        if o.segment != nil, let frames { summary.segment = (frames, totalFrames) }
         summary.bytes = (try? FileManager.default.attributesOfItem(atPath: o.output)[.size] as? Int) ?? 0
         summary.warnings = source.warnings + (fileSink?.writer.warnings ?? [])
-        let frames = Double(max(1, summary.frames))
-        summary.stageMilliseconds.decodeAnalysis = statistics.sourceMilliseconds / frames
-        summary.stageMilliseconds.render = (statistics.renderMilliseconds - statistics.convertMilliseconds) / frames
-        summary.stageMilliseconds.convert = statistics.convertMilliseconds / frames
-        summary.stageMilliseconds.encode = (fileSink?.encodeMilliseconds ?? 0) / frames
-        summary.stageMilliseconds.layers = zip(renderer.layerNames, renderer.layerMilliseconds).map { ($0, $1 / frames) }
+        let perFrame = Double(max(1, summary.frames))
+        summary.stageMilliseconds.decodeAnalysis = statistics.sourceMilliseconds / perFrame
+        summary.stageMilliseconds.render = (statistics.renderMilliseconds - statistics.convertMilliseconds) / perFrame
+        summary.stageMilliseconds.convert = statistics.convertMilliseconds / perFrame
+        summary.stageMilliseconds.encode = (fileSink?.encodeMilliseconds ?? 0) / perFrame
+        summary.stageMilliseconds.layers = zip(renderer.layerNames, renderer.layerMilliseconds).map { ($0, $1 / perFrame) }
         return summary
+    }
+
+    /// The label a segment carries: its frames, and what identifies the render it belongs to (the
+    /// settings that change pixels, and the input's bytes).
+    private func segmentLabel(segment: RenderSegment, frames: Range<Int>, totalFrames: Int) throws(MarbleError) -> SegmentLabel {
+        let o = options
+        let codec = format == .webm ? "vp9" : "h264"
+        var settings = "\(o.width)x\(o.height) \(o.fps)fps scene \(scene.name)#\(Self.fingerprint(of: scene))"
+        settings += " crf \(o.crf) \(o.encoderPreset.rawValue) \(codec) encoder-threads \(o.encoderThreads) bands \(o.bandCount) fit \(o.fit.rawValue)"
+        if let background = o.background { settings += " background \(try Fingerprint.of(file: background).prefix(16))" }
+        let input = userInput.hasPrefix("/") || userInput == "-" ? userInput
+            : FileManager.default.currentDirectoryPath + "/" + userInput
+        return SegmentLabel(frames: frames, totalFrames: totalFrames, fps: o.fps, segment: segment.description,
+                            render: settings, input: input, inputID: try Fingerprint.of(file: o.input))
+    }
+
+    /// 8 hex digits naming the scene's layers, parameters and bindings (an edited preset changes it).
+    private static func fingerprint(of scene: Preset) -> String {
+        let text = scene.layers.map { layer in
+            let parameters = layer.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            let bindings = layer.bindings.sorted { $0.key < $1.key }.map { "\($0.key)~\($0.value)" }
+            return "\(layer.shader) \(layer.blend) \(layer.opacity) \(parameters) \(bindings)"
+        }.joined(separator: "\n")
+        return String(Fingerprint.of(text: text).prefix(8))
     }
 }

@@ -38,6 +38,16 @@ public struct RenderOptions: Sendable {
     public var threads = StripScheduler.availableCores
     /// Frequency bands the analysis produces, 8…512.
     public var bandCount = 64
+    /// Only some frames of the render (a piece for a farm: `--segment K/N`, `--frames A-B`): a video
+    /// without sound whose frames are exactly the one-pass render's at those indices, with their
+    /// timestamps, labelled for `marble join`. nil: the whole render.
+    public var segment: RenderSegment?
+    /// Threads of the video encoder, 1…16: fixed rather than following the cores, because x264's
+    /// output changes with its thread count. With the same value, the same command writes the same
+    /// bytes on any machine; pieces joined into one video must share it.
+    public var encoderThreads = RenderOptions.defaultEncoderThreads
+    /// The encoder's threads unless told otherwise: 4 keeps x264 busy beside the renderer on 2 to 8 cores.
+    public static let defaultEncoderThreads = 4
 
     /// Options to render `input` into `output` with every other value at its default (1280×720, 60 fps, the default preset).
     public init(input: String, output: String) {
@@ -60,10 +70,15 @@ public struct RenderOptions: Sendable {
             throw MarbleError(.option, "--audio-bitrate \(audioBitrate): must be between 16 and 512 (kbit/s)")
         }
         _ = try Limits.check(threads, in: Limits.threads, "--threads")
+        _ = try Limits.check(encoderThreads, in: 1...16, "--encoder-threads")
+        try segment?.validate()
         guard let format = OutputFormat(path: output) else {
             throw MarbleError(.option, "\(output): unknown output type (use .mp4, .mkv, .mov, .webm or .png)")
         }
         if let at { _ = try Limits.check(at, in: Limits.seconds, "--at", unit: " s") }
+        if format == .png, segment != nil {
+            throw MarbleError(.option, "--segment and --frames cut a video into pieces; a .png is one frame (use --at)")
+        }
         if format == .png, at == nil { return }
         if format != .png, at != nil { throw MarbleError(.option, "--at only applies to a .png output") }
     }
@@ -83,8 +98,15 @@ public struct RenderSummary: Sendable {
     public var bytes: Int
     /// Problems that did not stop the render (damaged audio or video data skipped), one sentence each.
     public var warnings: [String]
-    /// Whether the job was stopped early; the file then holds the frames rendered before the stop.
+    /// Whether the job was stopped early; the file then holds the frames rendered before the stop
+    /// (a segment leaves no file).
     public var cancelled: Bool
+    /// For a segment: the frames it holds, of how many in the whole render.
+    public var segment: (frames: Range<Int>, of: Int)?
+    /// Seconds of the first pass over the song (tempo, beat grid), included in ``wallSeconds``.
+    public var analysisSeconds = 0.0
+    /// Seconds spent replaying the frames before a segment's first (analysed, not drawn), included in ``wallSeconds``.
+    public var replaySeconds = 0.0
     /// Mean milliseconds per frame spent in each stage (busy time, not waiting): decode+analysis,
     /// render, colour conversion, encode+mux.
     public var stageMilliseconds: StageTimes = StageTimes()
@@ -101,6 +123,8 @@ public struct RenderProgress: Sendable {
     public enum Phase: String, Sendable {
         /// The first pass over the whole song: tempo, beat grid and loudness.
         case analysing
+        /// A segment replays the frames before its first: analysed, their bindings followed, not drawn.
+        case replaying
         /// Drawing and encoding the frames.
         case rendering
     }

@@ -53,6 +53,17 @@ package final class MediaInput {
         return index
     }
 
+    /// The container's tags (`format` metadata: title, artist, … and MP4 `mdta` keys), by name.
+    package var tags: [String: String] {
+        var result: [String: String] = [:]
+        var entry: UnsafeMutablePointer<AVDictionaryEntry>? = nil
+        while let e = av_dict_get(context.pointee.metadata, "", entry, AV_DICT_IGNORE_SUFFIX) {
+            result[String(cString: e.pointee.key)] = String(cString: e.pointee.value)
+            entry = e
+        }
+        return result
+    }
+
     /// True when the file has a real video stream (not just cover art).
     package var hasVideo: Bool { bestStream(AVMEDIA_TYPE_VIDEO) != nil }
 
@@ -81,6 +92,11 @@ package final class MediaInput {
         if r >= 0 { return .packet }
         if r == marble_averror_eof() { return .endOfFile }
         return .damaged(ffErrorString(r))
+    }
+
+    /// Seeks to the keyframe at or before `timestamp` (in the stream's time base).
+    func seek(stream index: Int32, to timestamp: Int64) throws(MarbleError) {
+        try ffCheck(av_seek_frame(context, index, timestamp, AVSEEK_FLAG_BACKWARD), .input, "\(path): cannot seek")
     }
 
     /// Seeks back to the start (used to loop background videos).

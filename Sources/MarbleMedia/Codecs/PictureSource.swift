@@ -103,6 +103,43 @@ package final class PictureSource {
         try scaler(for: current.pointer).scale(current.pointer, into: texture)
     }
 
+    /// Moves to media time `time` without scaling the pictures in between, for a render that starts
+    /// later than 0 (a segment): seeks to a keyframe at least ``seekMargin`` before `time` and decodes
+    /// forward from there, so the next ``picture(at:)`` shows what a render from the start shows. Only
+    /// while the video has not looped (a loop's later passes are reached by decoding); a jump of less
+    /// than the margin just decodes forward. Falls back to decoding from the start if the seek lands
+    /// after `time`.
+    package func skip(to time: Double) throws(MarbleError) {
+        guard still == nil, loopOffset == 0, let next = upcomingTime, time - next > PictureSource.seekMargin else { return }
+        let stream = input.stream(streamIndex)
+        let fileTime = time - PictureSource.seekMargin + startTime
+        guard input.duration(ofStream: streamIndex).map({ time < $0 }) ?? false else { return }
+        let target = Int64((fileTime / stream.pointee.time_base.doubleValue).rounded(.down))
+        guard (try? input.seek(stream: streamIndex, to: target)) != nil else { return }
+        avcodec_flush_buffers(codec)
+        inputEnded = false
+        guard try decode(into: current) else { throw MarbleError(.input, "\(path): no picture after seeking to \(time) s") }
+        currentTime = frameTime(current)
+        if currentTime > time {
+            // The seek went too far (a file without a usable index): start again from the beginning.
+            try input.rewind(stream: streamIndex)
+            avcodec_flush_buffers(codec)
+            _ = try decode(into: current)
+            currentTime = frameTime(current)
+        }
+        lastFrameTime = currentTime
+        if try decode(into: upcoming) {
+            upcomingTime = frameTime(upcoming)
+            lastFrameTime = upcomingTime!
+        } else {
+            upcomingTime = nil
+        }
+    }
+
+    /// How far before the wanted time ``skip(to:)`` seeks: frames decoded before a keyframe's own time
+    /// (an open GOP's leading pictures) are then never the one shown.
+    static let seekMargin = 1.0
+
     private func frameTime(_ frame: Frame) -> Double {
         let tb = input.stream(streamIndex).pointee.time_base.doubleValue
         let ts = frame.pointer.pointee.best_effort_timestamp

@@ -26,6 +26,11 @@ package final class VideoEncoder {
         /// x264 `tune=zerolatency`: no lookahead, no B-frames, sliced threads: a frame's packet comes out
         /// of the encoder with that frame, for live streams (about 10 % more bits for the same quality).
         package var zeroLatency = false
+        /// The encoder's own thread count, fixed, so its output does not depend on the machine: x264's
+        /// bitstream changes with its thread count (1, 2 and 4 threads give three different files)
+        /// but is the same for one count whatever the cores. nil: follow `threads` (live outputs, where
+        /// bytes need not repeat).
+        package var encoderThreads: Int?
 
         package init(width: Int, height: Int, fps: Rational, crf: Int, preset: EncoderPreset, threads: Int,
                      globalHeader: Bool) {
@@ -52,7 +57,8 @@ package final class VideoEncoder {
         // and here they share the cores with the render stage: twice as many frame threads as cores
         // keeps the cores busy. Song → 1080p60 on 2 cores: 4.6 s with 2 threads, 3.9 s with 4. Capped at
         // 16: each frame thread holds frames of its own, and more stop paying off long before that.
-        ctx.pointee.thread_count = Int32(format == .webm ? s.threads : min(2 * s.threads, 16))
+        let followingCores = format == .webm ? s.threads : min(2 * s.threads, 16)
+        ctx.pointee.thread_count = Int32(s.encoderThreads ?? followingCores)
         ctx.pointee.color_range = AVCOL_RANGE_MPEG
         ctx.pointee.colorspace = AVCOL_SPC_BT709
         ctx.pointee.color_primaries = AVCOL_PRI_BT709

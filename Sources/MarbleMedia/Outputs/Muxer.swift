@@ -21,21 +21,17 @@ final class Muxer: PacketDestination {
     /// recording runs (the whole-file index grows by every packet until the end), and what was written
     /// stays playable even if the process dies.
     let fragmented: Bool
+    /// Tags written into the container (MP4/MOV: as `mdta` keys, so any name survives).
+    private let metadata: [(key: String, value: String)]
 
-    init(destination: String, format: OutputFormat, fragmented: Bool = false) throws(MarbleError) {
+    init(destination: String, format: OutputFormat, fragmented: Bool = false,
+         metadata: [(key: String, value: String)] = []) throws(MarbleError) {
         // A symbolic link is followed (its target is replaced, the link stays); a folder, a device or a
         // FIFO is refused rather than renamed over (see OutputFile).
         self.destination = try OutputFile.checkReplaceable(destination)
         self.fragmented = fragmented
-        let url = URL(fileURLWithPath: self.destination)
-        let directory = url.deletingLastPathComponent().path
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
-            throw MarbleError(.output, "\(destination): the folder \(directory) does not exist")
-        }
-        guard FileManager.default.isWritableFile(atPath: directory) else {
-            throw MarbleError(.output, "\(destination): the folder \(directory) is not writable")
-        }
+        self.metadata = metadata
+        try OutputFile.checkFolder(of: destination)
         OutputFile.removeStaleTemporaries(for: self.destination)
         temporaryPath = OutputFile.temporaryPath(for: self.destination)
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
@@ -93,10 +89,15 @@ final class Muxer: PacketDestination {
         var options: OpaquePointer? = nil
         defer { av_dict_free(&options) }
         let muxer = context.pointee.oformat.pointee.name.map { String(cString: $0) }
+        for tag in metadata { av_dict_set(&context.pointee.metadata, tag.key, tag.value, 0) }
+        // MP4 and MOV keep only the tags they know unless told to write the others as `mdta` keys.
+        let tags = metadata.isEmpty ? "" : "+use_metadata_tags"
         if fragmented && (muxer == "mp4" || muxer == "mov") {
-            av_dict_set(&options, "movflags", "+frag_keyframe+delay_moov+default_base_moof", 0)
+            av_dict_set(&options, "movflags", "+frag_keyframe+delay_moov+default_base_moof" + tags, 0)
         } else if muxer == "mp4" {
-            av_dict_set(&options, "movflags", "+faststart", 0)
+            av_dict_set(&options, "movflags", "+faststart" + tags, 0)
+        } else if muxer == "mov", !tags.isEmpty {
+            av_dict_set(&options, "movflags", tags, 0)
         }
         try ffCheck(avformat_write_header(context, &options), .output, "\(destination): cannot write the header")
     }

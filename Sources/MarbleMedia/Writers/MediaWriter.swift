@@ -58,6 +58,9 @@ package final class MediaWriter {
     private let videoStream: Int32
     private let sound: SoundOutput
     private let fps: Rational
+    /// The index (and timestamp, in frames) of the first frame written: 0, or where a segment of a
+    /// longer render starts, so its timestamps continue the whole render's.
+    private let firstFrame: Int
     package private(set) var framesWritten = 0
     /// Milliseconds the last frame spent in the encoder and muxer (for benchmarks and summaries).
     package private(set) var lastEncodeMs = 0.0
@@ -96,15 +99,26 @@ package final class MediaWriter {
         try self.init(targets: [.file(path)], format: format, settings: settings, sound: sound, fragmented: fragmented)
     }
 
+    /// One piece of a longer render, video only (the sound is muxed once, when the pieces are joined):
+    /// the first frame written is frame `firstFrame` of the whole render and carries its timestamp, and
+    /// `tags` go into the container (MP4/MOV as `mdta` keys) for ``SegmentJoiner`` to check.
+    package convenience init(segment path: String, format: OutputFormat, settings: VideoEncoder.Settings,
+                             firstFrame: Int, tags: [(key: String, value: String)]) throws(MarbleError) {
+        try self.init(targets: [.file(path)], format: format, settings: settings, sound: .none,
+                      firstFrame: firstFrame, tags: tags)
+    }
+
     /// One encoding into every target. `format` names the codecs (WebM: VP9 + Opus; the others: H.264
     /// + AAC), so every file target must hold them (``OutputFormat/sharesEncoding(with:)``); streams
     /// carry H.264 + AAC.
     package init(targets: [Target], format: OutputFormat, settings: VideoEncoder.Settings, sound: Sound,
-         fragmented: Bool = false) throws(MarbleError) {
+         fragmented: Bool = false, firstFrame: Int = 0, tags: [(key: String, value: String)] = []) throws(MarbleError) {
         FFmpegLog.configure()
         precondition(!targets.isEmpty, "a writer needs an output")
+        precondition(firstFrame == 0 || sound == .none, "the sound starts at time 0: a segment has none")
         self.path = targets.map(\.name).joined(separator: ", ")
         self.fps = settings.fps
+        self.firstFrame = firstFrame
         var destinations: [any PacketDestination] = []
         var streams: [StreamMuxer] = []
         do throws(MarbleError) {
@@ -112,7 +126,8 @@ package final class MediaWriter {
                 switch target {
                 case .file(let path):
                     let container = OutputFormat(path: path) ?? format
-                    destinations.append(try Muxer(destination: path, format: container, fragmented: fragmented))
+                    destinations.append(try Muxer(destination: path, format: container, fragmented: fragmented,
+                                                  metadata: tags))
                 case .stream(let url):
                     let stream = try StreamMuxer(url: url, fps: settings.fps)
                     streams.append(stream)
@@ -162,7 +177,7 @@ package final class MediaWriter {
     package func write(_ picture: YUVFrame) throws(MarbleError) {
         let start = MonotonicClock.now()
         let f = picture.frame.pointer
-        f.pointee.pts = Int64(framesWritten)
+        f.pointee.pts = Int64(firstFrame + framesWritten)
         // A stream that reconnected (or skipped to the next keyframe) gets one now, not a GOP later.
         f.pointee.pict_type = muxer.wantsKeyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         defer { f.pointee.pict_type = AV_PICTURE_TYPE_NONE }

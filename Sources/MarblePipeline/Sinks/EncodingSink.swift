@@ -14,7 +14,10 @@ package final class EncodingSink: FrameSink {
     private let whenEmpty: (_ stopped: Bool) -> MarbleError
     /// Milliseconds spent in the encoder and muxer, summed over frames.
     package private(set) var encodeMilliseconds = 0.0
-    private var lastIndex = -1
+    private var lastIndex: Int
+    /// Whether a stopped run keeps what it wrote (a playable file of the frames so far) or nothing (a
+    /// segment: a piece cut short would only be refused when the pieces are joined).
+    private let keepsPartialFile: Bool
     /// The last picture written, when skipped frames are expected (allocated with the first frame).
     private let holdsPictures: Bool
     private var held: YUVFrame?
@@ -28,11 +31,16 @@ package final class EncodingSink: FrameSink {
     ///   - holdsPictures: whether indices may be skipped (a real-time source): then the last picture
     ///     is kept and written over the gap. Offline, a skipped index is a bug and the next picture
     ///     fills it.
-    ///   - whenEmpty: the error to report when the run ends before the first frame.
-    package init(writer: MediaWriter, holdsPictures: Bool = false,
+    ///   - firstIndex: the index of the first frame (a segment of a longer render starts later than 0).
+    ///   - keepsPartialFile: false when a stopped run must leave no file (see ``finish(stopped:)``).
+    ///   - whenEmpty: the error to report when the run ends before the first frame, or is stopped
+    ///     without `keepsPartialFile`.
+    package init(writer: MediaWriter, holdsPictures: Bool = false, firstIndex: Int = 0, keepsPartialFile: Bool = true,
                  whenEmpty: @escaping (_ stopped: Bool) -> MarbleError) {
         self.writer = writer
         self.holdsPictures = holdsPictures
+        self.lastIndex = firstIndex - 1
+        self.keepsPartialFile = keepsPartialFile
         self.whenEmpty = whenEmpty
     }
 
@@ -60,7 +68,7 @@ package final class EncodingSink: FrameSink {
     }
 
     package func finish(stopped: Bool) throws(MarbleError) {
-        guard writer.framesWritten > 0 else {
+        guard writer.framesWritten > 0, keepsPartialFile || !stopped else {
             writer.abort()
             throw whenEmpty(stopped)
         }

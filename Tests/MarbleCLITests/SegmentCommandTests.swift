@@ -1,0 +1,304 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `render --segment` and `join`, against the one-pass render of the same command: lossless pieces
+/// decode to the same frames, default ones keep the frame count, timestamps and sound; the same bytes
+/// whatever the threads or kernels; every way a set of pieces can be wrong is refused by name.
+@Suite("marble render --segment and marble join", .serialized)
+struct SegmentCommandTests {
+    let folder: URL
+    /// A song whose bars follow a heavily smoothed binding: a piece that started its smoothing afresh
+    /// would draw its first frames differently from the one-pass render.
+    let song: String
+    let preset: String
+
+    init() throws {
+        folder = CLI.folder.appendingPathComponent("segments")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        song = folder.appendingPathComponent("song.flac").path
+        preset = folder.appendingPathComponent("smoothed.yaml").path
+        if !FileManager.default.fileExists(atPath: song) {
+            // 44.1 kHz: at 24 fps a frame is 1837.5 samples. 3.1 s is not a whole number of frames at any rate tested.
+            try CLI.ffmpeg(["-f", "lavfi", "-i", "aevalsrc=0.3*sin(2*PI*110*t)+0.6*lt(mod(t\\,0.5)\\,0.04)*sin(2*PI*70*t)|0.3*sin(2*PI*165*t):s=44100:d=3.1",
+                            "-c:a", "flac", song])
+        }
+        try """
+        name: smoothed
+        layers:
+          - shader: solid
+            parameters: { color: "#101020" }
+          - shader: bars
+            parameters: { count: 16 }
+            bind:
+              height: { feature: level, amount: 0.9, base: 0.1, smoothing: 0.97 }
+        """.write(toFile: preset, atomically: true, encoding: .utf8)
+    }
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    func render(_ output: String, _ extra: [String]) throws {
+        let r = try CLI.run(["render", song, "-o", output, "--size", "64x36", "--preset", preset, "-q"] + extra)
+        #expect(r.status == 0, "\(extra): \(r.stderr)")
+    }
+
+    /// The per-frame hashes of the decoded video (framemd5's last column), in presentation order.
+    func frameHashes(_ file: String) throws -> [String] {
+        let text = String(decoding: try TestMedia.run("ffmpeg", ["-v", "error", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]), as: UTF8.self)
+        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last!).trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// The video packets' presentation timestamps in seconds, sorted (the frame grid the file plays).
+    func videoTimes(_ file: String) throws -> [String] {
+        let text = String(decoding: try TestMedia.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=pts_time",
+                                                                    "-of", "csv=p=0", file]), as: UTF8.self)
+        return text.split(separator: "\n").map(String.init).sorted { Double($0)! < Double($1)! }
+    }
+
+    /// The sound stream's packets, hashed (copied or encoded, they must be the one-pass render's).
+    func soundHash(_ file: String) throws -> String {
+        String(decoding: try TestMedia.run("ffmpeg", ["-v", "error", "-i", file, "-map", "0:a", "-c", "copy", "-f", "md5", "-"]), as: UTF8.self)
+    }
+
+    func md5(_ file: String) throws -> String {
+        String(decoding: try TestMedia.run("md5sum", [file]), as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
+    }
+
+    func leftovers() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".partial-") }
+    }
+
+    @Test("lossless pieces, joined, decode to the one-pass render's frames: N = 1, 2, 3, 7 at 24, 30000/1001 and 60 fps",
+          arguments: ["24", "30000/1001", "60"])
+    func losslessProof(fps: String) throws {
+        let tag = fps.replacingOccurrences(of: "/", with: "_")
+        let reference = path("ref-\(tag).mp4")
+        try render(reference, ["--fps", fps, "--crf", "0"])
+        let expected = try frameHashes(reference)
+        #expect(expected.count > 70)
+        // Consecutive frames must differ (the bars move), or the comparison would prove little.
+        #expect(Set(expected).count > expected.count / 2)
+        for n in [1, 2, 3, 7] {
+            var pieces: [String] = []
+            for k in 1...n {
+                let piece = path("lossless-\(tag)-\(k)of\(n).mp4")
+                try render(piece, ["--fps", fps, "--crf", "0", "--segment", "\(k)/\(n)"])
+                pieces.append(piece)
+            }
+            let joined = path("joined-\(tag)-\(n).mp4")
+            let r = try CLI.run(["join"] + pieces.reversed() + ["-o", joined, "-q"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let hashes = try frameHashes(joined)
+            #expect(hashes.count == expected.count, "N=\(n) at \(fps)")
+            let firstDifference = zip(hashes, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            #expect(firstDifference == nil, "N=\(n) at \(fps): frame \(firstDifference ?? -1) differs from the one-pass render's")
+            #expect(try soundHash(joined) == soundHash(reference))
+        }
+    }
+
+    @Test("default settings: frame count, timestamps and sound of the joined file are the one-pass render's")
+    func defaultSettings() throws {
+        let reference = path("ref-default.mp4")
+        try render(reference, ["--fps", "30000/1001"])
+        var pieces: [String] = []
+        for k in 1...3 {
+            pieces.append(path("default-\(k).mp4"))
+            try render(pieces.last!, ["--fps", "30000/1001", "--segment", "\(k)/3"])
+        }
+        // A piece alone is video only, and its timestamps continue the whole render's.
+        let probe = String(decoding: try TestMedia.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,start_time",
+                                                                   "-of", "csv=p=0", pieces[1]]), as: UTF8.self)
+        #expect(probe.split(separator: "\n").count == 1 && probe.hasPrefix("video,"), "\(probe)")
+        let firstTime = try videoTimes(pieces[1]).first.flatMap(Double.init) ?? -1
+        let secondPieceStart = Double(try videoTimes(pieces[0]).count) * 1001 / 30000
+        #expect(abs(firstTime - secondPieceStart) < 1e-3, "piece 2 starts at \(firstTime) s, not \(secondPieceStart) s")
+
+        let joined = path("joined-default.mp4")
+        let r = try CLI.run(["join", pieces[2], pieces[0], pieces[1], "--audio", song, "-o", joined])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("joined 3 pieces: 93 frames"), "\(r.stderr)")
+        #expect(try videoTimes(joined) == videoTimes(reference))
+        #expect(try soundHash(joined) == soundHash(reference))
+        let streams = String(decoding: try TestMedia.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,start_time,nb_frames",
+                                                                     "-of", "csv=p=0", joined]), as: UTF8.self)
+        let expected = String(decoding: try TestMedia.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,start_time,nb_frames",
+                                                                      "-of", "csv=p=0", reference]), as: UTF8.self)
+        #expect(streams == expected)
+        // Every picture decodes (no broken reference at a join).
+        #expect(try frameHashes(joined).count == 93)
+    }
+
+    @Test("the same bytes with --threads 1, --threads 8, and the portable kernels: MP4, WebM, and a piece")
+    func sameBytesAnyMachine() throws {
+        for (ext, extra) in [("mp4", [String]()), ("webm", []), ("mkv", ["--segment", "2/3"])] {
+            var sums: [String] = []
+            for (threads, portable) in [("1", false), ("8", false), ("3", true)] {
+                let out = path("threads-\(threads)-\(portable).\(ext)")
+                var arguments = ["render", song, "-o", out, "--size", "64x36", "--preset", preset, "-q", "--threads", threads] + extra
+                if portable { arguments = ["MARBLE_PORTABLE_KERNELS=1", CLI.executable.path] + arguments }
+                let r = portable ? try runEnv(arguments) : try CLI.run(arguments)
+                #expect(r.status == 0, "\(r.stderr)")
+                sums.append(try md5(out))
+            }
+            #expect(Set(sums).count == 1, "\(ext): \(sums)")
+        }
+        // The encoder's thread count is part of the output: another count, other bytes (so it is pinned).
+        let other = path("encoder-threads-2.mp4")
+        try render(other, ["--encoder-threads", "2"])
+        #expect(try md5(other) != md5(path("threads-1-false.mp4")))
+    }
+
+    func runEnv(_ arguments: [String]) throws -> CLI.Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = arguments
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return CLI.Result(status: p.terminationStatus, stdout: "", stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    @Test("join refuses missing, doubled, foreign, cut-short and unlabelled pieces, and another sound, by name; nothing is written")
+    func joinRefuses() throws {
+        var pieces: [String] = []
+        for k in 1...3 {
+            pieces.append(path("check-\(k).mp4"))
+            try render(pieces.last!, ["--fps", "30", "--segment", "\(k)/3"])
+        }
+        let otherSong = path("other.flac")
+        try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=300:d=3.1", otherSong])
+        let foreignInput = path("foreign-input.mp4"), foreignSettings = path("foreign-settings.mp4")
+        let r1 = try CLI.run(["render", otherSong, "-o", foreignInput, "--size", "64x36", "--preset", preset, "--fps", "30", "--segment", "2/3", "-q"])
+        #expect(r1.status == 0, "\(r1.stderr)")
+        try render(foreignSettings, ["--fps", "30", "--segment", "2/3", "--crf", "30"])
+        let doubled = path("check-2-again.mp4")
+        try? FileManager.default.removeItem(atPath: doubled)
+        try FileManager.default.copyItem(atPath: pieces[1], toPath: doubled)
+        let oneShot = path("one-shot.mp4")
+        try render(oneShot, [])
+        // A piece cut short after the fact: its label still says 31 frames.
+        let short = path("check-2-short.mp4")
+        try CLI.ffmpeg(["-i", pieces[1], "-map", "0", "-map_metadata", "0", "-movflags", "+use_metadata_tags", "-c", "copy", "-frames:v", "12", short])
+
+        let out = path("refused.mp4")
+        let cases: [([String], Int32, String)] = [
+            ([pieces[0], pieces[2]], 1, "frames 31-61 of 93 are missing: segment 2/3 is not among the pieces"),
+            ([pieces[0], pieces[1]], 1, "segment 3/3 is not among the pieces"),
+            (pieces + [doubled], 1, "both hold frames 31-61"),
+            ([pieces[0], foreignInput, pieces[2]], 1, "rendered from another input"),
+            ([pieces[0], foreignSettings, pieces[2]], 1, "from another render"),
+            ([pieces[0], short, pieces[2]], 1, "check-2-short.mp4: holds 12 frames, its label 31"),
+            (pieces + [oneShot], 1, "one-shot.mp4: not a piece of a marble render"),
+            (pieces + ["--audio", otherSong], 1, "not the file the pieces were rendered from"),
+            (pieces + ["--audio", song, "--no-audio"], 2, "--audio and --no-audio"),
+            ([], 2, "give the pieces"),
+        ]
+        for (arguments, status, message) in cases {
+            let r = try CLI.run(["join"] + arguments + ["-o", out])
+            #expect(r.status == status, "\(message): \(r.stderr)")
+            #expect(r.stderr.contains(message), "\(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out), "\(message)")
+        }
+        // The output may not be one of the pieces.
+        let before = try md5(pieces[1])
+        let r = try CLI.run(["join"] + pieces + ["-o", pieces[1]])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(try md5(pieces[1]) == before)
+        #expect(try leftovers().isEmpty)
+        // Without --audio the sound is the pieces' input; --no-audio writes none.
+        let silent = path("silent.mkv")
+        let s = try CLI.run(["join"] + pieces + ["--no-audio", "-o", silent])
+        #expect(s.status == 0, "\(s.stderr)")
+        #expect(s.stderr.contains("no sound"), "\(s.stderr)")
+    }
+
+    @Test("render --segment: bad pieces are option errors (exit 2) before anything is written")
+    func segmentOptions() throws {
+        let out = path("bad-piece.mp4")
+        let cases: [([String], String)] = [
+            (["--segment", "0/3"], "--segment 0/3: K must be between 1 and 3"),
+            (["--segment", "4/3"], "--segment 4/3"),
+            (["--segment", "94/94", "--fps", "30"], "the render has only 93 frames"),
+            (["--frames", "0-93", "--fps", "30"], "--frames 0-93: the render has 93 frames (0-92)"),
+            (["--segment", "1/2", "--frames", "0-5"], "give one of them"),
+            (["--encoder-threads", "0"], "--encoder-threads 0"),
+        ]
+        for (extra, message) in cases {
+            let r = try CLI.run(["render", song, "-o", out, "--size", "64x36", "-q"] + extra)
+            #expect(r.status == 2, "\(extra): \(r.stderr)")
+            #expect(r.stderr.contains(message), "\(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+        let png = try CLI.run(["render", song, "-o", path("piece.png"), "--segment", "1/2"])
+        #expect(png.status == 2 && png.stderr.contains("a .png is one frame"), "\(png.stderr)")
+        // --frames renders exactly the frames asked for.
+        let range = path("range.mp4")
+        try render(range, ["--frames", "10-19", "--fps", "30"])
+        #expect(try videoTimes(range).count == 10)
+        let start = try videoTimes(range).first.flatMap(Double.init) ?? -1
+        #expect(abs(start - 10.0 / 30) < 1e-3, "the range starts at \(start) s")
+    }
+
+    @Test("a video input's pictures stay with their frames in every piece (later pieces seek to a keyframe and decode on)")
+    func videoInput() throws {
+        let clip = path("clip.mp4")
+        // Keyframes every 1.2 s, B-frames: the pieces starting at 2, 4 and 6 s seek, then decode forward.
+        try CLI.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=96x64:r=25:d=8", "-f", "lavfi", "-i", "sine=f=330:r=44100:d=8",
+                        "-shortest", "-c:v", "libx264", "-g", "30", "-bf", "2", "-c:a", "aac", clip])
+        let reference = path("clip-ref.mkv")
+        let r = try CLI.run(["render", clip, "-o", reference, "--size", "64x36", "--fps", "24", "--crf", "0", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        var pieces: [String] = []
+        for k in 1...4 {
+            pieces.append(path("clip-\(k).mkv"))
+            let p = try CLI.run(["render", clip, "-o", pieces.last!, "--size", "64x36", "--fps", "24", "--crf", "0", "--segment", "\(k)/4", "-q"])
+            #expect(p.status == 0, "\(p.stderr)")
+        }
+        let joined = path("clip-joined.mkv")
+        let j = try CLI.run(["join"] + pieces + ["-o", joined, "-q"])
+        #expect(j.status == 0, "\(j.stderr)")
+        let hashes = try frameHashes(joined), expected = try frameHashes(reference)
+        #expect(hashes.count == expected.count && hashes == expected, "the joined pictures differ from the one-pass render's")
+    }
+
+    @Test("a stopped piece leaves no file (exit 130): a piece is whole or absent")
+    func stoppedPiece() throws {
+        let long = path("long.flac")
+        try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=200:d=120", long])
+        let out = path("stopped-piece.mp4")
+        let (p, _, err) = try CLI.start(["render", long, "-o", out, "--size", "320x180", "--segment", "2/2", "-q"])
+        // Wait until the piece's file is being written (its temporary name appears), then stop it.
+        let deadline = Date().addingTimeInterval(60)
+        while try leftovers().isEmpty && p.isRunning && Date() < deadline { usleep(20_000) }
+        kill(p.processIdentifier, SIGTERM)
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 130, "\(message)")
+        #expect(message.contains("segment 2/2 not written"), "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(try leftovers().isEmpty)
+    }
+
+    @Test("a write that fails while rendering is exit 75 (retry), and leaves nothing behind")
+    func failedWriteIsRetryable() throws {
+        let out = path("too-big.mp4")
+        // A file-size limit makes writes fail part-way (EFBIG), as a full disk would; SIGXFSZ is ignored
+        // so the write returns the error instead of killing the process.
+        let script = "trap '' XFSZ; ulimit -f 16; exec \"$0\" render \"$1\" -o \"$2\" --size 320x180 --crf 0 -q"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = ["-c", script, CLI.executable.path, song, out]
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 75, "\(message)")
+        #expect(message.split(separator: "\n").count == 1, "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(try leftovers().isEmpty)
+    }
+}
