@@ -188,10 +188,10 @@ public final class RenderJob {
         var settings = "\(o.width)x\(o.height) \(o.fps)fps scene \(scene.name)#\(Self.fingerprint(of: scene))"
         settings += " crf \(o.crf) \(o.encoderPreset.rawValue) \(codec) encoder-threads \(o.encoderThreads) bands \(o.bandCount) fit \(o.fit.rawValue)"
         if let background = o.background { settings += " background \(try Fingerprint.of(file: background).prefix(16))" }
-        let input = userInput.hasPrefix("/") || userInput == "-" ? userInput
-            : FileManager.default.currentDirectoryPath + "/" + userInput
+        // The input as the command named it, not made absolute: the same command on any machine (or in
+        // any folder) writes the same bytes; `join` looks for it from where it runs.
         return SegmentLabel(frames: frames, totalFrames: totalFrames, fps: o.fps, segment: segment.description,
-                            render: settings, input: input, inputID: try Fingerprint.of(file: o.input))
+                            render: settings, input: userInput, inputID: try Fingerprint.of(file: o.input))
     }
 
     /// 8 hex digits naming the scene's layers, parameters and bindings (an edited preset changes it).

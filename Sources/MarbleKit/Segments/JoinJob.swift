@@ -45,7 +45,7 @@ public struct JoinSummary: Sendable {
 
 /// Joins the pieces of a render made with ``RenderOptions/segment`` into the one-pass render's video:
 /// checks their labels (``SegmentLabel``) before anything is written, then copies their packets in
-/// frame order (no re-encoding) and muxes the sound once (``SegmentJoiner``).
+/// frame order (no re-encoding) and muxes the sound once (MarbleMedia's `SegmentJoiner`).
 ///
 /// Checks, each a one-line error naming the file: a file that is not a piece; pieces of different
 /// renders (settings or input); two pieces holding the same frames, or overlapping ones; frames no

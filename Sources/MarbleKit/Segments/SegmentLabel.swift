@@ -19,9 +19,10 @@ public struct SegmentLabel: Sendable, Equatable {
     public var segment: String
     /// The settings that change pixels, as one readable line: equal for pieces of one render.
     public var render: String
-    /// The input's path when the segment was rendered (an absolute path where it was known).
+    /// The input's path as the render command gave it (relative paths stay relative, so the bytes
+    /// do not depend on the folder the command ran in).
     public var input: String
-    /// ``Fingerprint`` of the input's bytes.
+    /// A fingerprint of the input's bytes (128-bit MurmurHash3, 32 hex digits).
     public var inputID: String
 
     /// A label; see the properties.

@@ -72,12 +72,7 @@ package final class PictureSource {
 
         // Decode the first picture; if there is no second one, this is a still.
         guard try decode(into: current) else { throw MarbleError(.input, "\(path): no picture could be decoded") }
-        currentTime = frameTime(current)
-        lastFrameTime = currentTime
-        if try decode(into: upcoming) {
-            upcomingTime = frameTime(upcoming)
-            lastFrameTime = upcomingTime!
-        } else {
+        if try !decodeUpcoming() {
             let texture = Texture(width: width, height: height)
             try scaler(for: current.pointer).scale(current.pointer, into: texture)
             still = texture
@@ -119,21 +114,24 @@ package final class PictureSource {
         avcodec_flush_buffers(codec)
         inputEnded = false
         guard try decode(into: current) else { throw MarbleError(.input, "\(path): no picture after seeking to \(time) s") }
-        currentTime = frameTime(current)
-        if currentTime > time {
+        if frameTime(current) > time {
             // The seek went too far (a file without a usable index): start again from the beginning.
             try input.rewind(stream: streamIndex)
             avcodec_flush_buffers(codec)
             _ = try decode(into: current)
-            currentTime = frameTime(current)
         }
+        if try !decodeUpcoming() { upcomingTime = nil }
+    }
+
+    /// With `current` just decoded: takes its time, decodes the picture after it into `upcoming` and
+    /// takes that one's; false when there is none.
+    private func decodeUpcoming() throws(MarbleError) -> Bool {
+        currentTime = frameTime(current)
         lastFrameTime = currentTime
-        if try decode(into: upcoming) {
-            upcomingTime = frameTime(upcoming)
-            lastFrameTime = upcomingTime!
-        } else {
-            upcomingTime = nil
-        }
+        guard try decode(into: upcoming) else { return false }
+        upcomingTime = frameTime(upcoming)
+        lastFrameTime = upcomingTime!
+        return true
     }
 
     /// How far before the wanted time ``skip(to:)`` seeks: frames decoded before a keyframe's own time

@@ -1,6 +1,6 @@
 // libFuzzer harness: command-line values → options, through what the `marble` commands call (the
 // commands themselves live in the executable target, which another target cannot import): the value
-// parsers (`--fps`, `--size`, colours, `-o` stream URLs) and the options' validation of render, play and
+// parsers (`--fps`, `--size`, colours, `-o` stream URLs, `--segment`, `--frames`) and the options' validation of render, play and
 // live (outputs, bitrate, keyframe interval). The input is an argument vector, arguments separated by
 // NUL bytes. Errors are fine; crashes are not.
 import CLibFuzzer
@@ -23,12 +23,21 @@ func check(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         _ = Color(parsing: text)?.premultiplied
         _ = EncoderPreset(rawValue: text)
         _ = try? StreamURL(text)  // -o: a stream URL, a path, or an error
+        // --segment K/N and --frames A-B, then against a render of a fuzzed length.
+        for segment in [try? RenderSegment.piece(parsing: text), try? RenderSegment.frames(parsing: text)] {
+            guard let segment else { continue }
+            _ = try? segment.range(totalFrames: Int(text.utf8.count) * 977)
+            _ = try? segment.range(totalFrames: RenderSegment.maxFrame)
+        }
     }
     var render = RenderOptions(input: argument(0) ?? "in.ogg", output: argument(1) ?? "out.mp4")
     if let size = argument(2).flatMap(FrameSize.init(parsing:)) { render.width = size.width; render.height = size.height }
     if let fps = argument(3).flatMap(Rational.init(parsing:)) { render.fps = fps }
     if let at = argument(4).flatMap(Double.init) { render.at = at }
-    if let crf = argument(5).flatMap({ Int($0) }) { render.crf = crf; render.bandCount = crf; render.threads = crf }
+    if let crf = argument(5).flatMap({ Int($0) }) {
+        render.crf = crf; render.bandCount = crf; render.threads = crf; render.encoderThreads = crf
+    }
+    render.segment = argument(6).flatMap { try? RenderSegment.piece(parsing: $0) }
     _ = try? render.validate()
     var play = PlayOptions(input: render.input)
     play.fps = render.fps
