@@ -82,4 +82,12 @@ for k in 1 2; do
     ! grep -q 'attempt 2' "$log" || fail "task $k of the bad-option array was requeued"
 done
 echo "slurm-test: --fps 0 fails every task with exit 2, none requeued: $(grep -h 'marble: error' "marble-seg-${bad}_1.log")"
+# A catalogue (LIST): one whole song per task, no pieces, nothing to join.
+ffmpeg -v error -f lavfi -i "sine=f=440:d=2" -c:a flac second.flac || fail "ffmpeg could not make the second song"
+printf '%s\n' "$work/song.flac" "$work/second.flac" > songs.txt
+LIST=$work/songs.txt OUT=$work/catalogue timeout 300 sbatch --wait --export=ALL --chdir="$work" --array=1-2 \
+    "$slurm/render-segments.slurm" "${opts[@]}" >/dev/null || fail "the catalogue array failed: $(cat marble-seg-*_[12].log | tail -5)"
+same_frames ref.mp4 catalogue/song.mp4
+[[ $(frame_count catalogue/second.mp4) -eq 48 ]] || fail "catalogue/second.mp4 has $(frame_count catalogue/second.mp4) frames, not 48"
+echo "slurm-test: a catalogue of 2 songs (LIST=songs.txt, --array=1-2): song.mp4 = the one-pass render, second.mp4 48 frames"
 echo "slurm-test: passed"

@@ -240,6 +240,15 @@ struct SegmentCommandTests {
         #expect(try videoTimes(range).count == 10)
         let start = try videoTimes(range).first.flatMap(Double.init) ?? -1
         #expect(abs(start - 10.0 / 30) < 1e-3, "the range starts at \(start) s")
+        // Explicit ranges join like K/N pieces; a gap is named by its frames.
+        let head = path("range-head.mp4"), tail = path("range-tail.mp4"), whole = path("range-joined.mp4")
+        try render(head, ["--frames", "0-9", "--fps", "30"])
+        try render(tail, ["--frames", "20-92", "--fps", "30"])
+        let gap = try CLI.run(["join", head, range, tail, "-o", whole])
+        #expect(gap.status == 0, "\(gap.stderr)")
+        #expect(try videoTimes(whole).count == 93)
+        let missing = try CLI.run(["join", head, tail, "-o", path("range-gap.mp4")])
+        #expect(missing.status == 1 && missing.stderr.contains("frames 10-19 of 93 are missing: no piece holds them"), "\(missing.stderr)")
     }
 
     @Test("a video input's pictures stay with their frames in every piece (later pieces seek to a keyframe and decode on)")
