@@ -273,6 +273,31 @@ struct SegmentCommandTests {
         #expect(hashes.count == expected.count && hashes == expected, "the joined pictures differ from the one-pass render's")
     }
 
+    @Test("a looping --background video is where a render from the start has it, in every piece")
+    func loopingBackground() throws {
+        let loop = path("loop.mp4"), long = path("long-song.flac")
+        // 1.32 s of video (33 frames at 25 fps) loops about 6 times under an 8 s song: later pieces
+        // start several passes in (the period is learnt, then the pass before is decoded on).
+        try CLI.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=96x64:r=25:d=1.32", "-c:v", "libx264", "-g", "8", "-bf", "2", loop])
+        try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=220:d=8", "-c:a", "flac", long])
+        let common = ["--size", "64x36", "--fps", "24", "--crf", "0", "--background", loop, "-q"]
+        let reference = path("loop-ref.mkv")
+        let r = try CLI.run(["render", long, "-o", reference] + common)
+        #expect(r.status == 0, "\(r.stderr)")
+        var pieces: [String] = []
+        for k in 1...4 {
+            pieces.append(path("loop-\(k).mkv"))
+            let p = try CLI.run(["render", long, "-o", pieces.last!, "--segment", "\(k)/4"] + common)
+            #expect(p.status == 0, "\(p.stderr)")
+        }
+        let joined = path("loop-joined.mkv")
+        let j = try CLI.run(["join"] + pieces + ["-o", joined, "-q"])
+        #expect(j.status == 0, "\(j.stderr)")
+        let hashes = try frameHashes(joined), expected = try frameHashes(reference)
+        let firstDifference = zip(hashes, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(hashes.count == expected.count && firstDifference == nil, "frame \(firstDifference ?? -1) differs")
+    }
+
     @Test("a stopped piece leaves no file (exit 130): a piece is whole or absent")
     func stoppedPiece() throws {
         let long = path("long.flac")

@@ -23,6 +23,9 @@ package final class PictureSource {
     private var currentTime = -Double.infinity
     private var upcomingTime: Double?
     private var loopOffset = 0.0
+    /// A looping video's period (the first pass's last picture time plus one frame), known once it has
+    /// looped once.
+    private var period: Double?
     private var lastFrameTime = 0.0
     private var frameDuration = 0.0
     private var inputEnded = false
@@ -85,6 +88,12 @@ package final class PictureSource {
     /// Puts the picture for media time `time` into `texture` (unless this is a still: use ``still``).
     /// Times must not decrease between calls.
     package func picture(at time: Double, into texture: Texture) throws(MarbleError) {
+        try advance(to: time)
+        try scaler(for: current.pointer).scale(current.pointer, into: texture)
+    }
+
+    /// Decodes forward until `current` is the newest picture not after `time` (nothing is scaled).
+    private func advance(to time: Double) throws(MarbleError) {
         while let next = upcomingTime, next <= time + 1e-9 {
             swap(&current, &upcoming)
             currentTime = next
@@ -95,17 +104,44 @@ package final class PictureSource {
                 upcomingTime = nil
             }
         }
-        try scaler(for: current.pointer).scale(current.pointer, into: texture)
     }
 
     /// Moves to media time `time` without scaling the pictures in between, for a render that starts
-    /// later than 0 (a segment): seeks to a keyframe at least ``seekMargin`` before `time` and decodes
-    /// forward from there, so the next ``picture(at:)`` shows what a render from the start shows. Only
-    /// while the video has not looped (a loop's later passes are reached by decoding); a jump of less
-    /// than the margin just decodes forward. Falls back to decoding from the start if the seek lands
-    /// after `time`.
+    /// later than 0 (a segment), so that the next ``picture(at:)`` shows what a render from the start
+    /// shows there:
+    /// - within the video's first pass, it seeks to a keyframe at least ``seekMargin`` before `time` and
+    ///   decodes forward from there (falling back to decoding from the start if the seek lands after
+    ///   `time`); a jump of less than the margin just decodes forward;
+    /// - a looping video beyond its first pass plays that pass once (to learn its period, as playback
+    ///   from the start does), then starts over at the pass before the one holding `time`, and decodes
+    ///   on through the loop point as playback from the start would (at most two passes of decoding).
     package func skip(to time: Double) throws(MarbleError) {
-        guard still == nil, loopOffset == 0, let next = upcomingTime, time - next > PictureSource.seekMargin else { return }
+        guard still == nil else { return }
+        if loop, !(input.duration(ofStream: streamIndex).map { time < $0 } ?? false) {
+            try skipLooping(to: time)
+        } else {
+            try seek(to: time)
+        }
+        try advance(to: time)
+    }
+
+    /// A looping video, `time` beyond its first pass: see ``skip(to:)``.
+    private func skipLooping(to time: Double) throws(MarbleError) {
+        while period == nil, let next = upcomingTime, next <= time + 1e-9 { try advance(to: next) }
+        guard let period, period > 0 else { return }
+        let pass = (time / period).rounded(.down) - 1
+        guard pass * period > loopOffset else { return }
+        loopOffset = pass * period
+        try input.rewind(stream: streamIndex)
+        avcodec_flush_buffers(codec)
+        inputEnded = false
+        guard try decode(into: current) else { throw MarbleError(.input, "\(path): no picture after looping") }
+        if try !decodeUpcoming() { upcomingTime = nil }
+    }
+
+    /// Within the first pass: see ``skip(to:)``.
+    private func seek(to time: Double) throws(MarbleError) {
+        guard loopOffset == 0, let next = upcomingTime, time - next > PictureSource.seekMargin else { return }
         let stream = input.stream(streamIndex)
         let fileTime = time - PictureSource.seekMargin + startTime
         guard input.duration(ofStream: streamIndex).map({ time < $0 }) ?? false else { return }
@@ -167,6 +203,7 @@ package final class PictureSource {
                 // Loop: start again from the beginning, later by the length played so far.
                 looped = true
                 loopOffset = lastFrameTime + frameDuration
+                if period == nil { period = loopOffset }
                 try input.rewind(stream: streamIndex)
                 avcodec_flush_buffers(codec)
                 inputEnded = false
