@@ -35,6 +35,13 @@ enum CLI {
 
     static func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
+    /// A folder of its own for one suite, inside ``folder`` (made if missing).
+    static func subfolder(_ name: String) throws -> URL {
+        let url = folder.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
     /// Makes a test input with the ffmpeg command.
     static func ffmpeg(_ arguments: [String]) throws {
         let p = Process()

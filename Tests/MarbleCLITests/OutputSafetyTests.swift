@@ -9,8 +9,7 @@ struct OutputSafetyTests {
     let folder: URL
 
     init() throws {
-        folder = CLI.folder.appendingPathComponent("output-safety")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try CLI.subfolder("output-safety")
     }
 
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }

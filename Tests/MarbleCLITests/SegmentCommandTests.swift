@@ -14,8 +14,7 @@ struct SegmentCommandTests {
     let preset: String
 
     init() throws {
-        folder = CLI.folder.appendingPathComponent("segments")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try CLI.subfolder("segments")
         song = folder.appendingPathComponent("song.flac").path
         preset = folder.appendingPathComponent("smoothed.yaml").path
         if !FileManager.default.fileExists(atPath: song) {

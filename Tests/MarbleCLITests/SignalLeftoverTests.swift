@@ -9,8 +9,7 @@ struct SignalLeftoverTests {
     let long: String
 
     init() throws {
-        folder = CLI.folder.appendingPathComponent("signals")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try CLI.subfolder("signals")
         long = folder.appendingPathComponent("long.wav").path
         if !FileManager.default.fileExists(atPath: long) {
             try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=330:d=600:r=8000", long])

@@ -15,30 +15,32 @@ struct SamplesTests {
         return bytes
     }
 
+    /// Runs the rendering sample `program` on a 2 s tone into a new MP4; returns the file, what the
+    /// program printed, and its 640x360 frame at 1 s.
+    static func render(with program: String) throws -> (out: String, stdout: String, rgb: [UInt8]) {
+        let song = try TestMedia.tone("wav", seconds: 2)
+        let out = TestMedia.output("\(program).mp4")
+        let r = try BuiltProgram.run(program, [song, out])
+        try #require(r.status == 0, "\(r.stderr)")
+        return (out, r.stdout, try frame(out, at: 1, width: 640, height: 360))
+    }
+
     @Test("RenderScene renders its in-code scene: 640x360 at 30 fps, the gradient's colours in the corner")
     func renderScene() throws {
-        let song = try TestMedia.tone("wav", seconds: 2)
-        let out = TestMedia.output("scene.mp4")
-        let r = try BuiltProgram.run("RenderScene", [song, out])
-        #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("wrote \(out): 60 frames"), "\(r.stdout)")
+        let (out, stdout, rgb) = try Self.render(with: "RenderScene")
+        #expect(stdout.contains("wrote \(out): 60 frames"), "\(stdout)")
         let probe = try Probe(out)
         #expect(probe.video?.codec == "h264" && probe.video?.rate == "30/1" && probe.video?.frames == 60)
         // The scene's gradient runs from #10002b (top) to #3c096c (bottom): the top-left corner is
         // that deep purple, not the default preset's background.
-        let rgb = try Self.frame(out, at: 1, width: 640, height: 360)
         let (r0, g0, b0) = (Int(rgb[0]), Int(rgb[1]), Int(rgb[2]))
         #expect(abs(r0 - 0x10) <= 12 && g0 <= 12 && abs(b0 - 0x2b) <= 12, "top-left \(r0),\(g0),\(b0)")
     }
 
     @Test("CustomShader registers its own shader and renders it: cyan rings over the frame")
     func customShader() throws {
-        let song = try TestMedia.tone("wav", seconds: 2)
-        let out = TestMedia.output("rings.mp4")
-        let r = try BuiltProgram.run("CustomShader", [song, out])
-        #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("60 frames with the rings shader"), "\(r.stdout)")
-        let rgb = try Self.frame(out, at: 1, width: 640, height: 360)
+        let (_, stdout, rgb) = try Self.render(with: "CustomShader")
+        #expect(stdout.contains("60 frames with the rings shader"), "\(stdout)")
         // Rings in #7df9ff: many pixels are bright cyan (blue and green high, red lower), many are dark.
         var cyan = 0, dark = 0
         for i in stride(from: 0, to: rgb.count, by: 3) {

@@ -185,7 +185,7 @@ public final class RenderJob {
     private func segmentLabel(segment: RenderSegment, frames: Range<Int>, totalFrames: Int) throws(MarbleError) -> SegmentLabel {
         let o = options
         let codec = format == .webm ? "vp9" : "h264"
-        var settings = "\(o.width)x\(o.height) \(o.fps)fps scene \(scene.name)#\(Self.fingerprint(of: scene))"
+        var settings = "\(o.width)x\(o.height) \(o.fps)fps scene \(scene.name)#\(try Self.fingerprint(of: scene))"
         settings += " crf \(o.crf) \(o.encoderPreset.rawValue) \(codec) encoder-threads \(o.encoderThreads) bands \(o.bandCount) fit \(o.fit.rawValue)"
         if let background = o.background { settings += " background \(try Fingerprint.of(file: background).prefix(16))" }
         // The input as the command named it, not made absolute: the same command on any machine (or in
@@ -195,12 +195,12 @@ public final class RenderJob {
     }
 
     /// 8 hex digits naming the scene's layers, parameters and bindings (an edited preset changes it).
-    private static func fingerprint(of scene: Preset) -> String {
+    private static func fingerprint(of scene: Preset) throws(MarbleError) -> String {
         let text = scene.layers.map { layer in
             let parameters = layer.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             let bindings = layer.bindings.sorted { $0.key < $1.key }.map { "\($0.key)~\($0.value)" }
             return "\(layer.shader) \(layer.blend) \(layer.opacity) \(parameters) \(bindings)"
         }.joined(separator: "\n")
-        return String(Fingerprint.of(text: text).prefix(8))
+        return String(try Fingerprint.of(text: text).prefix(8))
     }
 }

@@ -25,8 +25,8 @@ package enum Fingerprint {
     }
 
     /// The fingerprint of a text's UTF-8 bytes.
-    package static func of(text: String) -> String {
-        guard let hash = try? Hasher() else { return "" }
+    package static func of(text: String) throws(MarbleError) -> String {
+        let hash = try Hasher()
         hash.update(Data(text.utf8))
         return hash.hex()
     }
