@@ -30,17 +30,19 @@ public final class GraniteBackground: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, g = grain * 24, sp = sparkle
+        let noise = Noise.Sampler()
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
-            for i in 0..<count {
-                let x = x0 + Float(i) * step + 0.02 * t
-                let coarse = Noise.fbm(x * g * 0.15, y * g * 0.15, octaves: 2)
-                let grain = Noise.voronoi(x * g, y * g, jitter: 0.9)
+            let coarseY = Lanes(repeating: y * g * 0.15), grainY = Lanes(repeating: y * g)
+            forEachLaneGroup(count: count, { first in
+                let x = lanes(x0, step: step, first: first) + 0.02 * t
+                let coarse = noise.fbm(x * g * 0.15, coarseY, octaves: 2)
+                let grain = noise.voronoi(x * g, grainY, jitter: 0.9)
                 let crystal = grain.id
                 let seam = smoothstep(0.0, 0.12, grain.f2 - grain.f1)       // thin dark boundaries
                 var v = (0.12 + 0.45 * coarse + 0.35 * crystal * crystal) * (0.75 + 0.25 * seam)
                 v += (0.3 + sp) * smoothstep(0.965 - sp * 0.05, 0.995, crystal)  // mica flecks
-                out[i] = canvas.color(v)
-            }
+                return v
+            }, store: { i, v in out[i] = canvas.color(v) })
         }
     }
 }

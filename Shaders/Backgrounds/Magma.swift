@@ -31,15 +31,17 @@ public final class Magma: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, warp = 1.2 + 0.4 * frame.react * frame.drive.beat, bias = heat - 0.5
+        let noise = Noise.Sampler()
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
-            for i in 0..<count {
-                let x = (x0 + Float(i) * step) * 3, v = y * 3
-                let qx = Noise.fbm(x + 0.1 * t, v - 0.13 * t, octaves: 3)
-                let qy = Noise.fbm(x + 5.2 - 0.08 * t, v + 1.3, octaves: 3)
-                let f = Noise.fbm(x + warp * 4 * qx, v + warp * 4 * qy + 0.05 * t, octaves: 4)
-                let hot = clamp01((f - 0.3) * 1.9 + bias)
-                out[i] = canvas.color(hot * hot)
-            }
+            let v = Lanes(repeating: y * 3)
+            forEachLaneGroup(count: count, { first in
+                let x = lanes(x0, step: step, first: first) * 3
+                let qx = noise.fbm(x + 0.1 * t, v - 0.13 * t, octaves: 3)
+                let qy = noise.fbm(x + 5.2 - 0.08 * t, v + 1.3, octaves: 3)
+                let f = noise.fbm(x + warp * 4 * qx, v + warp * 4 * qy + 0.05 * t, octaves: 4)
+                let hot = ((f - 0.3) * 1.9 + bias).clamped(lowerBound: Lanes(repeating: 0), upperBound: Lanes(repeating: 1))
+                return hot * hot
+            }, store: { i, heat in out[i] = canvas.color(heat) })
         }
     }
 }

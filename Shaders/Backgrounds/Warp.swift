@@ -32,21 +32,22 @@ public final class Warp: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let d = depth, spin = frame.time * 0.05
+        let noise = Noise.Sampler()
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
-            for i in 0..<count {
-                let x = x0 + Float(i) * step
-                let r = max(1e-3, (x * x + y * y).squareRoot())
-                let angle = fastAtan2(y, x) * (1 / Float.pi) + spin   // −1…1 around the tunnel
+            let yy = Lanes(repeating: y)
+            forEachLaneGroup(count: count, { first in
+                let x = lanes(x0, step: step, first: first)
+                let r = lanesMax(Lanes(repeating: 1e-3), (x * x + yy * yy).squareRoot())
+                let angle = fastAtan2(yy, x) * (1 / Float.pi) + spin   // −1…1 around the tunnel
                 let u = 0.35 / r + d
                 // Angle wraps at ±1: sample noise on a circle of the angle so the seam disappears.
                 let a = angle * Float.pi
-                let streak = Noise.fbm(fastCos(a) * 3 + 10, fastSin(a) * 3 + u * 2, octaves: 3)
+                let streak = noise.fbm(fastCos(a) * 3 + 10, fastSin(a) * 3 + u * 2, octaves: 3)
                 let rings = 0.5 + 0.5 * fastSin(u * 12)
                 let fade = clamp01(r * 2.2)
                 let glow = clamp01(0.05 / r) * 0.6
-                let v = clamp01((streak * 0.8 + 0.2 * rings) * fade + glow)
-                out[i] = canvas.color(v)
-            }
+                return clamp01((streak * 0.8 + 0.2 * rings) * fade + glow)
+            }, store: { i, v in out[i] = canvas.color(v) })
         }
     }
 }

@@ -23,12 +23,30 @@ enum Noise {
     }
 
     /// Random value 0…1 of lattice point (i, j).
-    @inline(__always) static func lattice(_ i: Int32, _ j: Int32) -> Float {
+    @inline(__always) static func lattice(_ i: Int32, _ j: Int32) -> Float { Sampler().lattice(i, j) }
+    /// Smooth value noise in 0…1 (see ``Sampler/value(_:_:)``).
+    @inline(__always) static func value(_ x: Float, _ y: Float) -> Float { Sampler().value(x, y) }
+    /// Fractal value noise (see ``Sampler/fbm(_:_:octaves:)``).
+    @inline(__always) static func fbm(_ x: Float, _ y: Float, octaves: Int) -> Float { Sampler().fbm(x, y, octaves: octaves) }
+    /// Cellular noise (see ``Sampler/voronoi(_:_:jitter:)``).
+    @inline(__always) static func voronoi(_ x: Float, _ y: Float, jitter: Float = 1) -> (f1: Float, f2: Float, id: Float) {
+        Sampler().voronoi(x, y, jitter: jitter)
+    }
+
+    /// The noise functions with the table's address in hand. Reading `Noise.table` goes through the
+    /// lazy global's once-check, a call the optimiser cannot hoist out of a pixel loop and which keeps
+    /// the loop from vectorising: per-pixel loops make one `Sampler` before the loop and call it.
+    struct Sampler {
+        let table: UnsafeMutablePointer<Float>
+        @inline(__always) init() { table = Noise.table }
+
+    /// Random value 0…1 of lattice point (i, j).
+    @inline(__always) func lattice(_ i: Int32, _ j: Int32) -> Float {
         table[Int((j & 255) << 8 | (i & 255))]
     }
 
     /// Smooth value noise in 0…1.
-    @inline(__always) static func value(_ x: Float, _ y: Float) -> Float {
+    @inline(__always) func value(_ x: Float, _ y: Float) -> Float {
         let i = floorToInt32(x), j = floorToInt32(y)
         let fx = x - Float(i), fy = y - Float(j)
         let u = fx * fx * (3 - 2 * fx), v = fy * fy * (3 - 2 * fy)
@@ -38,7 +56,7 @@ enum Noise {
 
     /// Fractal sum of `octaves` value noises (lacunarity 2, gain 0.5, a rotation between octaves to hide
     /// the lattice), normalised to 0…1.
-    @inline(__always) static func fbm(_ x: Float, _ y: Float, octaves: Int) -> Float {
+    @inline(__always) func fbm(_ x: Float, _ y: Float, octaves: Int) -> Float {
         var px = x, py = y, amplitude: Float = 0.5, sum: Float = 0, norm: Float = 0
         for _ in 0..<octaves {
             sum += amplitude * value(px, py)
@@ -53,7 +71,7 @@ enum Noise {
 
     /// Cellular noise: distance to the nearest and second-nearest feature point (one per unit cell,
     /// jittered by `jitter` 0…1), and a 0…1 id of the nearest cell.
-    @inline(__always) static func voronoi(_ x: Float, _ y: Float, jitter: Float = 1) -> (f1: Float, f2: Float, id: Float) {
+    @inline(__always) func voronoi(_ x: Float, _ y: Float, jitter: Float = 1) -> (f1: Float, f2: Float, id: Float) {
         let i = floorToInt32(x), j = floorToInt32(y)
         let fx = x - Float(i), fy = y - Float(j)
         var f1: Float = 8, f2: Float = 8, id: Float = 0
@@ -71,5 +89,6 @@ enum Noise {
             }
         }
         return (f1.squareRoot(), f2.squareRoot(), id)
+    }
     }
 }
