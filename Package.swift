@@ -60,7 +60,7 @@ let package = Package(
         // The hottest kernels again, inlined from MarbleCore and compiled for AVX2 (see avx2Settings).
         .target(name: "KernelsAVX2", dependencies: ["MarbleCore"], swiftSettings: avx2Settings),
         // One kernel per file: the CPU's .metal files.
-        .target(name: "Shaders", dependencies: ["MarbleCore"], path: "Shaders"),
+        .target(name: "Shaders", dependencies: ["MarbleCore", "KernelsAVX2"], path: "Shaders"),
         // FFmpeg, PulseAudio and SDL2 behind Swift types: decode, encode, mux, scale, write files, play
         // sound, capture, FFT, show a window. The only module that sees C.
         .target(name: "MarbleMedia", dependencies: ["MarbleCore", "CFFmpeg", "CPulse", "CSDL2"]),

@@ -1,3 +1,4 @@
+import KernelsAVX2
 import MarbleCore
 
 /// Analog: film look — brightness, contrast, saturation and film grain over the picture.
@@ -67,44 +68,12 @@ public final class Analog: Shader, @unchecked Sendable {
     @inline(__always)
     private func filmRun(_ src: UnsafeMutablePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt32>, count: Int,
                          noiseA: UnsafeMutablePointer<Float>, noiseB: UnsafeMutablePointer<Float>) {
-        var x = 0
-        // Eight pixels at a time (the loop vectoriser spilled registers on this body), then the rest.
-        while x + 8 <= count {
-            let p = UnsafeRawPointer(src + x).loadUnaligned(as: SIMD8<UInt32>.self)
-            let a = UnsafeRawPointer(noiseA + x).loadUnaligned(as: Lanes.self)
-            let b = UnsafeRawPointer(noiseB + x).loadUnaligned(as: Lanes.self)
-            UnsafeMutableRawPointer(dst + x).storeBytes(of: film(p, a, b), as: SIMD8<UInt32>.self)
-            x += 8
+        let grade = FilmGrade.Grade(m: SIMD16(m.0, m.1, m.2, m.3, m.4, m.5, m.6, m.7, m.8, 0, 0, 0, 0, 0, 0, 0),
+                                    lift: lift, grain: grain)
+        if WideKernels.enabled {
+            KernelsAVX2.filmGrade(src, dst, count: count, noiseA: noiseA, noiseB: noiseB, grade: grade)
+        } else {
+            FilmGrade.run(src, dst, count: count, noiseA: noiseA, noiseB: noiseB, grade: grade)
         }
-        while x < count {
-            var p = SIMD8<UInt32>(repeating: 0), a = Lanes(repeating: 0), b = Lanes(repeating: 0)
-            p[0] = src[x]; a[0] = noiseA[x]; b[0] = noiseB[x]
-            dst[x] = film(p, a, b)[0]
-            x += 1
-        }
-    }
-
-    /// The grade and the grain on eight pixels (see the class comment); lane for lane the arithmetic
-    /// of one pixel.
-    @inline(__always)
-    private func film(_ p: SIMD8<UInt32>, _ noiseA: Lanes, _ noiseB: Lanes) -> SIMD8<UInt32> {
-        let m = self.m, lift = self.lift, g = grain
-        let inv: Float = 1.0 / 255
-        @inline(__always) func channel(_ shift: UInt32) -> Lanes {
-            Lanes(SIMD8<Int32>(truncatingIfNeeded: (p &>> shift) & 0xFF))
-        }
-        let a = channel(24) * inv
-        let r = channel(0) * inv, gr = channel(8) * inv, bl = channel(16) * inv
-        let offset = (lift + (noiseA + noiseB - 1) * g) * a
-        let r2 = m.0 * r + m.1 * gr + m.2 * bl + offset
-        let g2 = m.3 * r + m.4 * gr + m.5 * bl + offset
-        let b2 = m.6 * r + m.7 * gr + m.8 * bl + offset
-        // Clamp to 0…alpha (NaN-free: every input is a finite byte or table value), then to bytes.
-        @inline(__always) func byte(_ v: Lanes) -> SIMD8<UInt32> {
-            let c = v.replacing(with: a, where: a .< v)
-            let clamped = c.replacing(with: 0, where: .!(c .>= 0))
-            return unsafeBitCast(clamped * 255 + roundingMagic, to: SIMD8<UInt32>.self) & 0xFF
-        }
-        return byte(r2) | byte(g2) &<< 8 | byte(b2) &<< 16 | (p & 0xFF00_0000)
     }
 }

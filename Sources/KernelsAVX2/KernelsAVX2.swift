@@ -19,3 +19,11 @@ public enum KernelsAVX2 {
         YUV420.convert(source, into: planes, pairs: pairs)
     }
 }
+
+extension KernelsAVX2 {
+    /// `FilmGrade.run` (in MarbleCore), AVX2 build.
+    public static func filmGrade(_ source: UnsafePointer<UInt32>, _ destination: UnsafeMutablePointer<UInt32>, count: Int,
+                                 noiseA: UnsafePointer<Float>, noiseB: UnsafePointer<Float>, grade: FilmGrade.Grade) {
+        FilmGrade.run(source, destination, count: count, noiseA: noiseA, noiseB: noiseB, grade: grade)
+    }
+}

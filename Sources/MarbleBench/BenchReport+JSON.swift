@@ -22,7 +22,8 @@ extension BenchReport {
             compare: comparisons.map { c in
                 Compare(filter: c.filter, width: c.width, height: c.height, fps: c.fps, encoder_preset: c.encoderPreset,
                         song_seconds: c.songSeconds, ours_seconds: c.oursSeconds, ffmpeg_seconds: c.ffmpegSeconds,
-                        ours_speed: c.oursSpeed, ffmpeg_speed: c.ffmpegSpeed, ratio: c.ratio)
+                        ours_speed: c.oursSpeed, ffmpeg_speed: c.ffmpegSpeed, ratio: c.ratio,
+                        ours_cpu_seconds: c.oursCPUSeconds, ffmpeg_cpu_seconds: c.ffmpegCPUSeconds, rounds: c.rounds)
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -70,6 +71,7 @@ extension BenchReport {
     struct Compare: Encodable {
         var filter: String, width: Int, height: Int, fps: Double, encoder_preset: String, song_seconds: Double
         var ours_seconds: Double, ffmpeg_seconds: Double, ours_speed: Double, ffmpeg_speed: Double, ratio: Double
+        var ours_cpu_seconds: Double, ffmpeg_cpu_seconds: Double, rounds: Int
     }
     struct Key: CodingKey {
         var stringValue: String

@@ -36,11 +36,11 @@ extension BenchReport {
     }
 
     func comparisonLines() -> [String] {
-        var lines = ["vs FFmpeg (same song → MP4, x264 + AAC \(FFmpegComparison.audioKilobits) kbit/s; speed = song seconds / wall seconds):"]
+        var lines = ["vs FFmpeg (same song → MP4, x264 + AAC \(FFmpegComparison.audioKilobits) kbit/s; speed = song seconds / wall seconds, median of \(comparisons[0].rounds) alternating rounds; CPU = user + system seconds):"]
         for c in comparisons {
-            lines.append(String(format: "  %@ %dx%d@%.0f %@: ours %.2fx real time (%.1f s), ffmpeg %.2fx (%.1f s) → ratio %.2f",
-                                c.filter, c.width, c.height, c.fps, c.encoderPreset, c.oursSpeed, c.oursSeconds,
-                                c.ffmpegSpeed, c.ffmpegSeconds, c.ratio))
+            lines.append(String(format: "  %@ %dx%d@%.0f %@: ours %.2fx real time (%.1f s, CPU %.1f s), ffmpeg %.2fx (%.1f s, CPU %.1f s) → ratio %.2f",
+                                c.filter, c.width, c.height, c.fps, c.encoderPreset, c.oursSpeed, c.oursSeconds, c.oursCPUSeconds,
+                                c.ffmpegSpeed, c.ffmpegSeconds, c.ffmpegCPUSeconds, c.ratio))
         }
         return lines
     }
@@ -67,13 +67,13 @@ extension BenchReport {
             out += "\(allocations(s.allocationsPerFrame)) |\n"
         }
         if !comparisons.isEmpty {
-            out += String(format: "\nSame %.0f s song → MP4 (x264 CRF %d, AAC %d kbit/s), best of the alternating rounds; speed = song seconds / wall seconds.\n",
-                          comparisons[0].songSeconds, configuration.crf, FFmpegComparison.audioKilobits)
-            out += "\n| vs FFmpeg filter | size | encoder | ours (x real time) | FFmpeg (x real time) | ratio (ours / FFmpeg) |\n"
-            out += "|---|---|---|---:|---:|---:|\n"
+            out += String(format: "\nSame %.0f s song → MP4 (x264 CRF %d, AAC %d kbit/s), median of %d alternating rounds; speed = song seconds / wall seconds; CPU = user + system seconds of the whole job.\n",
+                          comparisons[0].songSeconds, configuration.crf, FFmpegComparison.audioKilobits, comparisons[0].rounds)
+            out += "\n| vs FFmpeg filter | size | encoder | ours (x real time) | FFmpeg (x real time) | ratio (ours / FFmpeg) | ours CPU s | FFmpeg CPU s |\n"
+            out += "|---|---|---|---:|---:|---:|---:|---:|\n"
             for c in comparisons {
-                out += String(format: "| %@ | %dx%d@%.0f | x264 %@ | %.2f | %.2f | %.2f |\n", c.filter, c.width, c.height,
-                              c.fps, c.encoderPreset, c.oursSpeed, c.ffmpegSpeed, c.ratio)
+                out += String(format: "| %@ | %dx%d@%.0f | x264 %@ | %.2f | %.2f | %.2f | %.1f | %.1f |\n", c.filter, c.width, c.height,
+                              c.fps, c.encoderPreset, c.oursSpeed, c.ffmpegSpeed, c.ratio, c.oursCPUSeconds, c.ffmpegCPUSeconds)
             }
         }
         return out

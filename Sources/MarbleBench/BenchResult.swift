@@ -43,9 +43,15 @@ public struct FFmpegComparisonResult: Sendable, Equatable {
     public var fps: Double
     public var encoderPreset: String
     public var songSeconds: Double
-    /// Best wall time of each side over the alternating rounds, seconds.
+    /// Median wall time of each side over the alternating rounds, seconds.
     public var oursSeconds: Double
     public var ffmpegSeconds: Double
+    /// Median CPU time (user + system, every thread) of each side, seconds: with the wall time, how
+    /// well each side keeps the cores busy; 0 when not measured.
+    public var oursCPUSeconds: Double
+    public var ffmpegCPUSeconds: Double
+    /// Alternating rounds the medians are taken over.
+    public var rounds: Int
     /// Real-time factors (song seconds / wall seconds).
     public var oursSpeed: Double { songSeconds / oursSeconds }
     public var ffmpegSpeed: Double { songSeconds / ffmpegSeconds }
@@ -53,9 +59,11 @@ public struct FFmpegComparisonResult: Sendable, Equatable {
     public var ratio: Double { ffmpegSeconds / oursSeconds }
 
     public init(filter: String, width: Int, height: Int, fps: Double, encoderPreset: String, songSeconds: Double,
-                oursSeconds: Double, ffmpegSeconds: Double) {
+                oursSeconds: Double, ffmpegSeconds: Double, oursCPUSeconds: Double = 0, ffmpegCPUSeconds: Double = 0,
+                rounds: Int = 1) {
         self.filter = filter; self.width = width; self.height = height; self.fps = fps
         self.encoderPreset = encoderPreset; self.songSeconds = songSeconds
         self.oursSeconds = oursSeconds; self.ffmpegSeconds = ffmpegSeconds
+        self.oursCPUSeconds = oursCPUSeconds; self.ffmpegCPUSeconds = ffmpegCPUSeconds; self.rounds = rounds
     }
 }

@@ -7,9 +7,12 @@ import MarbleRender
 /// `marble bench --compare-ffmpeg`: the same song → video job through our `RenderJob` and through the
 /// `ffmpeg` command with one of its audio→video filters, at the same size, rate and encoder settings
 /// (x264 at the chosen preset and CRF, AAC sound at FFmpeg's default 128 kbit/s, MP4). Runs alternate (ours, FFmpeg's, ours, …) so that
-/// a noisy neighbour hurts both sides alike; each side keeps its best wall time.
+/// a noisy neighbour hurts both sides alike; each side's median wall time (and CPU time) over the rounds counts.
 public struct FFmpegComparison {
     public static let filters = ["showcqt", "showfreqs", "showwaves"]
+    /// The sizes compared when none is given: 720p, 1080p and 2160p.
+    public static let defaultSizes = [BenchConfiguration.Size(1280, 720), BenchConfiguration.Size(1920, 1080),
+                                      BenchConfiguration.Size(3840, 2160)]
 
     public var sizes: [BenchConfiguration.Size]
     public var fps: Rational
@@ -23,7 +26,7 @@ public struct FFmpegComparison {
     public var onRun: (String) -> Void = { _ in }
 
     public init(sizes: [BenchConfiguration.Size], fps: Rational, encoderPreset: EncoderPreset = .ultrafast, crf: Int = 20,
-                threads: Int = StripScheduler.availableCores, songSeconds: Double = 10, rounds: Int = 2,
+                threads: Int = StripScheduler.availableCores, songSeconds: Double = 10, rounds: Int = 3,
                 preset: String = PresetLibrary.defaultName) {
         self.sizes = sizes; self.fps = fps; self.encoderPreset = encoderPreset; self.crf = crf
         self.threads = threads; self.songSeconds = songSeconds; self.rounds = rounds; self.preset = preset
@@ -57,30 +60,55 @@ public struct FFmpegComparison {
         let song = folder.appendingPathComponent("song.wav").path
         try BenchSignal(seconds: songSeconds).write(to: song)
         var results: [FFmpegComparisonResult] = []
+        let rounds = max(1, self.rounds)
         for size in sizes {
-            var ours = Double.infinity
-            var theirs = [String: Double]()
-            for _ in 0..<max(1, rounds) {
+            var ours: [Timing] = []
+            var theirs = [String: [Timing]]()
+            for _ in 0..<rounds {
                 onRun("marble render \(preset) \(size)")
-                ours = min(ours, try runOurs(song: song, size: size, output: folder.appendingPathComponent("ours.mp4").path))
+                ours.append(try runOurs(song: song, size: size, output: folder.appendingPathComponent("ours.mp4").path))
                 for filter in Self.filters {
                     onRun("ffmpeg \(filter) \(size)")
                     let out = folder.appendingPathComponent("\(filter).mp4").path
-                    let seconds = try Self.time(ffmpeg, arguments(filter: filter, size: size, song: song, output: out))
-                    theirs[filter] = min(theirs[filter] ?? .infinity, seconds)
+                    theirs[filter, default: []].append(try Self.time(ffmpeg, arguments(filter: filter, size: size, song: song, output: out)))
                 }
             }
             for filter in Self.filters {
+                let other = theirs[filter] ?? []
                 results.append(FFmpegComparisonResult(
                     filter: filter, width: size.width, height: size.height, fps: fps.doubleValue,
-                    encoderPreset: encoderPreset.rawValue, songSeconds: songSeconds, oursSeconds: ours,
-                    ffmpegSeconds: theirs[filter] ?? .infinity))
+                    encoderPreset: encoderPreset.rawValue, songSeconds: songSeconds,
+                    oursSeconds: Self.median(ours.map(\.wall)), ffmpegSeconds: Self.median(other.map(\.wall)),
+                    oursCPUSeconds: Self.median(ours.map(\.cpu)), ffmpegCPUSeconds: Self.median(other.map(\.cpu)),
+                    rounds: rounds))
             }
         }
         return results
     }
 
-    func runOurs(song: String, size: BenchConfiguration.Size, output: String) throws(MarbleError) -> Double {
+    /// One timed run: wall and CPU seconds.
+    struct Timing {
+        var wall: Double
+        var cpu: Double
+    }
+
+    /// The median (the mean of the middle two for an even count); infinity for none.
+    static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return .infinity }
+        let sorted = values.sorted(), middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// User + system CPU seconds so far of this process (`RUSAGE_SELF`, every thread) or of its
+    /// finished children (`RUSAGE_CHILDREN`).
+    static func cpuSeconds(children: Bool) -> Double {
+        var usage = rusage()
+        guard getrusage(children ? RUSAGE_CHILDREN.rawValue : RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    func runOurs(song: String, size: BenchConfiguration.Size, output: String) throws(MarbleError) -> Timing {
         var o = RenderOptions(input: song, output: output)
         o.width = size.width
         o.height = size.height
@@ -90,14 +118,15 @@ public struct FFmpegComparison {
         o.crf = crf
         o.threads = threads
         o.audioBitrate = Self.audioKilobits
+        let cpu = Self.cpuSeconds(children: false)
         let start = MonotonicClock.now()
         _ = try RenderJob(options: o).run()
-        return MonotonicClock.milliseconds(since: start) / 1000
+        return Timing(wall: MonotonicClock.milliseconds(since: start) / 1000, cpu: Self.cpuSeconds(children: false) - cpu)
     }
 
-    /// Runs a tool to completion and returns its wall time in seconds. The child does not inherit
+    /// Runs a tool to completion and returns its wall and CPU time. The child does not inherit
     /// `LD_PRELOAD` (the malloc interposer is ours, not FFmpeg's).
-    static func time(_ tool: String, _ arguments: [String]) throws(MarbleError) -> Double {
+    static func time(_ tool: String, _ arguments: [String]) throws(MarbleError) -> Timing {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
@@ -107,6 +136,7 @@ public struct FFmpegComparison {
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
+        let cpu = cpuSeconds(children: true)
         let start = MonotonicClock.now()
         do { try process.run() } catch { throw MarbleError(.media, "cannot run \(tool): \(error)") }
         let message = errors.fileHandleForReading.readDataToEndOfFile()
@@ -116,6 +146,6 @@ public struct FFmpegComparison {
             let text = String(decoding: message, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
             throw MarbleError(.media, "\(URL(fileURLWithPath: tool).lastPathComponent) failed (exit \(process.terminationStatus)): \(text)")
         }
-        return seconds
+        return Timing(wall: seconds, cpu: cpuSeconds(children: true) - cpu)
     }
 }

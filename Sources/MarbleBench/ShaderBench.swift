@@ -10,6 +10,7 @@ struct ShaderBench {
     let threads: Int
 
     func run(features: [AudioFeatures], configuration c: BenchConfiguration, picture: Texture) throws(MarbleError) -> BenchResult {
+        KernelBuilds.select()
         let d = type.descriptor
         let shader: any Shader
         let parameters: ShaderParameters

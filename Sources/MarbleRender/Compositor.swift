@@ -77,6 +77,8 @@ public final class Compositor {
     ///   - threads: threads to draw row strips on (1 draws on the calling thread).
     /// - Throws: `MarbleError` (`.preset`) for an unknown shader or bad parameters, or what a shader's `init` throws.
     public init(preset: Preset, width: Int, height: Int, threads: Int) throws(MarbleError) {
+        // The kernels' AVX2 builds where the CPU has them (and MARBLE_PORTABLE_KERNELS is not 1).
+        KernelBuilds.select()
         self.width = width
         self.height = height
         var built: [Layer] = []

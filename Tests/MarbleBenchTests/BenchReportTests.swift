@@ -22,7 +22,8 @@ struct BenchReportTests {
         c.frames = 100
         c.warmup = 10
         let compare = FFmpegComparisonResult(filter: "showcqt", width: 1280, height: 720, fps: 60, encoderPreset: "ultrafast",
-                                             songSeconds: 10, oursSeconds: 4, ffmpegSeconds: 5)
+                                             songSeconds: 10, oursSeconds: 4, ffmpegSeconds: 5, oursCPUSeconds: 7.5,
+                                             ffmpegCPUSeconds: 8.25, rounds: 3)
         return BenchReport(machine: MachineInfo(cpu: "Test CPU 9000", cores: 2, os: "Debian GNU/Linux 12", swiftBuild: "release"),
                            configuration: c, results: results, comparisons: [compare], allocationsCounted: counted)
     }
@@ -47,6 +48,9 @@ struct BenchReportTests {
         let compare = try #require(object["compare"] as? [[String: Any]])
         #expect(compare.first?["filter"] as? String == "showcqt")
         #expect(compare.first?["ratio"] as? Double == 1.25)
+        #expect(compare.first?["ours_cpu_seconds"] as? Double == 7.5)
+        #expect(compare.first?["ffmpeg_cpu_seconds"] as? Double == 8.25)
+        #expect(compare.first?["rounds"] as? Int == 3)
         let machine = try #require(object["machine"] as? [String: Any])
         #expect(machine["cpu"] as? String == "Test CPU 9000")
     }

@@ -93,3 +93,31 @@ struct FFmpegComparisonTests {
         #expect(r.oursSpeed == 2 && r.ffmpegSpeed == 4 && r.ratio == 0.5)
     }
 }
+
+@Suite("FFmpegComparison medians")
+struct FFmpegComparisonMedianTests {
+    @Test("each side counts its median round, not its best", arguments: [
+        ([3.0, 1.0, 2.0], 2.0), ([4.0, 1.0, 3.0, 2.0], 2.5), ([5.0], 5.0),
+    ])
+    func median(values: [Double], expected: Double) {
+        #expect(FFmpegComparison.median(values) == expected)
+    }
+
+    @Test("no rounds: infinity, never a crash")
+    func empty() { #expect(FFmpegComparison.median([]) == .infinity) }
+
+    @Test("without --size the comparison covers 720p, 1080p and 2160p")
+    func sizes() {
+        #expect(FFmpegComparison.defaultSizes.map(\.height) == [720, 1080, 2160])
+        #expect(FFmpegComparison(sizes: [], fps: Rational(60)).rounds == 3)
+    }
+
+    @Test("CPU seconds of this process grow with work done on it")
+    func cpu() {
+        let before = FFmpegComparison.cpuSeconds(children: false)
+        var x = 0.0
+        for i in 0..<20_000_000 { x += Double(i & 7) }
+        #expect(x > 0)
+        #expect(FFmpegComparison.cpuSeconds(children: false) > before)
+    }
+}
