@@ -89,7 +89,15 @@ public final class Gradient: Shader, @unchecked Sendable {
             if radial {
                 let dy = Float(y) + 0.5 - centerY
                 let dy2 = dy * dy
-                for x in 0..<width {
+                // Eight pixels a step (the same arithmetic, lane for lane), then the rest.
+                var x = 0
+                while x + 8 <= width {
+                    let dx = laneColumns(x) + 0.5 - centerX
+                    let t = (dx * dx + dy2).squareRoot() * invRadius
+                    storeLookups(table, roundToInt32(clamp01(t) * scale), to: dst + x)
+                    x += 8
+                }
+                for x in x..<width {
                     let dx = Float(x) + 0.5 - centerX
                     let t = (dx * dx + dy2).squareRoot() * invRadius
                     dst[x] = table[Int(roundToInt32(clamp01(t) * scale))]
@@ -100,7 +108,13 @@ public final class Gradient: Shader, @unchecked Sendable {
                     // A vertical gradient (t changes < 0.1 % across the row): each row is one colour.
                     fillPixels(dst, width, table[Int(roundToInt32(clamp01(rowT) * scale))])
                 } else {
-                    for x in 0..<width {
+                    var x = 0
+                    while x + 8 <= width {
+                        let t = rowT + laneColumns(x) * stepX
+                        storeLookups(table, roundToInt32(clamp01(t) * scale), to: dst + x)
+                        x += 8
+                    }
+                    for x in x..<width {
                         let t = rowT + Float(x) * stepX
                         dst[x] = table[Int(roundToInt32(clamp01(t) * scale))]
                     }

@@ -55,3 +55,17 @@
     let t = clamp01((x - edge0) / (edge1 - edge0))
     return t * t * (3 - 2 * t)
 }
+
+/// Round to nearest as Int32 per lane, |x| < 2²² (as the scalar ``roundToInt32(_:)``).
+@inline(__always) func roundToInt32(_ x: Lanes) -> LaneInts {
+    unsafeBitCast(x + roundingMagic, to: LaneInts.self) &- 0x4B40_0000
+}
+
+/// The lane indices 0…7 as floats, plus `first`: pixel x coordinates `Float(first + k)`, exactly.
+@inline(__always) func laneColumns(_ first: Int) -> Lanes { Float(first) + Lanes(0, 1, 2, 3, 4, 5, 6, 7) }
+
+/// Writes eight table entries to `destination`: `table[index[k]]` for k = 0…7.
+@inline(__always) func storeLookups(_ table: UnsafeMutablePointer<UInt32>, _ index: LaneInts,
+                                    to destination: UnsafeMutablePointer<UInt32>) {
+    for k in 0..<8 { destination[k] = table[Int(index[k])] }
+}
