@@ -69,3 +69,19 @@
                                     to destination: UnsafeMutablePointer<UInt32>) {
     for k in 0..<8 { destination[k] = table[Int(index[k])] }
 }
+
+/// Eight floats from `pointer` (any alignment).
+@inline(__always) func loadLanes(_ pointer: UnsafeMutablePointer<Float>) -> Lanes {
+    UnsafeRawPointer(pointer).loadUnaligned(as: Lanes.self)
+}
+
+/// Eight floats to `pointer` (any alignment).
+@inline(__always) func storeLanes(_ value: Lanes, _ pointer: UnsafeMutablePointer<Float>) {
+    UnsafeMutableRawPointer(pointer).storeBytes(of: value, as: Lanes.self)
+}
+
+/// `row[index[k]]` for k = 0…7 (scalar loads: SSE2 and AVX have no gather).
+@inline(__always) func gather(_ row: UnsafeMutablePointer<Float>, _ index: LaneInts) -> Lanes {
+    Lanes(row[Int(index[0])], row[Int(index[1])], row[Int(index[2])], row[Int(index[3])],
+          row[Int(index[4])], row[Int(index[5])], row[Int(index[6])], row[Int(index[7])])
+}
