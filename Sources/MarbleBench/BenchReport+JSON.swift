@@ -23,7 +23,9 @@ extension BenchReport {
                 Compare(filter: c.filter, width: c.width, height: c.height, fps: c.fps, encoder_preset: c.encoderPreset,
                         song_seconds: c.songSeconds, ours_seconds: c.oursSeconds, ffmpeg_seconds: c.ffmpegSeconds,
                         ours_speed: c.oursSpeed, ffmpeg_speed: c.ffmpegSpeed, ratio: c.ratio,
-                        ours_cpu_seconds: c.oursCPUSeconds, ffmpeg_cpu_seconds: c.ffmpegCPUSeconds, rounds: c.rounds)
+                        ours_cpu_seconds: c.oursCPUSeconds, ffmpeg_cpu_seconds: c.ffmpegCPUSeconds, rounds: c.rounds,
+                        encoder_only_seconds: c.encoderOnlySeconds > 0 ? c.encoderOnlySeconds : nil,
+                        ratio_ceiling: c.ratioCeiling)
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -72,6 +74,7 @@ extension BenchReport {
         var filter: String, width: Int, height: Int, fps: Double, encoder_preset: String, song_seconds: Double
         var ours_seconds: Double, ffmpeg_seconds: Double, ours_speed: Double, ffmpeg_speed: Double, ratio: Double
         var ours_cpu_seconds: Double, ffmpeg_cpu_seconds: Double, rounds: Int
+        var encoder_only_seconds: Double?, ratio_ceiling: Double?
     }
     struct Key: CodingKey {
         var stringValue: String

@@ -50,6 +50,9 @@ public struct FFmpegComparisonResult: Sendable, Equatable {
     /// well each side keeps the cores busy; 0 when not measured.
     public var oursCPUSeconds: Double
     public var ffmpegCPUSeconds: Double
+    /// Median wall time of the encoder alone: `ffmpeg` encoding as many black frames of this size with
+    /// the same x264 settings, no sound. No song → MP4 job with this encoder can take less (0: not measured).
+    public var encoderOnlySeconds: Double
     /// Alternating rounds the medians are taken over.
     public var rounds: Int
     /// Real-time factors (song seconds / wall seconds).
@@ -57,13 +60,18 @@ public struct FFmpegComparisonResult: Sendable, Equatable {
     public var ffmpegSpeed: Double { songSeconds / ffmpegSeconds }
     /// Our speed / FFmpeg's: above 1 we are faster.
     public var ratio: Double { ffmpegSeconds / oursSeconds }
+    /// The encoder alone's real-time factor, and the highest ratio any visualiser encoding with it
+    /// could reach against this FFmpeg job (nil when not measured).
+    public var encoderOnlySpeed: Double? { encoderOnlySeconds > 0 ? songSeconds / encoderOnlySeconds : nil }
+    public var ratioCeiling: Double? { encoderOnlySeconds > 0 ? ffmpegSeconds / encoderOnlySeconds : nil }
 
     public init(filter: String, width: Int, height: Int, fps: Double, encoderPreset: String, songSeconds: Double,
                 oursSeconds: Double, ffmpegSeconds: Double, oursCPUSeconds: Double = 0, ffmpegCPUSeconds: Double = 0,
-                rounds: Int = 1) {
+                encoderOnlySeconds: Double = 0, rounds: Int = 1) {
         self.filter = filter; self.width = width; self.height = height; self.fps = fps
         self.encoderPreset = encoderPreset; self.songSeconds = songSeconds
         self.oursSeconds = oursSeconds; self.ffmpegSeconds = ffmpegSeconds
-        self.oursCPUSeconds = oursCPUSeconds; self.ffmpegCPUSeconds = ffmpegCPUSeconds; self.rounds = rounds
+        self.oursCPUSeconds = oursCPUSeconds; self.ffmpegCPUSeconds = ffmpegCPUSeconds
+        self.encoderOnlySeconds = encoderOnlySeconds; self.rounds = rounds
     }
 }

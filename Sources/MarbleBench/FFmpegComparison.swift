@@ -53,6 +53,16 @@ public struct FFmpegComparison {
                 "-c:v", "libx264", "-preset", encoderPreset.rawValue, "-crf", "\(crf)", "-c:a", "aac", output]
     }
 
+    /// The encoder alone: as many black frames as the song has, at this size and rate, through the same
+    /// x264 settings into MP4, no sound. Black is the cheapest picture x264 encodes, so this is the
+    /// floor under any song → MP4 job with this encoder on this machine.
+    public func encoderOnlyArguments(size: BenchConfiguration.Size, output: String) -> [String] {
+        let frames = max(1, Int((songSeconds * fps.doubleValue).rounded(.up)))
+        return ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
+                "color=c=black:s=\(size.width)x\(size.height):r=\(fps)", "-frames:v", "\(frames)", "-pix_fmt", "yuv420p",
+                "-c:v", "libx264", "-preset", encoderPreset.rawValue, "-crf", "\(crf)", output]
+    }
+
     public func run(ffmpeg: String) throws(MarbleError) -> [FFmpegComparisonResult] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marble-compare-\(getpid())")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -64,6 +74,7 @@ public struct FFmpegComparison {
         for size in sizes {
             var ours: [Timing] = []
             var theirs = [String: [Timing]]()
+            var encoderOnly: [Timing] = []
             for _ in 0..<rounds {
                 onRun("marble render \(preset) \(size)")
                 ours.append(try runOurs(song: song, size: size, output: folder.appendingPathComponent("ours.mp4").path))
@@ -72,6 +83,9 @@ public struct FFmpegComparison {
                     let out = folder.appendingPathComponent("\(filter).mp4").path
                     theirs[filter, default: []].append(try Self.time(ffmpeg, arguments(filter: filter, size: size, song: song, output: out)))
                 }
+                onRun("ffmpeg x264 alone \(size)")
+                let out = folder.appendingPathComponent("encoder-only.mp4").path
+                encoderOnly.append(try Self.time(ffmpeg, encoderOnlyArguments(size: size, output: out)))
             }
             for filter in Self.filters {
                 let other = theirs[filter] ?? []
@@ -80,7 +94,7 @@ public struct FFmpegComparison {
                     encoderPreset: encoderPreset.rawValue, songSeconds: songSeconds,
                     oursSeconds: Self.median(ours.map(\.wall)), ffmpegSeconds: Self.median(other.map(\.wall)),
                     oursCPUSeconds: Self.median(ours.map(\.cpu)), ffmpegCPUSeconds: Self.median(other.map(\.cpu)),
-                    rounds: rounds))
+                    encoderOnlySeconds: Self.median(encoderOnly.map(\.wall)), rounds: rounds))
             }
         }
         return results

@@ -121,3 +121,26 @@ struct FFmpegComparisonMedianTests {
         #expect(FFmpegComparison.cpuSeconds(children: false) > before)
     }
 }
+
+@Suite("FFmpegComparison encoder floor")
+struct FFmpegComparisonFloorTests {
+    @Test("x264 alone: the song's number of black frames, same size, rate, preset and CRF, no sound")
+    func command() {
+        let c = FFmpegComparison(sizes: [BenchConfiguration.Size(1920, 1080)], fps: Rational(60), encoderPreset: .ultrafast,
+                                 crf: 23, songSeconds: 2.5)
+        let joined = c.encoderOnlyArguments(size: c.sizes[0], output: "floor.mp4").joined(separator: " ")
+        #expect(joined.contains("-f lavfi -i color=c=black:s=1920x1080:r=60 -frames:v 150"))
+        #expect(joined.contains("-c:v libx264 -preset ultrafast -crf 23 floor.mp4"))
+        #expect(!joined.contains("aac"))
+    }
+
+    @Test("the ceiling is FFmpeg's time over the encoder's alone; absent when not measured")
+    func ceiling() {
+        let r = FFmpegComparisonResult(filter: "showcqt", width: 64, height: 36, fps: 60, encoderPreset: "ultrafast",
+                                       songSeconds: 10, oursSeconds: 5, ffmpegSeconds: 8, encoderOnlySeconds: 4)
+        #expect(r.encoderOnlySpeed == 2.5 && r.ratioCeiling == 2)
+        let none = FFmpegComparisonResult(filter: "showcqt", width: 64, height: 36, fps: 60, encoderPreset: "ultrafast",
+                                          songSeconds: 10, oursSeconds: 5, ffmpegSeconds: 8)
+        #expect(none.encoderOnlySpeed == nil && none.ratioCeiling == nil)
+    }
+}
