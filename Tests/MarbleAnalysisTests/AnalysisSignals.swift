@@ -83,7 +83,7 @@ enum AnalysisSignals {
     /// The off-beat hats make the onsets come at twice the kick's rate, nearly as strong: read at half
     /// the tempo, the kicks themselves would be the "in-between" pulses.
     static func fastBeat(bpm: Double, seconds: Double, sampleRate: Int, hatDecibels: Double = -4,
-                         snare: Double = 0.7, start: Double = 0.3) -> (signal: [Float], beats: [Double]) {
+                         snare: Double = 1.0, body: Double = 1.5, snareDecay: Double = 0.08, start: Double = 0.3) -> (signal: [Float], beats: [Double]) {
         let sr = Double(sampleRate)
         var x = [Float](repeating: 0, count: Int(seconds * sr))
         var seed: UInt32 = 4242
@@ -111,7 +111,7 @@ enum AnalysisSignals {
             }
             place(t0, 0.01) { t in 0.25 * noise() * exp(-t / 0.003) }
             if snare > 0, k % 2 == 1 {
-                place(t0, 0.15) { t in snare * (0.7 * noise() + 0.5 * sin(2 * Double.pi * 190 * t)) * exp(-t / 0.05) }
+                place(t0, 0.15) { t in snare * (0.7 * noise() + body * sin(2 * Double.pi * 190 * t)) * exp(-t / snareDecay) }
             }
             place(t0 + beat / 2, 0.05) { t in hat * bright() * exp(-t / 0.012) }
         }

@@ -107,6 +107,21 @@ struct AnalysisRhythmTests {
         #expect(f >= 0.9, "live beat F \(f)")
     }
 
+    @Test("live (causal) tracking of fast music (kick on every beat, quieter off-beat hats, snare on 2 and 4): the kick's tempo, a beat on every kick",
+          arguments: [150.0, 170, 190, 200])
+    func liveFast(bpm: Double) throws {
+        let (x, kicks) = AnalysisSignals.fastBeat(bpm: bpm, seconds: 14, sampleRate: 44100)
+        var beats = [Double](), tempo: Float = 0
+        try AnalysisSignals.run(x, sampleRate: 44100, fps: Rational(60)) { _, f in
+            if f.isBeat { beats.append(f.time) }
+            tempo = f.tempo
+        }
+        #expect(abs(Double(tempo) / bpm - 1) < 0.02, "live tempo \(tempo) for \(bpm)")
+        let later = kicks.filter { $0 > 5 && $0 < 13.8 }
+        let f = AnalysisSignals.fMeasure(beats.filter { $0 > 4.98 }.map { $0 + 1.0 / 120 }, later, tolerance: 0.03)
+        #expect(f >= 0.9, "live beat F \(f) at \(bpm) BPM")
+    }
+
     @Test("a beat grid drives isBeat on frame floor(b·fps), phase rises between beats")
     func beatGrid() throws {
         let grid = [0.5, 1.0123, 1.5, 2.02, 2.5]
