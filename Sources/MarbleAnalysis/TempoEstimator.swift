@@ -3,9 +3,9 @@ import Foundation
 /// Global tempo from an onset envelope: autocorrelation scored by a comb of the beat period's
 /// multiples, minus the pulses found between them (at half or third periods; so a click track at
 /// 180 BPM is not heard at 90, nor eighth notes at 120 BPM as 80), under a broad log-normal prior
-/// centred on 120 BPM; then the octave check (the faster of T and T/2 when the pulses halfway between
-/// T's beats are nearly as strong as its beats: fast music with a kick on every beat), then refined to
-/// a fraction of a lag.
+/// centred on 120 BPM; then the octave check (T/2 instead of T when, in the kick's band, the pulses
+/// halfway between T's beats are at least 0.6 of its beats: fast music with a kick on every beat), then
+/// refined to a fraction of a lag.
 ///
 /// Works in caller-provided scratch (no allocation), so the live tracker can re-run it every half second.
 struct TempoEstimator {
@@ -160,16 +160,17 @@ struct TempoEstimator {
             let useLow = lowOn >= 0.25 * on
             let (b, m) = useLow ? (lowOn, lowBetween) : (on, between)
             guard b > 0, m >= Self.octaveRatio * b else { break }
+            // The faster reading, searched finely around the half period as above.
             let centre = bestT / 2
-            bestT = centre; bestRaw = score(centre).1
+            var fine = -Double.infinity, fineT = centre, fineRaw = score(centre).1
             t = max(minLag, centre - 0.1)
-            var fine = -Double.infinity
             while t <= min(maxLag, centre + 0.1) {
                 let (s, raw) = score(t)
-                if s > fine, raw > 0 { fine = s; bestT = t; bestRaw = raw }
+                if s > fine, raw > 0 { fine = s; fineT = t; fineRaw = raw }
                 t += 0.01
             }
-            guard bestRaw > 0 else { return nil }
+            guard fineRaw > 0 else { break }   // (no periodicity of its own there: keep the slower reading)
+            bestT = fineT; bestRaw = fineRaw
         }
         // Refine: locate each multiple's autocorrelation peak to a fraction of a lag (parabola through
         // the three lags around it) and fit `peak_k = k · T` by least squares, weighted by peak height.
