@@ -44,7 +44,7 @@ final class LiveBeatTracker {
         groupHistory = .allocate(capacity: Self.size * gc)
         groupHistory.initialize(repeating: 0, count: Self.size * gc)
         linear = .allocate(capacity: Self.size * gc)
-        scratch = .allocate(capacity: Self.size * gc + estimator.lagsNeeded + 1)
+        scratch = .allocate(capacity: Self.size * gc + 2 * (estimator.lagsNeeded + 1))
     }
 
     deinit { history.deallocate(); groupHistory.deallocate(); linear.deallocate(); scratch.deallocate() }

@@ -47,6 +47,8 @@ final class RhythmStream {
     private let scratch: UnsafeMutablePointer<Float>
     private let scratchCount: Int
     private var acSum: [Double], acWeight: [Double]
+    /// The lowest band group's own autocorrelation sums (the kick's band, for the octave check).
+    private var acLowSum: [Double]
     private var acLags = -1
     private var acDone = 0
     private var period = 0.0
@@ -70,17 +72,18 @@ final class RhythmStream {
         estimator = TempoEstimator(rate: detector.rate, minBPM: configuration.minTempo, maxBPM: configuration.maxTempo)
         odf = .allocate(capacity: self.window)
         groups = .allocate(capacity: self.window * Self.gc)
-        scratchCount = 2 * Self.gc * self.window + estimator.lagsNeeded + 1
+        scratchCount = 2 * Self.gc * self.window + 2 * (estimator.lagsNeeded + 1)
         scratch = .allocate(capacity: scratchCount)
         acSum = [Double](repeating: 0, count: estimator.lagsNeeded + 1)
         acWeight = acSum
+        acLowSum = acSum
     }
 
     deinit { odf.deallocate(); groups.deallocate(); scratch.deallocate() }
 
     /// Bytes held: `working` is bounded by the window; `results` grows with the beats and onsets found.
     var retainedBytes: (working: Int, results: Int) {
-        let working = 4 * (window * (1 + Self.gc) + scratchCount) + 16 * acSum.count
+        let working = 4 * (window * (1 + Self.gc) + scratchCount) + 24 * acSum.count
             + pending.capacity * MemoryLayout<Beat>.stride
         let results = 8 * (beats.capacity + accents.capacity)
             + candidates.capacity * MemoryLayout<OnsetPicker.Candidate>.stride
@@ -196,12 +199,14 @@ final class RhythmStream {
         // Planar copy of the band-group envelopes, then the estimator's scratch, then the lags.
         let planar = scratch
         for i in 0..<n { for g in 0..<gc { planar[g * n + i] = groups[(start + i) * gc + g] } }
-        let ac = scratch + 2 * gc * n
-        let lags = estimator.autocorrelation(planar, count: n, channels: gc, stride: n, scratch: scratch + gc * n, into: ac)
+        let ac = scratch + 2 * gc * n, low = ac + estimator.lagsNeeded + 1
+        let lags = estimator.autocorrelation(planar, count: n, channels: gc, stride: n, scratch: scratch + gc * n,
+                                             into: ac, low: low)
         guard lags >= 0 else { return }
         // Exact for one block: a float times a count below 2²⁴ is exact in a double, and so is the division back.
         for l in 0...lags {
             acSum[l] += Double(ac[l]) * Double(n - l)
+            acLowSum[l] += Double(low[l]) * Double(n - l)
             acWeight[l] += Double(n - l)
         }
         acLags = max(acLags, lags)
@@ -210,8 +215,11 @@ final class RhythmStream {
     /// The tempo of all hops counted so far (nil while fewer than two slow periods have arrived).
     private func tempoEstimate() -> TempoEstimator.Estimate? {
         guard acDone >= estimator.minimumCount, acLags >= 0 else { return nil }
-        let ac = scratch
-        for l in 0...acLags { ac[l] = Float(acSum[l] / acWeight[l]) }
-        return estimator.estimate(autocorrelation: ac, lags: acLags)
+        let ac = scratch, low = scratch + estimator.lagsNeeded + 1
+        for l in 0...acLags {
+            ac[l] = Float(acSum[l] / acWeight[l])
+            low[l] = Float(acLowSum[l] / acWeight[l])
+        }
+        return estimator.estimate(autocorrelation: ac, low: low, lags: acLags)
     }
 }

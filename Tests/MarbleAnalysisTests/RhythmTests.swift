@@ -49,6 +49,16 @@ struct AnalysisRhythmTests {
         #expect(f >= 0.95, "beat F \(f) at \(bpm) BPM: \(report.beats)")
     }
 
+    @Test("fast music 150–200 BPM (kick on every beat, off-beat hats 3 or 6 dB quieter, loud snare on 2 and 4): the kick's tempo, not half; beats on every kick",
+          arguments: [150.0, 160, 170, 180, 190, 200], [-3.0, -6.0])
+    func fastKicks(bpm: Double, hatDecibels: Double) throws {
+        let (x, kicks) = AnalysisSignals.fastBeat(bpm: bpm, seconds: 20, sampleRate: 44100, hatDecibels: hatDecibels)
+        let report = try OfflineAnalyzer.analyze(left: x, sampleRate: 44100)
+        #expect(abs(report.tempo / bpm - 1) < 0.01, "tempo \(report.tempo) for \(bpm)")
+        let f = AnalysisSignals.fMeasure(report.beats, kicks, tolerance: 0.03)
+        #expect(f >= 0.95, "beat F \(f) at \(bpm) BPM: \(report.beats.count) beats, \(kicks.count) kicks")
+    }
+
     @Test("irregular percussive hits: onsets within 30 ms (F ≥ 0.9)")
     func onsets() throws {
         var seed: UInt64 = 7
@@ -95,6 +105,21 @@ struct AnalysisRhythmTests {
         let later = ref.filter { $0 > 5 && $0 < 11.8 }
         let f = AnalysisSignals.fMeasure(beats.filter { $0 > 4.98 }.map { $0 + 1.0 / 120 }, later, tolerance: 0.03)
         #expect(f >= 0.9, "live beat F \(f)")
+    }
+
+    @Test("live (causal) tracking of fast music (kick on every beat, quieter off-beat hats, snare on 2 and 4): the kick's tempo, a beat on every kick",
+          arguments: [150.0, 170, 190, 200])
+    func liveFast(bpm: Double) throws {
+        let (x, kicks) = AnalysisSignals.fastBeat(bpm: bpm, seconds: 14, sampleRate: 44100)
+        var beats = [Double](), tempo: Float = 0
+        try AnalysisSignals.run(x, sampleRate: 44100, fps: Rational(60)) { _, f in
+            if f.isBeat { beats.append(f.time) }
+            tempo = f.tempo
+        }
+        #expect(abs(Double(tempo) / bpm - 1) < 0.02, "live tempo \(tempo) for \(bpm)")
+        let later = kicks.filter { $0 > 5 && $0 < 13.8 }
+        let f = AnalysisSignals.fMeasure(beats.filter { $0 > 4.98 }.map { $0 + 1.0 / 120 }, later, tolerance: 0.03)
+        #expect(f >= 0.9, "live beat F \(f) at \(bpm) BPM")
     }
 
     @Test("a beat grid drives isBeat on frame floor(b·fps), phase rises between beats")
