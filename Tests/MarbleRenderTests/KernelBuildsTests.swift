@@ -2,6 +2,7 @@
 import MarbleCore
 import Testing
 @testable import MarbleRender
+@testable import Shaders
 
 /// The film grade kernel (the `analog` shader's pixels): its AVX2 build must give the portable
 /// build's bytes, and both must be the grade the shader documents.
@@ -66,5 +67,12 @@ import Testing
           arguments: [1, 7, 8, 9, 1920, 1923])
     func buildsAgree(count: Int) {
         #expect(run(count, wide: true) == run(count, wide: false))
+    }
+
+    @Test("a compositor switches the shaders to the AVX2 builds exactly when the CPU allows them")
+    func selection() throws {
+        WideKernels.allow(false)
+        _ = try Compositor(preset: Preset(name: "t", layers: [LayerSpec(shader: "analog")]), width: 16, height: 16, threads: 1)
+        #expect(WideKernels.enabled == YUVConverter.usesAVX2)
     }
 }
