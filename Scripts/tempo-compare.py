@@ -18,8 +18,9 @@ Needs: apt-get (Debian), dpkg-deb, aubio (`apt-get install aubio-tools`), a Pyth
 Usage: Scripts/tempo-compare.py [--cache DIR]
 
 Agreement: MarbleKit's tempo is said to agree with another tool's when they are within 4 % after
-multiplying the other's by 1, 2, 1/2, 3/2 or 2/3 (octave and 3:2 relations: which metrical level is
-"the beat" is a matter of taste); the relation found is printed (×1 = the same tempo).
+multiplying the other's by 1, 2 or 1/2 (octave relations: which metrical level is "the beat" is a
+matter of taste); 3:2 relations (×3/2, ×2/3) are printed too but counted apart. The relation found is
+printed (×1 = the same tempo).
 """
 import argparse
 import json
