@@ -40,7 +40,7 @@ extension Noise.Sampler {
     @inline(__always) func voronoi(_ x: Lanes, _ y: Lanes, jitter: Float = 1) -> (f1: Lanes, f2: Lanes, id: Lanes) {
         let i = floorToInt32(x), j = floorToInt32(y)
         let fx = x - Lanes(i), fy = y - Lanes(j)
-        var f1 = Lanes(repeating: 8), f2 = Lanes(repeating: 8), id = Lanes(repeating: 0)
+        var f1 = Lanes(repeating: 8), f2 = Lanes(repeating: 8), nearestI = i, nearestJ = j
         for dj: Int32 in -1...1 {
             for di: Int32 in -1...1 {
                 let ci = i &+ di, cj = j &+ dj
@@ -50,10 +50,14 @@ extension Noise.Sampler {
                 let d = dx * dx + dy * dy
                 let nearer = d .< f1
                 f2 = f2.replacing(with: d, where: d .< f2).replacing(with: f1, where: nearer)
-                id = id.replacing(with: lattice(ci &+ 53, cj &+ 11), where: nearer)
+                nearestI = nearestI.replacing(with: ci, where: nearer)
+                nearestJ = nearestJ.replacing(with: cj, where: nearer)
                 f1 = f1.replacing(with: d, where: nearer)
             }
         }
+        // The id of the nearest cell, read once (the scalar function reads it at every nearer cell and
+        // keeps the last); 0 where no cell was nearer than 8 (f1 still 8: only for NaN coordinates).
+        let id = lattice(nearestI &+ 53, nearestJ &+ 11).replacing(with: 0, where: .!(f1 .< 8))
         return (f1.squareRoot(), f2.squareRoot(), id)
     }
 
