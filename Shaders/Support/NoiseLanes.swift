@@ -15,10 +15,10 @@ extension Noise.Sampler {
         let i = floorToInt32(x), j = floorToInt32(y)
         let fx = x - Lanes(i), fy = y - Lanes(j)
         let u = fx * fx * (3 - 2 * fx), v = fy * fy * (3 - 2 * fy)
-        // Row offsets of the lattice points (j & 255) << 8 and (j + 1 & 255) << 8, columns i & 255, i + 1 & 255.
-        let r0 = (j & 255) &<< 8, r1 = ((j &+ 1) & 255) &<< 8
-        let c0 = i & 255, c1 = (i &+ 1) & 255
-        let a = gather(r0 | c0), b = gather(r0 | c1), c = gather(r1 | c0), d = gather(r1 | c1)
+        // Lattice points (i, j), (i + 1, j) and (i, j + 1), (i + 1, j + 1): two adjacent pairs in the
+        // table's rows of 257, one 64-bit load each.
+        let r0 = j & 255, r1 = (j &+ 1) & 255, c0 = i & 255
+        let (a, b) = gatherPairs((r0 &<< 8) &+ r0 &+ c0), (c, d) = gatherPairs((r1 &<< 8) &+ r1 &+ c0)
         let top = a + (b - a) * u, bottom = c + (d - c) * u
         return top + (bottom - top) * v
     }
@@ -64,6 +64,18 @@ extension Noise.Sampler {
     /// The table's values at lattice points (i, j), per lane.
     @inline(__always) func lattice(_ i: LaneInts, _ j: LaneInts) -> Lanes {
         gather((j & 255) &<< 8 | (i & 255))
+    }
+
+    /// Eight pairs of adjacent values in the rows of 257 after the table (index row · 257 + column):
+    /// the values at lattice points (column, row) and (column + 1, row).
+    @inline(__always) func gatherPairs(_ index: LaneInts) -> (Lanes, Lanes) {
+        let pairs = UnsafeRawPointer(table + Noise.size * Noise.size)
+        var first = Lanes(), second = Lanes()
+        for k in 0..<8 {
+            let p = pairs.loadUnaligned(fromByteOffset: Int(index[k]) &* 4, as: SIMD2<Float>.self)
+            first[k] = p.x; second[k] = p.y
+        }
+        return (first, second)
     }
 
     /// Eight table reads (SSE2 and AVX have no gather: scalar loads into the lanes).
