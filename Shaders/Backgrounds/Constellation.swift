@@ -59,20 +59,17 @@ public final class Constellation: Shader, @unchecked Sendable {
         let fx = x - Lanes(i), fy = y - Lanes(j)
         var d1 = Lanes(repeating: 64), d2 = Lanes(repeating: 64)
         var ax = Lanes(repeating: 0), ay = Lanes(repeating: 0), bx = Lanes(repeating: 0), by = Lanes(repeating: 0)
-        for dj: Int32 in -1...1 {
-            for di: Int32 in -1...1 {
-                let ci = i &+ di, cj = j &+ dj
-                let px = (Float(di) + 0.5) + 0.8 * (noise.lattice(ci, cj) - 0.5)
-                let py = (Float(dj) + 0.5) + 0.8 * (noise.lattice(cj &+ 91, ci &+ 37) - 0.5)
-                let ex = px - fx, ey = py - fy
-                let d = ex * ex + ey * ey
-                let nearer = d .< d1, second = .!nearer .& (d .< d2)
-                bx = bx.replacing(with: px, where: second).replacing(with: ax, where: nearer)
-                by = by.replacing(with: py, where: second).replacing(with: ay, where: nearer)
-                d2 = d2.replacing(with: d, where: second).replacing(with: d1, where: nearer)
-                ax = ax.replacing(with: px, where: nearer); ay = ay.replacing(with: py, where: nearer)
-                d1 = d1.replacing(with: d, where: nearer)
-            }
+        noise.forEachCell(i, j) { di, dj, hx, hy in
+            let px = (Float(di) + 0.5) + 0.8 * (hx - 0.5)
+            let py = (Float(dj) + 0.5) + 0.8 * (hy - 0.5)
+            let ex = px - fx, ey = py - fy
+            let d = ex * ex + ey * ey
+            let nearer = d .< d1, second = .!nearer .& (d .< d2)
+            bx = bx.replacing(with: px, where: second).replacing(with: ax, where: nearer)
+            by = by.replacing(with: py, where: second).replacing(with: ay, where: nearer)
+            d2 = d2.replacing(with: d, where: second).replacing(with: d1, where: nearer)
+            ax = ax.replacing(with: px, where: nearer); ay = ay.replacing(with: py, where: nearer)
+            d1 = d1.replacing(with: d, where: nearer)
         }
         // Distance from (fx, fy) to segment a–b.
         let sx = bx - ax, sy = by - ay

@@ -16,9 +16,8 @@ extension Noise.Sampler {
         let fx = x - Lanes(i), fy = y - Lanes(j)
         let u = fx * fx * (3 - 2 * fx), v = fy * fy * (3 - 2 * fy)
         // Lattice points (i, j), (i + 1, j) and (i, j + 1), (i + 1, j + 1): two adjacent pairs in the
-        // table's rows of 257, one 64-bit load each.
-        let r0 = j & 255, r1 = (j &+ 1) & 255, c0 = i & 255
-        let (a, b) = gatherPairs((r0 &<< 8) &+ r0 &+ c0), (c, d) = gatherPairs((r1 &<< 8) &+ r1 &+ c0)
+        // table's padded rows, one 64-bit load each.
+        let (a, b) = gatherPairs(paddedIndex(i, j)), (c, d) = gatherPairs(paddedIndex(i, j &+ 1))
         let top = a + (b - a) * u, bottom = c + (d - c) * u
         return top + (bottom - top) * v
     }
@@ -41,47 +40,21 @@ extension Noise.Sampler {
         let i = floorToInt32(x), j = floorToInt32(y)
         let fx = x - Lanes(i), fy = y - Lanes(j)
         var f1 = Lanes(repeating: 8), f2 = Lanes(repeating: 8), nearestI = i, nearestJ = j
-        for dj: Int32 in -1...1 {
-            for di: Int32 in -1...1 {
-                let ci = i &+ di, cj = j &+ dj
-                let px = (Float(di) + 0.5) + jitter * (lattice(ci, cj) - 0.5)
-                let py = (Float(dj) + 0.5) + jitter * (lattice(cj &+ 91, ci &+ 37) - 0.5)
-                let dx = px - fx, dy = py - fy
-                let d = dx * dx + dy * dy
-                let nearer = d .< f1
-                f2 = f2.replacing(with: d, where: d .< f2).replacing(with: f1, where: nearer)
-                nearestI = nearestI.replacing(with: ci, where: nearer)
-                nearestJ = nearestJ.replacing(with: cj, where: nearer)
-                f1 = f1.replacing(with: d, where: nearer)
-            }
+        forEachCell(i, j) { di, dj, hx, hy in
+            let px = (Float(di) + 0.5) + jitter * (hx - 0.5)
+            let py = (Float(dj) + 0.5) + jitter * (hy - 0.5)
+            let dx = px - fx, dy = py - fy
+            let d = dx * dx + dy * dy
+            let nearer = d .< f1
+            f2 = f2.replacing(with: d, where: d .< f2).replacing(with: f1, where: nearer)
+            nearestI = nearestI.replacing(with: i &+ di, where: nearer)
+            nearestJ = nearestJ.replacing(with: j &+ dj, where: nearer)
+            f1 = f1.replacing(with: d, where: nearer)
         }
         // The id of the nearest cell, read once (the scalar function reads it at every nearer cell and
         // keeps the last); 0 where no cell was nearer than 8 (f1 still 8: only for NaN coordinates).
         let id = lattice(nearestI &+ 53, nearestJ &+ 11).replacing(with: 0, where: .!(f1 .< 8))
         return (f1.squareRoot(), f2.squareRoot(), id)
-    }
-
-    /// The table's values at lattice points (i, j), per lane.
-    @inline(__always) func lattice(_ i: LaneInts, _ j: LaneInts) -> Lanes {
-        gather((j & 255) &<< 8 | (i & 255))
-    }
-
-    /// Eight pairs of adjacent values in the rows of 257 after the table (index row · 257 + column):
-    /// the values at lattice points (column, row) and (column + 1, row).
-    @inline(__always) func gatherPairs(_ index: LaneInts) -> (Lanes, Lanes) {
-        let pairs = UnsafeRawPointer(table + Noise.size * Noise.size)
-        var first = Lanes(), second = Lanes()
-        for k in 0..<8 {
-            let p = pairs.loadUnaligned(fromByteOffset: Int(index[k]) &* 4, as: SIMD2<Float>.self)
-            first[k] = p.x; second[k] = p.y
-        }
-        return (first, second)
-    }
-
-    /// Eight table reads (SSE2 and AVX have no gather: scalar loads into the lanes).
-    @inline(__always) func gather(_ index: LaneInts) -> Lanes {
-        Lanes(table[Int(index[0])], table[Int(index[1])], table[Int(index[2])], table[Int(index[3])],
-              table[Int(index[4])], table[Int(index[5])], table[Int(index[6])], table[Int(index[7])])
     }
 }
 
