@@ -35,22 +35,24 @@ public final class Amsterdam: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, line = waterline, rp = ripple, li = light
+        let noise = Noise.Sampler()
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             let inWater = y > line
             // Mirror about the waterline, stretched vertically (reflections elongate).
             let depth = y - line
             let mirrorY = inWater ? line - depth * 0.8 : y
             let rowWave = inWater ? 0.012 * rp * (0.2 + depth * 2) : 0
-            for i in 0..<count {
-                let x = x0 + Float(i) * step
-                let wobble = rowWave * fastSin(y * 45 + t * 2 + 0.5 * fastSin(x * 3 + t))
-                let c = Noise.voronoi((x + wobble) * 7, mirrorY * 7, jitter: 0.9)
-                let lamp = c.id < 0.45 ? fastExp(-c.f1 * c.f1 * 30) * (0.6 + 0.8 * c.id) : 0
-                let sky = 0.06 + 0.08 * (0.5 - mirrorY)
-                var v = sky + li * lamp
-                v = inWater ? v * (0.65 - 0.3 * depth) : v
-                out[i] = canvas.color(v)
-            }
+            let rowPhase = y * 45 + t * 2, cellY = Lanes(repeating: mirrorY * 7)
+            let sky = 0.06 + 0.08 * (0.5 - mirrorY), dim = 0.65 - 0.3 * depth
+            forEachLaneGroup(count: count, { first in
+                let x = lanes(x0, step: step, first: first)
+                let wobble = rowWave * fastSin(rowPhase + 0.5 * fastSin(x * 3 + t))
+                let c = noise.voronoi((x + wobble) * 7, cellY, jitter: 0.9)
+                let glow = fastExp(-c.f1 * c.f1 * 30) * (0.6 + 0.8 * c.id)
+                let lamp = Lanes(repeating: 0).replacing(with: glow, where: c.id .< 0.45)
+                let v = sky + li * lamp
+                return inWater ? v * dim : v
+            }, store: { i, v in out[i] = canvas.color(v) })
         }
     }
 }

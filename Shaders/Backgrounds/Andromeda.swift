@@ -36,22 +36,25 @@ public final class Andromeda: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, k = arms, tw = twist, coreGlow = core, arm = armLight
+        let noise = Noise.Sampler()
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y0, step, count, out in
             // A tilted disc: squash y.
             let y = y0 * 1.8
-            for i in 0..<count {
-                let x = x0 + Float(i) * step
-                let r2 = x * x + y * y, r = r2.squareRoot() + 1e-4
-                let angle = fastAtan2(y, x)
+            let yy = y * y, yLanes = Lanes(repeating: y), winding = tw * 6, spin = t * 0.3
+            let dustY = Lanes(repeating: y * 6 + 0.1 * t)
+            forEachLaneGroup(count: count, { first in
+                let x = lanes(x0, step: step, first: first)
+                let r2 = x * x + yy, r = r2.squareRoot() + 1e-4
+                let angle = fastAtan2(yLanes, x)
                 // Arms where cos(k·θ − twist·r + t) peaks.
-                let wind = angle * k - tw * 6 * r + t * 0.3
+                let wind = angle * k - winding * r + spin
                 let armShape = 0.5 + 0.5 * fastCos(wind)
-                let dust = Noise.fbm(x * 6 + 20, y * 6 + 0.1 * t, octaves: 3)
+                let dust = noise.fbm(x * 6 + 20, dustY, octaves: 3)
                 let disc = fastExp(-r * 3.2)
                 let coreLight = coreGlow * fastExp(-r2 * 90)
-                let v = clamp01(arm * disc * armShape * armShape * (0.4 + 0.9 * dust) + coreLight + 0.03 * dust)
-                out[i] = canvas.color(v)
-            }
+                let arms: Lanes = arm * disc * armShape * armShape * (0.4 + 0.9 * dust)
+                return clamp01(arms + coreLight + 0.03 * dust)
+            }, store: { i, v in out[i] = canvas.color(v) })
         }
     }
 }

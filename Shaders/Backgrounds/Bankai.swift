@@ -33,17 +33,19 @@ public final class Bankai: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, k = streaks, rc = reach, fl = flare
+        let noise = Noise.Sampler()
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
-            for i in 0..<count {
-                let x = x0 + Float(i) * step
-                let r = (x * x + y * y).squareRoot() + 1e-5
+            let yy = y * y, flow = t * 1.5, coreGain = 0.6 + fl
+            forEachLaneGroup(count: count, { first in
+                let x = lanes(x0, step: step, first: first)
+                let r = (x * x + yy).squareRoot() + 1e-5
                 let cx = x / r, cy = y / r
                 // Noise along the ray flows outwards with time.
-                let n = Noise.fbm(cx * k + 13, cy * k + r * 3 - t * 1.5, octaves: 3)
+                let n = noise.fbm(cx * k + 13, cy * k + r * 3 - flow, octaves: 3)
                 let flame = smoothstep(0.0, 1.0, (rc + 0.4 * n - r) * 3)
-                let core = fastExp(-r * 10) * (0.6 + fl)
-                out[i] = canvas.color(flame * (0.5 + n) + core)
-            }
+                let core = fastExp(-r * 10) * coreGain
+                return flame * (0.5 + n) + core
+            }, store: { i, v in out[i] = canvas.color(v) })
         }
     }
 }

@@ -32,18 +32,19 @@ public final class Bedazzled: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, k = density, s = share, fl = flash
+        let noise = Noise.Sampler()
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             let cy = floorToInt32(y * k)
-            for i in 0..<count {
-                let x = x0 + Float(i) * step
+            let cellY = LaneInts(repeating: cy), rateY = LaneInts(repeating: cy &+ 13), tilt = y * 0.3
+            forEachLaneGroup(count: count, { first in
+                let x = lanes(x0, step: step, first: first)
                 let cx = floorToInt32(x * k)
-                let facet = Noise.lattice(cx, cy), rate = Noise.lattice(cx &+ 71, cy &+ 13)
+                let facet = noise.lattice(cx, cellY), rate = noise.lattice(cx &+ 71, rateY)
                 let twinkle = 0.5 + 0.5 * fastSin(t * (2 + 6 * rate) + facet * 40)
-                let lit = facet < s ? twinkle * twinkle * twinkle : 0
-                let base = 0.25 + 0.25 * (x * 0.5 + 0.5 - y * 0.3) + 0.15 * facet
-                let v = clamp01(base + 0.7 * lit + fl * facet)
-                out[i] = canvas.color(v)
-            }
+                let lit = Lanes(repeating: 0).replacing(with: twinkle * twinkle * twinkle, where: facet .< s)
+                let base = 0.25 + 0.25 * (x * 0.5 + 0.5 - tilt) + 0.15 * facet
+                return clamp01(base + 0.7 * lit + fl * facet)
+            }, store: { i, v in out[i] = canvas.color(v) })
         }
     }
 }

@@ -33,17 +33,19 @@ public final class BlackDiamond: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let k = facets, glow = edgeGlow, lx = lightX, ly = lightY
+        let noise = Noise.Sampler()
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
-            for i in 0..<count {
-                let x = x0 + Float(i) * step
-                let c = Noise.voronoi(x * k, y * k, jitter: 1)
+            let cellY = Lanes(repeating: y * k)
+            forEachLaneGroup(count: count, { first in
+                let x = lanes(x0, step: step, first: first)
+                let c = noise.voronoi(x * k, cellY, jitter: 1)
                 // Each facet's normal from its id: a tilt direction on the unit circle.
                 let tilt = c.id * 6.283_185
                 let facing = 0.5 + 0.5 * (fastCos(tilt) * lx + fastSin(tilt) * ly)
                 let edge = clamp01(1 - (c.f2 - c.f1) * 14)
-                let v = clamp01(0.08 + 0.45 * facing * facing * facing + glow * edge * edge)
-                out[i] = canvas.color(v)
-            }
+                let lit: Lanes = 0.08 + 0.45 * facing * facing * facing
+                return clamp01(lit + glow * edge * edge)
+            }, store: { i, v in out[i] = canvas.color(v) })
         }
     }
 }

@@ -37,22 +37,23 @@ public final class Carbon: Shader, @unchecked Sendable {
             let iy = floorToInt32(v)
             let fy = fract(v)
             let slant = y * 0.5
-            for i in 0..<count {
-                let x = x0 + Float(i) * step
+            let fys = Lanes(repeating: fy), glossGain = 0.35 * g
+            forEachLaneGroup(count: count, { first in
+                let x = lanes(x0, step: step, first: first)
                 let u = x * k
                 let ix = floorToInt32(u)
-                let fx = u - Float(ix)
+                let fx = u - Lanes(ix)
                 // 2/2 twill: the warp is on top when (ix + iy) mod 4 < 2.
-                let warpOnTop = ((ix &+ iy) & 3) < 2
-                let across = warpOnTop ? fx : fy      // position across the visible tow
-                let along = warpOnTop ? fy : fx
+                let warpOnTop = ((ix &+ iy) & 3) .< 2
+                let across = fys.replacing(with: fx, where: warpOnTop)      // position across the visible tow
+                let along = fx.replacing(with: fys, where: warpOnTop)
                 let round = 4 * across * (1 - across) // tow cross-section, 0 at edges, 1 in the middle
-                let base: Float = warpOnTop ? 0.3 : 0.22
+                let base = Lanes(repeating: 0.22).replacing(with: 0.3, where: warpOnTop)
                 let across3 = (x + slant - sway) * 3
                 let glossBand = fastExp(-across3 * across3)
-                let shade = base * (0.5 + 0.5 * round) + 0.35 * g * glossBand * round * (0.6 + 0.4 * along)
-                out[i] = canvas.color(shade)
-            }
+                let sheen: Lanes = glossGain * glossBand * round * (0.6 + 0.4 * along)
+                return base * (0.5 + 0.5 * round) + sheen
+            }, store: { i, shade in out[i] = canvas.color(shade) })
         }
     }
 }

@@ -38,17 +38,45 @@ public final class Constellation: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let k = stars, size = starSize, line = lineLight, c = cosTurn, s = sinTurn
+        let noise = Noise.Sampler(), spread = size * size
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
-            for i in 0..<count {
-                let x = x0 + Float(i) * step
-                let u = (c * x - s * y) * k, v = (s * x + c * y) * k
-                let (d1, d2, segment) = Self.nearestStars(u + 50, v + 50)
-                let glow = fastExp(-d1 * d1 / (size * size))
+            let sy = s * y, cy = c * y
+            forEachLaneGroup(count: count, { first in
+                let x = lanes(x0, step: step, first: first)
+                let u = (c * x - sy) * k, v = (s * x + cy) * k
+                let (d1, d2, segment) = Self.nearestStars(u + 50, v + 50, noise)
+                let glow = fastExp(-d1 * d1 / spread)
                 let link = smoothstep(0.035, 0.01, segment) * smoothstep(1.6, 0.8, d1 + d2)
-                let background = 0.04 + 0.04 * Noise.value(u * 0.5, v * 0.5)
-                out[i] = canvas.color(background + line * link + glow)
-            }
+                let background = 0.04 + 0.04 * noise.value(u * 0.5, v * 0.5)
+                return background + line * link + glow
+            }, store: { i, v in out[i] = canvas.color(v) })
         }
+    }
+
+    /// ``nearestStars(_:_:)`` on eight points, select for select.
+    @inline(__always) static func nearestStars(_ x: Lanes, _ y: Lanes, _ noise: Noise.Sampler) -> (Lanes, Lanes, Lanes) {
+        let i = floorToInt32(x), j = floorToInt32(y)
+        let fx = x - Lanes(i), fy = y - Lanes(j)
+        var d1 = Lanes(repeating: 64), d2 = Lanes(repeating: 64)
+        var ax = Lanes(repeating: 0), ay = Lanes(repeating: 0), bx = Lanes(repeating: 0), by = Lanes(repeating: 0)
+        noise.forEachCell(i, j) { di, dj, hx, hy in
+            let px = (Float(di) + 0.5) + 0.8 * (hx - 0.5)
+            let py = (Float(dj) + 0.5) + 0.8 * (hy - 0.5)
+            let ex = px - fx, ey = py - fy
+            let d = ex * ex + ey * ey
+            let nearer = d .< d1, second = .!nearer .& (d .< d2)
+            bx = bx.replacing(with: px, where: second).replacing(with: ax, where: nearer)
+            by = by.replacing(with: py, where: second).replacing(with: ay, where: nearer)
+            d2 = d2.replacing(with: d, where: second).replacing(with: d1, where: nearer)
+            ax = ax.replacing(with: px, where: nearer); ay = ay.replacing(with: py, where: nearer)
+            d1 = d1.replacing(with: d, where: nearer)
+        }
+        // Distance from (fx, fy) to segment a–b.
+        let sx = bx - ax, sy = by - ay
+        let along: Lanes = (fx - ax) * sx + (fy - ay) * sy
+        let h = clamp01(along / lanesMax(sx * sx + sy * sy, Lanes(repeating: 1e-6)))
+        let ex = fx - ax - sx * h, ey = fy - ay - sy * h
+        return (d1.squareRoot(), d2.squareRoot(), (ex * ex + ey * ey).squareRoot())
     }
 
     /// Distances to the nearest and second-nearest star (one per unit cell, jitter 0.8) and the

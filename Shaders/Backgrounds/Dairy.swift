@@ -30,16 +30,18 @@ public final class Dairy: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, th = threshold
+        let noise = Noise.Sampler()
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
-            for i in 0..<count {
-                let x = x0 + Float(i) * step
+            let bendY = Lanes(repeating: y * 3), patchY = y * 2.2
+            forEachLaneGroup(count: count, { first in
+                let x = lanes(x0, step: step, first: first)
                 // Low-octave noise bent by a second one gives blotchy, rounded patches.
-                let bend = Noise.fbm(x * 3 + 0.05 * t, y * 3, octaves: 2) - 0.5
-                let n = Noise.fbm(x * 2.2 + bend * 0.8 + 0.02 * t + 40, y * 2.2 + bend * 0.8, octaves: 3)
+                let bend = noise.fbm(x * 3 + 0.05 * t, bendY, octaves: 2) - 0.5
+                let n = noise.fbm(x * 2.2 + bend * 0.8 + 0.02 * t + 40, patchY + bend * 0.8, octaves: 3)
                 let spot = smoothstep(th + 0.03, th - 0.03, 1 - n)
                 let hide = 0.85 + 0.1 * bend
-                out[i] = canvas.color(hide * (1 - 0.92 * spot))
-            }
+                return hide * (1 - 0.92 * spot)
+            }, store: { i, v in out[i] = canvas.color(v) })
         }
     }
 }

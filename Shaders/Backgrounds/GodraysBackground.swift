@@ -35,19 +35,21 @@ public final class GodraysBackground: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, k = shafts, glow = intensity, w = width
+        let noise = Noise.Sampler()
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y0, step, count, out in
             let y = y0 + 0.75                           // the light sits above the top edge
-            for i in 0..<count {
-                let x = x0 + Float(i) * step
-                let r = (x * x + y * y).squareRoot() + 1e-5
+            let yy = y * y, dustY = Lanes(repeating: y * 30 - 0.3 * t)
+            forEachLaneGroup(count: count, { first in
+                let x = lanes(x0, step: step, first: first)
+                let r = (x * x + yy).squareRoot() + 1e-5
                 let cx = x / r, cy = y / r
-                let rays = Noise.fbm(cx * k + 0.05 * t, cy * k + 0.03 * t, octaves: 3)
+                let rays = noise.fbm(cx * k + 0.05 * t, cy * k + 0.03 * t, octaves: 3)
                 let shaft = smoothstep(0.55 - 0.1 * w, 0.75, rays)
-                let dust = Noise.value(x * 30 + 0.2 * t, y * 30 - 0.3 * t)
+                let dust = noise.value(x * 30 + 0.2 * t, dustY)
                 let fall = 1 / (1 + r * r * 2.5)
-                let v = clamp01(glow * fall * (0.15 + 0.85 * shaft) * (0.85 + 0.3 * dust) + 0.25 * fastExp(-r * 8))
-                out[i] = canvas.color(v)
-            }
+                let lit: Lanes = glow * fall * (0.15 + 0.85 * shaft) * (0.85 + 0.3 * dust)
+                return clamp01(lit + 0.25 * fastExp(-r * 8))
+            }, store: { i, v in out[i] = canvas.color(v) })
         }
     }
 }

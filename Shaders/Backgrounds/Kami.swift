@@ -30,18 +30,19 @@ public final class Kami: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, th = threshold, dark = darkness
+        let noise = Noise.Sampler()
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
-            for i in 0..<count {
-                let x = x0 + Float(i) * step
+            let tilt = 0.3 * y, fibreY = Lanes(repeating: y * 6), inkY = Lanes(repeating: y * 1.8 - 0.02 * t)
+            forEachLaneGroup(count: count, { first in
+                let x = lanes(x0, step: step, first: first)
                 // Fibres: noise stretched along a slightly tilted axis.
-                let fibre = Noise.value((x + 0.3 * y) * 60, y * 6)
-                let ink = Noise.fbm(x * 1.8 + 0.03 * t, y * 1.8 - 0.02 * t, octaves: 4)
+                let fibre = noise.value((x + tilt) * 60, fibreY)
+                let ink = noise.fbm(x * 1.8 + 0.03 * t, inkY, octaves: 4)
                 let wash = smoothstep(th, th + 0.12, ink)
                 let edge = smoothstep(th - 0.02, th + 0.02, ink) - smoothstep(th + 0.02, th + 0.08, ink)
                 let paper = 0.86 + 0.08 * fibre
-                let v = paper * (1 - dark * (0.75 * wash + 0.25 * edge))
-                out[i] = canvas.color(v)
-            }
+                return paper * (1 - dark * (0.75 * wash + 0.25 * edge))
+            }, store: { i, v in out[i] = canvas.color(v) })
         }
     }
 }

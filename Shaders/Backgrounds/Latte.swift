@@ -31,18 +31,20 @@ public final class Latte: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let sw = swirl, tn = turn, t = frame.time
+        let noise = Noise.Sampler()
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
-            for i in 0..<count {
-                let x = x0 + Float(i) * step
-                let r = (x * x + y * y).squareRoot()
+            let yy = y * y
+            forEachLaneGroup(count: count, { first in
+                let x = lanes(x0, step: step, first: first)
+                let r = (x * x + yy).squareRoot()
                 // Rotate more near the centre: a vortex.
                 let a = tn + sw / (0.3 + r * 3)
                 let c = fastCos(a), s = fastSin(a)
                 let u = c * x - s * y, v = s * x + c * y
-                let n = Noise.fbm(u * 3 + 7, v * 3 + 0.05 * t, octaves: 4)
+                let n = noise.fbm(u * 3 + 7, v * 3 + 0.05 * t, octaves: 4)
                 let milk = smoothstep(0.35, 0.7, n + 0.25 * fastSin(u * 8))
-                out[i] = canvas.color(0.15 + 0.8 * milk)
-            }
+                return 0.15 + 0.8 * milk
+            }, store: { i, v in out[i] = canvas.color(v) })
         }
     }
 }

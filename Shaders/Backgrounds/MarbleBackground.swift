@@ -31,17 +31,19 @@ public final class MarbleBackground: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, k = veins, turb = turbulence
+        let noise = Noise.Sampler()
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
-            for i in 0..<count {
-                let x = x0 + Float(i) * step
-                let n = Noise.fbm(x * 2.5 + 0.05 * t, y * 2.5 - 0.03 * t, octaves: 4)
-                let s = fastSin((x + 0.6 * y) * k + turb * n + 0.2 * t)
+            let ny = Lanes(repeating: y * 2.5 - 0.03 * t), slant = 0.6 * y
+            forEachLaneGroup(count: count, { first in
+                let x = lanes(x0, step: step, first: first)
+                let n = noise.fbm(x * 2.5 + 0.05 * t, ny, octaves: 4)
+                let s = fastSin((x + slant) * k + turb * n + 0.2 * t)
                 // Thin dark veins where s crosses 0, a gold vein where it peaks.
-                let vein = 1 - (s < 0 ? -s : s)
+                let vein = 1 - s.replacing(with: -s, where: s .< 0)
                 let body = 0.35 + 0.35 * n
-                let v = clamp01(body + 0.3 * vein * vein * vein * vein + 0.35 * smoothstep(0.9, 0.99, s))
-                out[i] = canvas.color(v)
-            }
+                let veinLight: Lanes = 0.3 * vein * vein * vein * vein
+                return clamp01(body + veinLight + 0.35 * smoothstep(0.9, 0.99, s))
+            }, store: { i, v in out[i] = canvas.color(v) })
         }
     }
 }

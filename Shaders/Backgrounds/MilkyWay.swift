@@ -33,17 +33,19 @@ public final class MilkyWay: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, c = cosTilt, s = sinTilt, g = glow, d = dust
+        let noise = Noise.Sampler()
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
-            for i in 0..<count {
-                let x = x0 + Float(i) * step
-                let along = c * x + s * y + 0.02 * t, across = -s * x + c * y
-                let clouds = Noise.fbm(along * 3, across * 6, octaves: 4)
+            let sy = s * y, cy = c * y, speckleY = Lanes(repeating: y * 120)
+            forEachLaneGroup(count: count, { first in
+                let x = lanes(x0, step: step, first: first)
+                let along = c * x + sy + 0.02 * t, across = -s * x + cy
+                let clouds = noise.fbm(along * 3, across * 6, octaves: 4)
                 let band = fastExp(-across * across * 18)
-                let lane = smoothstep(0.45, 0.7, Noise.fbm(along * 5 + 9, across * 14, octaves: 2)) * d
-                let speckle = smoothstep(0.9, 1, Noise.value(x * 120, y * 120))
-                let v = clamp01(g * band * clouds * 1.3 * (1 - 0.8 * lane) + 0.04 + 0.3 * speckle)
-                out[i] = canvas.color(v)
-            }
+                let lane = smoothstep(0.45, 0.7, noise.fbm(along * 5 + 9, across * 14, octaves: 2)) * d
+                let speckle = smoothstep(0.9, 1, noise.value(x * 120, speckleY))
+                let light: Lanes = g * band * clouds * 1.3 * (1 - 0.8 * lane)
+                return clamp01(light + 0.04 + 0.3 * speckle)
+            }, store: { i, v in out[i] = canvas.color(v) })
         }
     }
 }

@@ -32,21 +32,24 @@ public final class Oculus: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, p = pupil, light = fibreLight, irisEdge: Float = 0.42
+        let noise = Noise.Sampler()
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
-            for i in 0..<count {
-                let x = x0 + Float(i) * step
-                let r = (x * x + y * y).squareRoot() + 1e-5
+            let yy = y * y, gy = y + 0.12, gyy = gy * gy
+            forEachLaneGroup(count: count, { first in
+                let x = lanes(x0, step: step, first: first)
+                let r = (x * x + yy).squareRoot() + 1e-5
                 let cx = x / r, cy = y / r          // the angle as a point on the unit circle
-                let fibres = Noise.fbm(cx * 7 + 0.05 * t, cy * 7 + r * 9, octaves: 3)
+                let fibres = noise.fbm(cx * 7 + 0.05 * t, cy * 7 + r * 9, octaves: 3)
                 let ring = smoothstep(irisEdge - 0.08, irisEdge, r)
-                var v = (0.35 + 0.65 * fibres) * light * (1 - 0.7 * ring) * (1 - smoothstep(irisEdge, irisEdge + 0.01, r))
+                let iris: Lanes = (0.35 + 0.65 * fibres) * light * (1 - 0.7 * ring)
+                var v = iris * (1 - smoothstep(irisEdge, irisEdge + 0.01, r))
                 v += 0.25 * smoothstep(p + 0.06, p, r - 0.02) * fibres      // bright collar round the pupil
                 v *= smoothstep(p, p + 0.01, r)                               // the pupil itself is black
                 // A glint up and left.
-                let gx = x + 0.12, gy = y + 0.12
-                v += 0.9 * smoothstep(0.035, 0.02, (gx * gx + gy * gy).squareRoot())
-                out[i] = canvas.color(v)
-            }
+                let gx = x + 0.12
+                v += 0.9 * smoothstep(0.035, 0.02, (gx * gx + gyy).squareRoot())
+                return v
+            }, store: { i, v in out[i] = canvas.color(v) })
         }
     }
 }

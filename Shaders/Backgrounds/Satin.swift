@@ -31,22 +31,23 @@ public final class Satin: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, f = folds, d = depth, sh = sheen
+        let noise = Noise.Sampler()
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
             // Per row: the bend's row share, the row's fold offset and the sheen's light direction.
             let rowBend = 0.6 * fastSin(y * 1.3 + t * 0.2)
             let drift = 0.1 * t, noiseY = y * 1.5
             let rowFold = 0.4 * fastSin(y * f * 0.7 - t * 0.3)
             let lightDirection = fastSin(t * 0.25 + y * 2)
-            for i in 0..<count {
-                let x = x0 + Float(i) * step
-                let bend = Noise.value(x * 1.5 + drift, noiseY) * 2
+            let noiseYs = Lanes(repeating: noiseY), sheenGain = sh * 0.35
+            forEachLaneGroup(count: count, { first in
+                let x = lanes(x0, step: step, first: first)
+                let bend = noise.value(x * 1.5 + drift, noiseYs) * 2
                 let u = x * f + d * (bend + rowBend) + rowFold
                 let height = fastSin(u)
                 // Sheen: light from a direction sliding with time, on the fold's slope.
                 let slope = fastCos(u)
-                let light = 0.5 + 0.35 * height + sh * 0.35 * clamp01(slope * lightDirection)
-                out[i] = canvas.color(light)
-            }
+                return 0.5 + 0.35 * height + sheenGain * clamp01(slope * lightDirection)
+            }, store: { i, v in out[i] = canvas.color(v) })
         }
     }
 }

@@ -33,21 +33,24 @@ public final class Temple: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, w = wedge, invW = 1 / wedge, p = pulse, d = detail
+        let noise = Noise.Sampler()
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
-            for i in 0..<count {
-                let x = x0 + Float(i) * step
-                let r = (x * x + y * y).squareRoot()
+            let yy = y * y, yLanes = Lanes(repeating: y)
+            let turn = t * 0.1, drift = t * 0.05, ringPhase = t * 2, ringPulse = p * 3, ringGlow = 0.15 * p
+            forEachLaneGroup(count: count, { first in
+                let x = lanes(x0, step: step, first: first)
+                let r = (x * x + yy).squareRoot()
                 // Fold the angle into one wedge and mirror every other wedge.
-                let a = fastAtan2(y, x) + t * 0.1
+                let a = fastAtan2(yLanes, x) + turn
                 let k = a * invW
                 let f = fract(k)
-                let folded = (f < 0.5 ? f : 1 - f) * w
+                let folded = (1 - f).replacing(with: f, where: f .< 0.5) * w
                 let u = r * fastCos(folded), v = r * fastSin(folded)
-                let ornament = Noise.fbm(u * d + 3, v * d - t * 0.05, octaves: 3)
-                let rings = 0.5 + 0.5 * fastCos(r * 40 - t * 2 - p * 3)
-                let value = clamp01(ornament * ornament * 1.6 * (0.5 + 0.5 * rings) * (1.2 - r) + 0.15 * p * rings)
-                out[i] = canvas.color(value)
-            }
+                let ornament = noise.fbm(u * d + 3, v * d - drift, octaves: 3)
+                let rings = 0.5 + 0.5 * fastCos(r * 40 - ringPhase - ringPulse)
+                let shade: Lanes = ornament * ornament * 1.6 * (0.5 + 0.5 * rings) * (1.2 - r)
+                return clamp01(shade + ringGlow * rings)
+            }, store: { i, v in out[i] = canvas.color(v) })
         }
     }
 }

@@ -41,23 +41,30 @@ public final class Vinyl: Shader, @unchecked Sendable {
         let ca = fastCos(a), sa = fastSin(a)
         let background = canvas.palette[0]
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
-            for i in 0..<count {
-                let x = x0 + Float(i) * step
-                let r = (x * x + y * y).squareRoot() + 1e-5
+            let yy = y * y, say = sa * y, grooveGain = gr * 0.25
+            // Eight pixels at a time on lanes (bit for bit the scalar expressions); the palette
+            // lookups and pixel blends per pixel.
+            var first = 0
+            while first < count {
+                let x = lanes(x0, step: step, first: first)
+                let r = (x * x + yy).squareRoot() + 1e-5
                 // Grooves turn with the disc (a faint wobble shows it); the sheen is fixed in space.
-                let u = ca * x - sa * y
+                let u = ca * x - say
                 let groove = 0.5 + 0.5 * fastSin(r * 220 + 0.4 * fastSin(u * 9))
                 let along = (x - y) * 0.707_106_8 / r     // cos of the angle to the light's diagonal
                 let highlight = sh * fastExp(-(1 - along * along) * 14)
-                let v = clamp01(0.12 + gr * 0.25 * groove + 0.55 * highlight)
+                let v = clamp01(0.12 + grooveGain * groove + 0.55 * highlight)
                 // Edges blend over one low-resolution pixel, so they stay smooth once stretched.
-                let off = weight256(smoothstep(0.47 - step, 0.47 + step, r))
-                let onLabel = weight256(smoothstep(0.15 + step, 0.15 - step, r))
-                let inHole = weight256(smoothstep(0.012 + step, 0.012 - step, r))
-                var pixel = lerpPixel(canvas.color(v), background, off)
-                pixel = lerpPixel(pixel, label, onLabel)
-                pixel = lerpPixel(pixel, hole, inHole)
-                out[i] = pixel
+                let off = smoothstep(0.47 - step, 0.47 + step, r)
+                let onLabel = smoothstep(0.15 + step, 0.15 - step, r)
+                let inHole = smoothstep(0.012 + step, 0.012 - step, r)
+                for k in 0..<min(8, count - first) {
+                    var pixel = lerpPixel(canvas.color(v[k]), background, weight256(off[k]))
+                    pixel = lerpPixel(pixel, label, weight256(onLabel[k]))
+                    pixel = lerpPixel(pixel, hole, weight256(inHole[k]))
+                    out[first + k] = pixel
+                }
+                first += 8
             }
         }
     }

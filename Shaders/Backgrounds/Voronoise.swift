@@ -33,15 +33,16 @@ public final class Voronoise: Shader, @unchecked Sendable {
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let t = frame.time, k = cells, b = border, jit = jitter
+        let noise = Noise.Sampler()
         canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
-            for i in 0..<count {
-                let x = x0 + Float(i) * step
-                let c = Noise.voronoi(x * k + 0.3 * t, y * k + 0.11 * t, jitter: jit)
+            let cellY = Lanes(repeating: y * k + 0.11 * t)
+            forEachLaneGroup(count: count, { first in
+                let x = lanes(x0, step: step, first: first)
+                let c = noise.voronoi(x * k + 0.3 * t, cellY, jitter: jit)
                 let edge = clamp01(1 - (c.f2 - c.f1) * 6)
                 let shade = fract(c.id + 0.03 * t) * 0.75 + 0.25 * (1 - c.f1)
-                let v = clamp01(shade + b * edge * edge)
-                out[i] = canvas.color(v)
-            }
+                return clamp01(shade + b * edge * edge)
+            }, store: { i, v in out[i] = canvas.color(v) })
         }
     }
 }

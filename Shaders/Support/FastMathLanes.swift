@@ -85,3 +85,31 @@
     Lanes(row[Int(index[0])], row[Int(index[1])], row[Int(index[2])], row[Int(index[3])],
           row[Int(index[4])], row[Int(index[5])], row[Int(index[6])], row[Int(index[7])])
 }
+
+/// ``floorFast(_:)`` per lane, |x| < 2²².
+@inline(__always) func floorFast(_ x: Lanes) -> Lanes {
+    let r = roundNearest(x)
+    return r.replacing(with: r - 1, where: r .> x)
+}
+
+/// ``fract(_:)`` per lane.
+@inline(__always) func fract(_ x: Lanes) -> Lanes { x - floorFast(x) }
+
+/// ``mix(_:_:_:)`` per lane.
+@inline(__always) func mix(_ a: Lanes, _ b: Lanes, _ t: Lanes) -> Lanes { a + (b - a) * t }
+
+/// ``fastExp2(_:)`` per lane (the clamp is Swift's `max(-126, min(x, 126))`, select for select).
+@inline(__always) func fastExp2(_ x: Lanes) -> Lanes {
+    let m = x.replacing(with: 126, where: 126 .< x)
+    let c = m.replacing(with: -126, where: .!(m .>= -126))
+    let i = floorToInt32(c)
+    let f = c - Lanes(i)
+    let k1: Float = 0.695_556_856, k2: Float = 0.226_173_572, k3: Float = 0.078_145_573
+    let p2: Lanes = k2 + f * k3
+    let p1: Lanes = k1 + f * p2
+    let p: Lanes = 1 + f * p1
+    return unsafeBitCast(unsafeBitCast(p, to: LaneInts.self) &+ (i &<< 23), to: Lanes.self)
+}
+
+/// ``fastExp(_:)`` per lane.
+@inline(__always) func fastExp(_ x: Lanes) -> Lanes { fastExp2(x * 1.442_695) }

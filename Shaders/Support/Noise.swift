@@ -7,11 +7,18 @@
 enum Noise {
     static let size = 256
     /// Random values in 0…1, row-major 256×256, allocated once and never freed (read-only after init).
+    /// Right after it in the same allocation, the same values in rows of ``paddedRow`` (columns 0…3
+    /// repeated as columns 256…259), so that lattice points (i, j) … (i + 3, j) are adjacent for the
+    /// lane functions' wide loads (see ``Sampler/gatherPairs(_:)``).
     nonisolated(unsafe) static let table: UnsafeMutablePointer<Float> = {
-        let p = UnsafeMutablePointer<Float>.allocate(capacity: size * size)
+        let p = UnsafeMutablePointer<Float>.allocate(capacity: size * size + size * paddedRow)
         for i in 0..<(size * size) { p[i] = Float(hash(UInt32(i)) >> 8) * (1.0 / 16_777_216) }
+        for row in 0..<size {
+            for column in 0..<paddedRow { p[size * size + row * paddedRow + column] = p[row * size + column % size] }
+        }
         return p
     }()
+    static let paddedRow = 260
 
     /// A good 32-bit integer hash (lowbias32, Chris Wellons).
     @inline(__always) static func hash(_ v: UInt32) -> UInt32 {

@@ -15,10 +15,9 @@ extension Noise.Sampler {
         let i = floorToInt32(x), j = floorToInt32(y)
         let fx = x - Lanes(i), fy = y - Lanes(j)
         let u = fx * fx * (3 - 2 * fx), v = fy * fy * (3 - 2 * fy)
-        // Row offsets of the lattice points (j & 255) << 8 and (j + 1 & 255) << 8, columns i & 255, i + 1 & 255.
-        let r0 = (j & 255) &<< 8, r1 = ((j &+ 1) & 255) &<< 8
-        let c0 = i & 255, c1 = (i &+ 1) & 255
-        let a = gather(r0 | c0), b = gather(r0 | c1), c = gather(r1 | c0), d = gather(r1 | c1)
+        // Lattice points (i, j), (i + 1, j) and (i, j + 1), (i + 1, j + 1): two adjacent pairs in the
+        // table's padded rows, one 64-bit load each.
+        let (a, b) = gatherPairs(paddedIndex(i, j)), (c, d) = gatherPairs(paddedIndex(i, j &+ 1))
         let top = a + (b - a) * u, bottom = c + (d - c) * u
         return top + (bottom - top) * v
     }
@@ -40,32 +39,22 @@ extension Noise.Sampler {
     @inline(__always) func voronoi(_ x: Lanes, _ y: Lanes, jitter: Float = 1) -> (f1: Lanes, f2: Lanes, id: Lanes) {
         let i = floorToInt32(x), j = floorToInt32(y)
         let fx = x - Lanes(i), fy = y - Lanes(j)
-        var f1 = Lanes(repeating: 8), f2 = Lanes(repeating: 8), id = Lanes(repeating: 0)
-        for dj: Int32 in -1...1 {
-            for di: Int32 in -1...1 {
-                let ci = i &+ di, cj = j &+ dj
-                let px = (Float(di) + 0.5) + jitter * (lattice(ci, cj) - 0.5)
-                let py = (Float(dj) + 0.5) + jitter * (lattice(cj &+ 91, ci &+ 37) - 0.5)
-                let dx = px - fx, dy = py - fy
-                let d = dx * dx + dy * dy
-                let nearer = d .< f1
-                f2 = f2.replacing(with: d, where: d .< f2).replacing(with: f1, where: nearer)
-                id = id.replacing(with: lattice(ci &+ 53, cj &+ 11), where: nearer)
-                f1 = f1.replacing(with: d, where: nearer)
-            }
+        var f1 = Lanes(repeating: 8), f2 = Lanes(repeating: 8), nearestI = i, nearestJ = j
+        forEachCell(i, j) { di, dj, hx, hy in
+            let px = (Float(di) + 0.5) + jitter * (hx - 0.5)
+            let py = (Float(dj) + 0.5) + jitter * (hy - 0.5)
+            let dx = px - fx, dy = py - fy
+            let d = dx * dx + dy * dy
+            let nearer = d .< f1
+            f2 = f2.replacing(with: d, where: d .< f2).replacing(with: f1, where: nearer)
+            nearestI = nearestI.replacing(with: i &+ di, where: nearer)
+            nearestJ = nearestJ.replacing(with: j &+ dj, where: nearer)
+            f1 = f1.replacing(with: d, where: nearer)
         }
+        // The id of the nearest cell, read once (the scalar function reads it at every nearer cell and
+        // keeps the last); 0 where no cell was nearer than 8 (f1 still 8: only for NaN coordinates).
+        let id = lattice(nearestI &+ 53, nearestJ &+ 11).replacing(with: 0, where: .!(f1 .< 8))
         return (f1.squareRoot(), f2.squareRoot(), id)
-    }
-
-    /// The table's values at lattice points (i, j), per lane.
-    @inline(__always) func lattice(_ i: LaneInts, _ j: LaneInts) -> Lanes {
-        gather((j & 255) &<< 8 | (i & 255))
-    }
-
-    /// Eight table reads (SSE2 and AVX have no gather: scalar loads into the lanes).
-    @inline(__always) func gather(_ index: LaneInts) -> Lanes {
-        Lanes(table[Int(index[0])], table[Int(index[1])], table[Int(index[2])], table[Int(index[3])],
-              table[Int(index[4])], table[Int(index[5])], table[Int(index[6])], table[Int(index[7])])
     }
 }
 
