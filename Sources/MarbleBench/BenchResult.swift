@@ -50,8 +50,9 @@ public struct FFmpegComparisonResult: Sendable, Equatable {
     /// well each side keeps the cores busy; 0 when not measured.
     public var oursCPUSeconds: Double
     public var ffmpegCPUSeconds: Double
-    /// Median wall time of the encoder alone: `ffmpeg` encoding as many black frames of this size with
-    /// the same x264 settings, no sound. No song → MP4 job with this encoder can take less (0: not measured).
+    /// Median wall time of the encoders alone: `ffmpeg` encoding as many black frames of this size with
+    /// the same x264 settings and the song's sound as AAC. No song → MP4 job with these encoders takes
+    /// much less, whatever draws its pictures (0: not measured).
     public var encoderOnlySeconds: Double
     /// Alternating rounds the medians are taken over.
     public var rounds: Int
@@ -60,8 +61,8 @@ public struct FFmpegComparisonResult: Sendable, Equatable {
     public var ffmpegSpeed: Double { songSeconds / ffmpegSeconds }
     /// Our speed / FFmpeg's: above 1 we are faster.
     public var ratio: Double { ffmpegSeconds / oursSeconds }
-    /// The encoder alone's real-time factor, and the highest ratio any visualiser encoding with it
-    /// could reach against this FFmpeg job (nil when not measured).
+    /// The encoders alone's real-time factor, and about the highest ratio any visualiser encoding with
+    /// them could reach against this FFmpeg job (nil when not measured).
     public var encoderOnlySpeed: Double? { encoderOnlySeconds > 0 ? songSeconds / encoderOnlySeconds : nil }
     public var ratioCeiling: Double? { encoderOnlySeconds > 0 ? ffmpegSeconds / encoderOnlySeconds : nil }
 

@@ -53,14 +53,16 @@ public struct FFmpegComparison {
                 "-c:v", "libx264", "-preset", encoderPreset.rawValue, "-crf", "\(crf)", "-c:a", "aac", output]
     }
 
-    /// The encoder alone: as many black frames as the song has, at this size and rate, through the same
-    /// x264 settings into MP4, no sound. Black is the cheapest picture x264 encodes, so this is the
-    /// floor under any song → MP4 job with this encoder on this machine.
-    public func encoderOnlyArguments(size: BenchConfiguration.Size, output: String) -> [String] {
+    /// The encoders alone: as many black frames as the song has, at this size and rate, through the
+    /// same x264 settings, and the song's sound through the same AAC encoder, into MP4. Black is about
+    /// the cheapest picture x264 encodes, so this is the floor under any song → MP4 job with these
+    /// encoders on this machine, whatever draws the pictures.
+    public func encoderOnlyArguments(size: BenchConfiguration.Size, song: String, output: String) -> [String] {
         let frames = max(1, Int((songSeconds * fps.doubleValue).rounded(.up)))
         return ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
-                "color=c=black:s=\(size.width)x\(size.height):r=\(fps)", "-frames:v", "\(frames)", "-pix_fmt", "yuv420p",
-                "-c:v", "libx264", "-preset", encoderPreset.rawValue, "-crf", "\(crf)", output]
+                "color=c=black:s=\(size.width)x\(size.height):r=\(fps)", "-i", song, "-map", "0:v", "-map", "1:a",
+                "-frames:v", "\(frames)", "-pix_fmt", "yuv420p",
+                "-c:v", "libx264", "-preset", encoderPreset.rawValue, "-crf", "\(crf)", "-c:a", "aac", output]
     }
 
     public func run(ffmpeg: String) throws(MarbleError) -> [FFmpegComparisonResult] {
@@ -83,9 +85,9 @@ public struct FFmpegComparison {
                     let out = folder.appendingPathComponent("\(filter).mp4").path
                     theirs[filter, default: []].append(try Self.time(ffmpeg, arguments(filter: filter, size: size, song: song, output: out)))
                 }
-                onRun("ffmpeg x264 alone \(size)")
-                let out = folder.appendingPathComponent("encoder-only.mp4").path
-                encoderOnly.append(try Self.time(ffmpeg, encoderOnlyArguments(size: size, output: out)))
+                onRun("ffmpeg encoders alone \(size)")
+                let out = folder.appendingPathComponent("encoders-only.mp4").path
+                encoderOnly.append(try Self.time(ffmpeg, encoderOnlyArguments(size: size, song: song, output: out)))
             }
             for filter in Self.filters {
                 let other = theirs[filter] ?? []
