@@ -95,31 +95,30 @@ struct AnalysisRhythmTests {
     @Test("live (causal) tracking locks to a click track within a few seconds", arguments: [90.0, 128, 170])
     func live(bpm: Double) throws {
         let (x, ref) = Self.clickTrack(bpm: bpm, seconds: 12, sampleRate: 22050)
+        try Self.expectLiveLock(x, sampleRate: 22050, bpm: bpm, beatsAt: ref, until: 11.8)
+    }
+
+    /// Runs `signal` through the live (causal) tracker at 60 fps and expects its tempo within 2 % of
+    /// `bpm` at the end and, after 5 s, a beat on every reference beat up to `until` seconds (each
+    /// in its own frame: a frame's start is at most 1/60 s before its beat; F ≥ 0.9 at ±30 ms).
+    static func expectLiveLock(_ signal: [Float], sampleRate: Int, bpm: Double, beatsAt reference: [Double],
+                               until: Double, sourceLocation: SourceLocation = #_sourceLocation) throws {
         var beats = [Double](), tempo: Float = 0
-        try AnalysisSignals.run(x, sampleRate: 22050, fps: Rational(60)) { _, f in
+        try AnalysisSignals.run(signal, sampleRate: sampleRate, fps: Rational(60)) { _, f in
             if f.isBeat { beats.append(f.time) }
             tempo = f.tempo
         }
-        #expect(abs(Double(tempo) / bpm - 1) < 0.02, "live tempo \(tempo) for \(bpm)")
-        // After 5 s, every beat lands in its own frame (the frame's start is at most 1/60 s before it).
-        let later = ref.filter { $0 > 5 && $0 < 11.8 }
+        #expect(abs(Double(tempo) / bpm - 1) < 0.02, "live tempo \(tempo) for \(bpm)", sourceLocation: sourceLocation)
+        let later = reference.filter { $0 > 5 && $0 < until }
         let f = AnalysisSignals.fMeasure(beats.filter { $0 > 4.98 }.map { $0 + 1.0 / 120 }, later, tolerance: 0.03)
-        #expect(f >= 0.9, "live beat F \(f)")
+        #expect(f >= 0.9, "live beat F \(f) at \(bpm) BPM", sourceLocation: sourceLocation)
     }
 
     @Test("live (causal) tracking of fast music (kick on every beat, quieter off-beat hats, snare on 2 and 4): the kick's tempo, a beat on every kick",
           arguments: [150.0, 170, 190, 200])
     func liveFast(bpm: Double) throws {
         let (x, kicks) = AnalysisSignals.fastBeat(bpm: bpm, seconds: 14, sampleRate: 44100)
-        var beats = [Double](), tempo: Float = 0
-        try AnalysisSignals.run(x, sampleRate: 44100, fps: Rational(60)) { _, f in
-            if f.isBeat { beats.append(f.time) }
-            tempo = f.tempo
-        }
-        #expect(abs(Double(tempo) / bpm - 1) < 0.02, "live tempo \(tempo) for \(bpm)")
-        let later = kicks.filter { $0 > 5 && $0 < 13.8 }
-        let f = AnalysisSignals.fMeasure(beats.filter { $0 > 4.98 }.map { $0 + 1.0 / 120 }, later, tolerance: 0.03)
-        #expect(f >= 0.9, "live beat F \(f) at \(bpm) BPM")
+        try Self.expectLiveLock(x, sampleRate: 44100, bpm: bpm, beatsAt: kicks, until: 13.8)
     }
 
     @Test("a beat grid drives isBeat on frame floor(b·fps), phase rises between beats")
