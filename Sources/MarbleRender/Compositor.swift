@@ -34,6 +34,8 @@ public final class Compositor {
         let drawsDirectly: Bool
         let drawsOnCanvas: Bool
         let isFilter: Bool
+        /// The shader writes every pixel of its rows, opaque (a background).
+        let isOpaque: Bool
 
         init(spec: LayerSpec, isFirst: Bool, width: Int, height: Int) throws(MarbleError) {
             guard let type = ShaderLibrary.shader(named: spec.shader) else {
@@ -55,6 +57,7 @@ public final class Compositor {
             shader.configure(width: width, height: height)
             self.spec = spec
             isFilter = d.kind == .filter
+            isOpaque = d.isOpaque
             drawsDirectly = !isFilter && spec.blend == .normal && spec.opacity >= 1 && (d.isOpaque || isFirst)
             drawsOnCanvas = !isFilter && !drawsDirectly && d.drawsOnCanvas
             texture = drawsDirectly || drawsOnCanvas ? nil : Texture(width: width, height: height)
@@ -95,7 +98,10 @@ public final class Compositor {
         bandTimes.initialize(repeating: 0, count: max(1, bands * (built.count + 1)))
         bandPass.covered = [Range<Int>](repeating: 0..<0, count: built.count)
         bandPass.layers = built
-        clearsCanvas = built.first?.drawsDirectly != true
+        // Only an opaque first layer drawn straight onto the canvas covers every pixel. A first layer that
+        // draws some pixels only (bars, a waveform) starts from black too: otherwise the band scratch
+        // (and a reused canvas) would keep the last band's or frame's pixels wherever it draws nothing.
+        clearsCanvas = !(built.first.map { $0.drawsDirectly && $0.isOpaque } ?? false)
         bandPass.clear = clearsCanvas
         bandPass.height = height
         bandPass.times = bandTimes

@@ -99,3 +99,33 @@ struct CompositorTests {
         #expect(planes.bytes == expected.bytes)
     }
 }
+
+@Suite("Compositor: a first layer that draws only some pixels")
+struct PartialFirstLayerTests {
+    /// Bars or a waveform alone (no background under them) used to leave in the band scratch the pixels
+    /// of the band drawn before, wherever they drew nothing: in a video the picture filled up with old
+    /// bars (cyan) or lines (white) within a second, while a PNG of the same frame was fine.
+    @Test("each frame starts from black: the banded YUV equals the canvas path's over a dirty canvas, frame after frame",
+          arguments: ["bars", "waveform"], [1, 2])
+    func startsFromBlack(shader: String, threads: Int) throws {
+        let preset = Preset(name: "t", layers: [LayerSpec(shader: shader)])
+        let banded = try Compositor(preset: preset, width: CompositorTests.width, height: CompositorTests.height, threads: threads)
+        let whole = try Compositor(preset: preset, width: CompositorTests.width, height: CompositorTests.height, threads: 1)
+        #expect(banded.isBanded)
+        for frame in 0..<4 {
+            let u = CompositorTests.uniforms(frame: frame)
+            let planes = CompositorTests.Planes()
+            planes.with { banded.render(u, into: nil, convertingInto: $0) }
+            let canvas = Texture(width: CompositorTests.width, height: CompositorTests.height)
+            canvas.fill(RGBA8(r: 200, g: 10, b: 90, a: 255))
+            whole.render(u, into: canvas)
+            let expected = CompositorTests.Planes()
+            expected.with { YUVConverter.convert(canvas.view, into: $0, pairs: 0..<(CompositorTests.height / 2)) }
+            #expect(planes.bytes == expected.bytes, "\(shader) frame \(frame)")
+            #expect(canvas.packedBytes().contains { $0 != 0 }, "the layer draws something")
+            let pixels = canvas.packedBytes()
+            #expect(stride(from: 0, to: pixels.count, by: 4).contains { pixels[$0] == 0 && pixels[$0 + 3] == 255 },
+                    "the dirty canvas was cleared to black where nothing was drawn")
+        }
+    }
+}
