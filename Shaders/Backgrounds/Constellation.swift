@@ -80,7 +80,8 @@ public final class Constellation: Shader, @unchecked Sendable {
     }
 
     /// Distances to the nearest and second-nearest star (one per unit cell, jitter 0.8) and the
-    /// distance from the point to the segment joining those two stars.
+    /// distance from the point to the segment joining those two stars. The reference the lane version
+    /// above is checked against, bit for bit (`LanesTests`); the shader itself draws with that one.
     @inline(__always) static func nearestStars(_ x: Float, _ y: Float) -> (Float, Float, Float) {
         let i = floorToInt32(x), j = floorToInt32(y)
         let fx = x - Float(i), fy = y - Float(j)

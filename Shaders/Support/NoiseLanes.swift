@@ -5,7 +5,7 @@
 /// Why by hand: a field that calls the scalar fbm per pixel does not vectorise (forty table reads per
 /// pixel make the loop vectoriser's cost model give up), so it ran one pixel at a time. Written on
 /// eight lanes, the arithmetic runs as two SSE (or one AVX) instruction per step and only the table
-/// reads stay scalar. Magma at 1080p: 8.4 → see docs/BENCHMARKS.md.
+/// reads stay scalar. Magma at 1080p on one core: 8.4 → 4.0 ms (docs/BENCHMARKS.md).
 typealias Lanes = SIMD8<Float>
 typealias LaneInts = SIMD8<Int32>
 
