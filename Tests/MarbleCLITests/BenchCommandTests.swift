@@ -32,6 +32,19 @@ struct BenchCommandTests {
         }
     }
 
+    @Test("--clock thread-cpu times one render thread's CPU; a bad clock, or thread-cpu with two threads, is exit 2")
+    func clock() throws {
+        let r = try CLI.run(["bench", "--size", "64x36", "--threads", "1", "--clock", "thread-cpu", "--frames", "2",
+                             "--warmup", "0", "--filter", "solid", "--kind", "shader", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("solid"))
+        for (bad, words) in [(["--clock", "sundial"], "--clock sundial"), (["--clock", "thread-cpu", "--threads", "2"], "--threads 1")] {
+            let e = try CLI.run(["bench", "--size", "64x36"] + bad)
+            #expect(e.status == 2, "\(bad): \(e.stderr)")
+            #expect(e.stderr.contains(words) && e.stderr.split(separator: "\n").count == 1, "\(e.stderr)")
+        }
+    }
+
     @Test("--guard without a baseline says how to make one")
     func guardWithoutBaseline() throws {
         let r = try CLI.run(["bench", "--guard", "--baseline", "/nonexistent/baseline.json"])
