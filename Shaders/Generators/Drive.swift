@@ -6,8 +6,9 @@ import MarbleCore
 /// Audio: the grid surges forward with the bass (scroll = time·speed + surge·slow bass, so the speed
 /// rises while the bass swells and settles back after; a pure function of the frame's uniforms, so
 /// any frame renders alone), grid lines flash on beats and the sun swells with the level.
-/// Lines are antialiased by their screen-space width: each row knows its depth, so line width in
-/// world units is converted to pixels analytically. Versus Marble's Metal original (wall-clock
+/// Lines are antialiased by their screen-space width: each row knows its depth, so a line's distance
+/// in world units is converted to pixels analytically, across the line (its slant included), and
+/// lines denser than a few pixels fade into their mean coverage near the horizon. Versus Marble's Metal original (wall-clock
 /// scroll, aliased lines shimmering near the horizon): media time, and lines fade into fog instead
 /// of aliasing.
 public final class Drive: Shader, @unchecked Sendable {
@@ -101,6 +102,14 @@ public final class Drive: Shader, @unchecked Sendable {
     }
 
     /// Ground: depth z = 1/(y − horizon); lines where world x or world z (+ scroll) cross integers.
+    ///
+    /// Antialiasing: a pixel's distance to a line is the line function's distance to the nearest
+    /// integer divided by the function's screen gradient (world units per pixel across the line), so
+    /// lines keep their width in pixels whatever their slant. (Dividing by the horizontal rate alone
+    /// made the slanted lines towards the sides a row of dots: each row's piece of a nearly flat line
+    /// was as narrow as an upright line's.) Where the cells shrink below a few pixels (towards the
+    /// horizon) the lines fade into their mean coverage instead of beating against the pixel grid
+    /// (moiré): a line covers `lineCoverage` pixels across, so a cell `1/g` pixels wide is that × g lit.
     private func drawGround(_ dst: UnsafeMutablePointer<UInt32>, width: Int, py: Float, cx: Float, horizon: Float,
                             height: Float) {
         let below = max(0.5, py - horizon)
@@ -111,19 +120,24 @@ public final class Drive: Shader, @unchecked Sendable {
         // Horizontal line: distance in rows to the nearest z-integer, from the row's depth slope.
         let dzdy = 2 * focal / (below * below)    // world z per row
         let zDistance = abs(fract(zWorld + 0.5) - 0.5) / max(dzdy, 1e-4)
-        let lineWidth: Float = 1.2
-        let horizontal = clamp01(lineWidth - zDistance)
+        let lineWidth: Float = 1.2, lineCoverage: Float = 1.4   // ∫ clamp01(1.2 − |d|) dd over d, in pixels
+        var horizontal = clamp01(lineWidth - zDistance)
+        horizontal += (min(1, lineCoverage * dzdy) - horizontal) * Self.crowding(dzdy)
         let fog = clamp01(below / (height - horizon) * 3)
         let glow = flash * fog
         // Locals: the loop must not reload properties (stores to `dst` could alias them).
         let xScale = pixelWorld * 4               // world x per screen pixel (cells are 1 unit wide)
-        let invXScale = 1 / max(xScale, 1e-4)
+        let invBelow = 1 / below                  // world x = (x − cx)·xScale, so ∂/∂y = −(x − cx)·xScale/below
         let haze = 0.15 * (1 - fog)
         // Pass 1 (vectorises): line intensity 0…255 per pixel, parked in the row itself.
         for x in 0..<width {
-            let wx = (Float(x) + 0.5 - cx) * xScale
-            let xDistance = abs(fract(wx + 0.5) - 0.5) * invXScale
-            let vertical = clamp01(lineWidth - xDistance)
+            let dx = Float(x) + 0.5 - cx
+            let wx = dx * xScale
+            let slant = dx * invBelow
+            let gradient = xScale * (1 + slant * slant).squareRoot()
+            let xDistance = abs(fract(wx + 0.5) - 0.5) / max(gradient, 1e-4)
+            var vertical = clamp01(lineWidth - xDistance)
+            vertical += (min(1, lineCoverage * gradient) - vertical) * Self.crowding(gradient)
             let line = clamp01((max(vertical, horizontal) + haze * (vertical + horizontal)) * glow)
             dst[x] = UInt32(bitPattern: roundToInt32(line * 255))
         }
@@ -131,4 +145,8 @@ public final class Drive: Shader, @unchecked Sendable {
         let colors = groundColors
         for x in 0..<width { dst[x] = colors[Int(dst[x] & 0xFF)] }
     }
+
+    /// How far lines whose function changes by `gradient` per pixel (cells 1/gradient pixels wide) are
+    /// faded into their mean: not at all for cells of 5 pixels or more, fully at 2 pixels and less.
+    @inline(__always) static func crowding(_ gradient: Float) -> Float { clamp01((gradient - 0.2) * (1 / 0.3)) }
 }

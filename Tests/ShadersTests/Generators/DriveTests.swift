@@ -34,10 +34,16 @@ import Testing
             }
             let below = max(0.5, py - horizon), focal = h * 0.35
             let z = focal / below, dzdy = 2 * focal / (below * below)
-            let horizontal = Reference.clamp01(1.2 - abs(fract(z * 2 + scroll + 0.5) - 0.5) / max(dzdy, 1e-4))
+            // A line's distance in pixels across it (the function's screen gradient), faded into its mean
+            // coverage (1.4 pixels of a cell) where cells are narrower than 5 pixels, fully below 2.
+            func crowding(_ g: Double) -> Double { Reference.clamp01((g - 0.2) / 0.3) }
+            var horizontal = Reference.clamp01(1.2 - abs(fract(z * 2 + scroll + 0.5) - 0.5) / max(dzdy, 1e-4))
+            horizontal += (min(1, 1.4 * dzdy) - horizontal) * crowding(dzdy)
             let fog = Reference.clamp01(below / (h - horizon) * 3)
             let xScale = z / focal * 4
-            let vertical = Reference.clamp01(1.2 - abs(fract((px - cx) * xScale + 0.5) - 0.5) / max(xScale, 1e-4))
+            let gradient = xScale * (1 + ((px - cx) / below) * ((px - cx) / below)).squareRoot()
+            var vertical = Reference.clamp01(1.2 - abs(fract((px - cx) * xScale + 0.5) - 0.5) / max(gradient, 1e-4))
+            vertical += (min(1, 1.4 * gradient) - vertical) * crowding(gradient)
             let line = Reference.clamp01((max(vertical, horizontal) + 0.15 * (1 - fog) * (vertical + horizontal)) * flash * fog)
             let c = (0..<3).map { ground[$0] + (grid[$0] - ground[$0]) * line }
             return Reference.pixel(c[0], c[1], c[2], 1)
@@ -50,5 +56,37 @@ import Testing
         let bytes = try Rig("drive", values).render(uniforms(frame: frame, features: f))
         let expected = try Self.reference(values, frame: frame, features: f)
         #expect(maxDifference(bytes, expected)!.difference <= 2, "\(describeDifference(bytes, expected, width: testWidth))")
+    }
+
+    /// Slanted grid lines towards the sides used to break into dots (each row's piece of a nearly flat
+    /// line was as narrow as an upright line's), and the lines near the horizon into a moiré of dots.
+    /// Counted as separate specks of line in the ground's left third: a continuous line is one speck.
+    @Test("grid lines towards the sides stay continuous: few separate specks, not rows of dots")
+    func slantedLinesAreContinuous() throws {
+        let width = 640, height = 360
+        let values: [String: ParameterValue] = ["horizon": .number(0.5), "sun": .flag(false)]
+        let rig = try Rig("drive", values, width: width, height: height)
+        let f = syntheticFeatures(frame: 0)
+        let bytes = rig.render(uniforms(frame: 0, features: f, width: width, height: height))
+        // Lit pixels (red well above the ground's) in the left third, from 10 rows below the horizon.
+        let top = height / 2 + 10, right = width / 3
+        var lit = [[Bool]](repeating: [Bool](repeating: false, count: right), count: height - top)
+        for y in top..<height { for x in 0..<right { lit[y - top][x] = bytes[(y * width + x) * 4] > 70 } }
+        var seen = lit.map { $0.map { _ in false } }, specks = 0
+        for y0 in lit.indices { for x0 in 0..<right where lit[y0][x0] && !seen[y0][x0] {
+            specks += 1
+            var stack = [(y0, x0)]
+            seen[y0][x0] = true
+            while let (y, x) = stack.popLast() {
+                for dy in -1...1 { for dx in -1...1 {
+                    let ny = y + dy, nx = x + dx
+                    guard ny >= 0, ny < lit.count, nx >= 0, nx < right, lit[ny][nx], !seen[ny][nx] else { continue }
+                    seen[ny][nx] = true
+                    stack.append((ny, nx))
+                } }
+            }
+        } }
+        #expect(specks > 0, "the grid is drawn")
+        #expect(specks < 40, "\(specks) separate specks of grid line in the left third")
     }
 }
