@@ -24,8 +24,7 @@ public final class Analog: Shader, @unchecked Sendable {
     /// The whole colour grade as one affine map on premultiplied colour: c' = M·c + lift·alpha.
     /// (Contrast k and brightness b: k·c + (0.5(1 − k) + b)·a; saturation s: s·c + (1 − s)·luma(c), whose
     /// rows sum to 1, so it leaves the lift unchanged.)
-    private var m = (Float(1), Float(0), Float(0), Float(0), Float(1), Float(0), Float(0), Float(0), Float(1))
-    private var lift: Float = 0, grain: Float = 0
+    private var grade = FilmGrade.Grade(m: SIMD16(1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0), lift: 0, grain: 0)
     private var offsetA = 0, offsetB = 0
 
     public init(parameters: ShaderParameters) throws {}
@@ -34,12 +33,12 @@ public final class Analog: Shader, @unchecked Sendable {
         let k = parameters.number("contrast"), sat = parameters.number("saturation")
         let (wr, wg, wb): (Float, Float, Float) = (0.299, 0.587, 0.114)
         let rest = 1 - sat
-        m = (k * (sat + rest * wr), k * rest * wg, k * rest * wb,
-             k * rest * wr, k * (sat + rest * wg), k * rest * wb,
-             k * rest * wr, k * rest * wg, k * (sat + rest * wb))
-        lift = 0.5 * (1 - k) + parameters.number("brightness")
+        let m = SIMD16<Float>(k * (sat + rest * wr), k * rest * wg, k * rest * wb,
+                              k * rest * wr, k * (sat + rest * wg), k * rest * wb,
+                              k * rest * wr, k * rest * wg, k * (sat + rest * wb), 0, 0, 0, 0, 0, 0, 0)
         let drive = AudioDrive(uniforms.features)
-        grain = parameters.number("grain") * (1 + parameters.number("react") * drive.level)
+        grade = FilmGrade.Grade(m: m, lift: 0.5 * (1 - k) + parameters.number("brightness"),
+                                grain: parameters.number("grain") * (1 + parameters.number("react") * drive.level))
         let h = Noise.hash(UInt32(truncatingIfNeeded: uniforms.frameIndex) &+ 0x9E37_79B9)
         offsetA = Int(h & 0xFFFF); offsetB = Int(h >> 16)
     }
@@ -68,8 +67,7 @@ public final class Analog: Shader, @unchecked Sendable {
     @inline(__always)
     private func filmRun(_ src: UnsafeMutablePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt32>, count: Int,
                          noiseA: UnsafeMutablePointer<Float>, noiseB: UnsafeMutablePointer<Float>) {
-        let grade = FilmGrade.Grade(m: SIMD16(m.0, m.1, m.2, m.3, m.4, m.5, m.6, m.7, m.8, 0, 0, 0, 0, 0, 0, 0),
-                                    lift: lift, grain: grain)
+        let grade = self.grade
         if WideKernels.enabled {
             KernelsAVX2.filmGrade(src, dst, count: count, noiseA: noiseA, noiseB: noiseB, grade: grade)
         } else {

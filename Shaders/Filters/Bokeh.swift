@@ -122,9 +122,7 @@ public final class Bokeh: Shader, @unchecked Sendable {
 private func addRun(_ destination: UnsafeMutablePointer<Float>, _ source: UnsafeMutablePointer<Float>, _ count: Int) {
     var i = 0
     while i + 8 <= count {
-        let sum = UnsafeRawPointer(destination + i).loadUnaligned(as: Lanes.self)
-            + UnsafeRawPointer(source + i).loadUnaligned(as: Lanes.self)
-        UnsafeMutableRawPointer(destination + i).storeBytes(of: sum, as: Lanes.self)
+        storeLanes(loadLanes(destination + i) + loadLanes(source + i), destination + i)
         i += 8
     }
     while i < count { destination[i] += source[i]; i += 1 }
