@@ -62,11 +62,14 @@ public struct FrameUniforms: Sendable {
     public var blend: BlendMode = .normal
     /// This layer's opacity 0…1 (for `drawsOnCanvas` generators).
     public var opacity: Float = 1
+    /// The song being drawn (tags, length, cover), or nil when there is none (a live session).
+    public var song: SongInfo?
 
-    /// Uniforms for one frame; `blend` and `opacity` start as normal and 1 (the compositor sets them per layer).
+    /// Uniforms for one frame; `blend` and `opacity` start as normal and 1 (the compositor sets them per layer); `song` is nil unless given.
     public init(time: Double, frameIndex: Int, fps: Rational, width: Int, height: Int,
-                features: AudioFeatures, input: TextureView? = nil) {
+                features: AudioFeatures, input: TextureView? = nil, song: SongInfo? = nil) {
         self.time = time
+        self.song = song
         self.frameIndex = frameIndex
         self.fps = fps
         self.width = width

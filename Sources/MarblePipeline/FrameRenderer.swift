@@ -21,6 +21,8 @@ package final class FrameRenderer: @unchecked Sendable {
     /// Returns the size to draw at now (a terminal-only session follows the window), or nil.
     private let sizing: (@Sendable () -> (width: Int, height: Int))?
     private var scene: Preset
+    /// The song drawn (a file render's tags, length and cover), given to every frame's uniforms.
+    private let song: SongInfo?
     private var selected: String?
     /// False once a selection replaced the first scene (its layer timings no longer add up).
     private var onFirstScene = true
@@ -37,7 +39,8 @@ package final class FrameRenderer: @unchecked Sendable {
     ///   - scene: the scene drawn first (and always, without a selection).
     ///   - selection: for live sessions, the preset chosen now; read once per frame.
     ///   - sizing: for sessions drawn only as pictures, the size to draw at now; read once per frame.
-    package init(scene: Preset, width: Int, height: Int, fps: Rational, threads: Int,
+    ///   - song: what is known about the song drawn (nil for a live session).
+    package init(scene: Preset, width: Int, height: Int, fps: Rational, threads: Int, song: SongInfo? = nil,
          selection: (@Sendable () -> String?)? = nil, selected: String? = nil,
          sizing: (@Sendable () -> (width: Int, height: Int))? = nil) throws(MarbleError) {
         self.width = width
@@ -48,6 +51,7 @@ package final class FrameRenderer: @unchecked Sendable {
         self.selected = selected
         self.sizing = sizing
         self.scene = scene
+        self.song = song
         compositor = try Compositor(preset: scene, width: width, height: height, threads: threads)
         layerNames = compositor.layerNames
         layerMilliseconds = [Double](repeating: 0, count: layerNames.count)
@@ -57,7 +61,7 @@ package final class FrameRenderer: @unchecked Sendable {
     /// Call it before the pipeline runs (it touches the compositor, which is the render thread's then).
     package func advance(features: AudioFeatures, index: Int) {
         compositor.advance(FrameUniforms(time: fps.seconds(ofFrame: index), frameIndex: index, fps: fps,
-                                         width: width, height: height, features: features))
+                                         width: width, height: height, features: features, song: song))
     }
 
     /// Draws `slot`'s frame. Allocates nothing unless the selected preset or the size changed.
@@ -82,7 +86,7 @@ package final class FrameRenderer: @unchecked Sendable {
             }
         }
         let uniforms = FrameUniforms(time: slot.time, frameIndex: slot.index, fps: fps, width: width,
-                                     height: height, features: slot.features, input: slot.pictureView)
+                                     height: height, features: slot.features, input: slot.pictureView, song: song)
         let start = MonotonicClock.now()
         if let yuv = slot.yuv {
             try yuv.prepareForWriting()

@@ -80,7 +80,6 @@ public final class RenderJob {
         } else {
             pictures = nil
         }
-        let renderer = try FrameRenderer(scene: scene, width: o.width, height: o.height, fps: o.fps, threads: o.threads)
         var analysis = AnalysisConfiguration()
         analysis.bandCount = o.bandCount
         // Offline, the whole song is known: a first pass finds its tempo and beat grid, so beats land
@@ -93,6 +92,10 @@ public final class RenderJob {
             progress(RenderProgress(phase: .analysing, frames: 0, expectedFrames: expectedFrames, mediaSeconds: seconds,
                                     expectedSeconds: decoder.statedDuration, wallSeconds: Double(now - started) / 1e9))
         }
+        // The scene is built once the song is known: text fields and the cover read it.
+        let song = SongInfo(tags: decoder.input.songTags(stream: decoder.streamIndex), duration: report.duration)
+        let renderer = try FrameRenderer(scene: scene, width: o.width, height: o.height, fps: o.fps, threads: o.threads,
+                                         song: song)
         let extractor = try MediaAnalysis.extractor(sampleRate: decoder.sampleRate, fps: o.fps,
                                                     configuration: analysis, report: report)
         let analysed = MonotonicClock.now()

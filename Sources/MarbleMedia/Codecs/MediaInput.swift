@@ -54,10 +54,21 @@ package final class MediaInput {
     }
 
     /// The container's tags (`format` metadata: title, artist, … and MP4 `mdta` keys), by name.
-    package var tags: [String: String] {
+    package var tags: [String: String] { Self.entries(of: context.pointee.metadata) }
+
+    /// The song's tags: the container's, then those of stream `index` where the container has none
+    /// (Ogg and Opus keep their Vorbis comments on the audio stream), by lower-case name.
+    package func songTags(stream index: Int32) -> [String: String] {
+        var result: [String: String] = [:]
+        for (name, value) in Self.entries(of: stream(index).pointee.metadata) { result[name.lowercased()] = value }
+        for (name, value) in tags { result[name.lowercased()] = value }
+        return result
+    }
+
+    private static func entries(of dictionary: OpaquePointer?) -> [String: String] {
         var result: [String: String] = [:]
         var entry: UnsafeMutablePointer<AVDictionaryEntry>? = nil
-        while let e = av_dict_get(context.pointee.metadata, "", entry, AV_DICT_IGNORE_SUFFIX) {
+        while let e = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
             result[String(cString: e.pointee.key)] = String(cString: e.pointee.value)
             entry = e
         }

@@ -1,0 +1,43 @@
+/// What a render knows about the whole song before its first frame: its tags, its length, its
+/// embedded cover picture. Shared by every layer through ``FrameUniforms/song``; immutable.
+///
+/// A file render fills it from the input (tags from the container and the audio stream, the length
+/// from the analysis pass); a live session has no song (``FrameUniforms/song`` is nil) unless a
+/// program gives one. Shaders read it in `prepare` (text fields, the cover layer) and must draw
+/// something sensible without it.
+public final class SongInfo: Sendable {
+    /// The file's tags by lower-case name (`title`, `artist`, `album`, `date`, `genre`, …); values as
+    /// the file has them, trimmed. Empty when the file has none.
+    public let tags: [String: String]
+    /// The song's length in seconds (0 when unknown, as in a live session).
+    public let duration: Double
+    /// The song's embedded cover picture (an attached picture stream), premultiplied RGBA at the
+    /// picture's own size, or nil when the file has none.
+    public let cover: Texture?
+
+    /// A song; see the properties. Tag names are lower-cased and values trimmed here; empty values
+    /// are dropped.
+    public init(tags: [String: String] = [:], duration: Double = 0, cover: Texture? = nil) {
+        var normalised: [String: String] = [:]
+        for (name, value) in tags {
+            let trimmed = value.trimmingWhitespace()
+            guard !trimmed.isEmpty else { continue }
+            normalised[name.lowercased()] = trimmed
+        }
+        self.tags = normalised
+        self.duration = duration.isFinite && duration > 0 ? duration : 0
+        self.cover = cover
+    }
+
+    /// The tag named `name` (any case), or nil.
+    public func tag(_ name: String) -> String? { tags[name.lowercased()] }
+}
+
+extension String {
+    /// The string without leading and trailing spaces, tabs and line breaks (no Foundation needed).
+    fileprivate func trimmingWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0.isWhitespace }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}
