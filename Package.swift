@@ -99,7 +99,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Granite"], path: "Tests/TestSupport"),
         .testTarget(name: "MarbleCoreTests", dependencies: ["MarbleCore", "TestSupport"]),
         .testTarget(name: "GraniteTests", dependencies: ["Granite", "TestSupport"]),
-        .testTarget(name: "ShadersTests", dependencies: ["Shaders", "MarbleCore"]),
+        .testTarget(name: "ShadersTests", dependencies: ["Shaders", "MarbleCore", "TestSupport"]),
         .testTarget(name: "MarbleMediaTests", dependencies: ["MarbleMedia", "CFFmpeg", "MarbleBench", "TestSupport"]),
         .testTarget(name: "MarbleAnalysisTests", dependencies: ["MarbleAnalysis", "TestSupport"]),
         .testTarget(name: "MarbleRenderTests", dependencies: ["MarbleRender", "KernelsAVX2", "Shaders", "TestSupport"]),

@@ -3,7 +3,9 @@ import MarbleCore
 
 /// Analog: film look — brightness, contrast, saturation and film grain over the picture.
 ///
-/// Audio: grain strength × (1 + `react` · level), so loud passages get grainier. Grain is a fixed
+/// Audio: grain strength × (1 + `react` · level) and contrast × (1 + 0.2 · `react` · level), so loud
+/// passages get grainier and punchier, and each beat flashes the exposure (+0.1 · `react` · beat
+/// pulse, like a projector's flicker). Grain is a fixed
 /// function of (x, y, frame index): two reads from the noise table at offsets hashed from the frame
 /// index (a triangular distribution, and no visible 256-pixel tiling), so frames repeat exactly.
 /// Works on premultiplied colour (contrast pivots around half the pixel's alpha; results stay ≤ alpha).
@@ -18,7 +20,8 @@ public final class Analog: Shader, @unchecked Sendable {
             ParameterDescriptor("contrast", "Contrast around mid-grey (1 unchanged).", .number(default: 1.1, range: 0...3)),
             ParameterDescriptor("saturation", "Colour intensity (0 grey, 1 unchanged).", .number(default: 0.85, range: 0...3)),
             ParameterDescriptor("grain", "Film grain strength.", .number(default: 0.12, range: 0...1)),
-            ParameterDescriptor("react", "Extra grain with loudness (× level).", .number(default: 1, range: 0...4)),
+            ParameterDescriptor("react", "Extra grain and contrast with loudness, exposure flash on beats.",
+                                .number(default: 1, range: 0...4)),
         ])
 
     /// The whole colour grade as one affine map on premultiplied colour: c' = M·c + lift·alpha.
@@ -30,15 +33,16 @@ public final class Analog: Shader, @unchecked Sendable {
     public init(parameters: ShaderParameters) throws {}
 
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
-        let k = parameters.number("contrast"), sat = parameters.number("saturation")
+        let drive = AudioDrive(uniforms.features)
+        let react = parameters.number("react")
+        let k = parameters.number("contrast") * (1 + 0.2 * react * min(1, drive.level)), sat = parameters.number("saturation")
         let (wr, wg, wb): (Float, Float, Float) = (0.299, 0.587, 0.114)
         let rest = 1 - sat
         let m = SIMD16<Float>(k * (sat + rest * wr), k * rest * wg, k * rest * wb,
                               k * rest * wr, k * (sat + rest * wg), k * rest * wb,
                               k * rest * wr, k * rest * wg, k * (sat + rest * wb), 0, 0, 0, 0, 0, 0, 0)
-        let drive = AudioDrive(uniforms.features)
-        grade = FilmGrade.Grade(m: m, lift: 0.5 * (1 - k) + parameters.number("brightness"),
-                                grain: parameters.number("grain") * (1 + parameters.number("react") * drive.level))
+        grade = FilmGrade.Grade(m: m, lift: 0.5 * (1 - k) + parameters.number("brightness") + 0.1 * react * drive.beat,
+                                grain: parameters.number("grain") * (1 + react * drive.level))
         let h = Noise.hash(UInt32(truncatingIfNeeded: uniforms.frameIndex) &+ 0x9E37_79B9)
         offsetA = Int(h & 0xFFFF); offsetB = Int(h >> 16)
     }

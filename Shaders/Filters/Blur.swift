@@ -2,7 +2,8 @@ import MarbleCore
 
 /// Blur: a radial (zoom) blur — every pixel averaged along the line towards a centre point.
 ///
-/// Audio: blur length = `strength` · (1 + `react` · level). Tap k of n for a pixel at p samples
+/// Audio: blur length = `strength` · (1 + `react` · (level / 2 + beat pulse)): a zoom that breathes
+/// with the loudness and punches on every beat. Tap k of n for a pixel at p samples
 /// p + (centre − p)·length·k/n: the offset is a fraction of the distance to the centre, so the blur
 /// grows smoothly outwards and is zero at the centre. (Marble's Metal original divided the offset by
 /// the pixel coordinate, which blew up at the left and top edges and made the blur lopsided.)
@@ -17,7 +18,7 @@ public final class Blur: Shader, @unchecked Sendable {
         parameters: [
             ParameterDescriptor("strength", "Blur length as a fraction of the distance to the centre.",
                                 .number(default: 0.08, range: 0...0.9)),
-            ParameterDescriptor("react", "Extra length with loudness (× level).", .number(default: 1, range: 0...8)),
+            ParameterDescriptor("react", "Extra length with loudness and beats.", .number(default: 1, range: 0...8)),
             ParameterDescriptor("center_x", "Centre, fraction of the width.", .number(default: 0.5, range: 0...1)),
             ParameterDescriptor("center_y", "Centre, fraction of the height.", .number(default: 0.5, range: 0...1)),
             ParameterDescriptor("taps", "Samples per pixel.", .integer(default: 16, range: 2...64)),
@@ -39,7 +40,7 @@ public final class Blur: Shader, @unchecked Sendable {
 
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let drive = AudioDrive(uniforms.features)
-        length = min(0.95, parameters.number("strength") * (1 + parameters.number("react") * drive.level))
+        length = min(0.95, parameters.number("strength") * (1 + parameters.number("react") * (0.5 * drive.level + drive.beat)))
         centerX = parameters.number("center_x") * Float(uniforms.width)
         centerY = parameters.number("center_y") * Float(uniforms.height)
         small?.beginFrame()

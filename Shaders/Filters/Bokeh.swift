@@ -3,7 +3,8 @@ import MarbleCore
 /// Bokeh: a lens blur — each pixel is a weighted mean of taps on a golden-angle spiral filling a disc,
 /// with bright taps weighted up so highlights bloom into discs, as out-of-focus lights do.
 ///
-/// Audio: radius × (1 + `react` · slow bass): the focus breathes with the low end. Tap k of n sits at
+/// Audio: radius × (1 + `react` · (slow bass / 2 + beat pulse)): the focus breathes with the low end
+/// and drops on every beat. Tap k of n sits at
 /// radius R·√(k/n), angle k·2.39996 (the golden angle), which covers the disc evenly with no rings.
 /// Weight = 1 + `highlights` · (luma/255)⁴ from a 256-entry table. Taps read a quarter-resolution copy
 /// of the picture shared by all strips (`SharedRows`, cache-resident), stored planar (each row holds
@@ -19,7 +20,7 @@ public final class Bokeh: Shader, @unchecked Sendable {
         parameters: [
             ParameterDescriptor("radius", "Blur radius in pixels at 1080p.", .number(default: 20, range: 1...64)),
             ParameterDescriptor("highlights", "Extra weight of bright taps.", .number(default: 6, range: 0...32)),
-            ParameterDescriptor("react", "Extra radius with the slow bass (× bass).", .number(default: 0.3, range: 0...2)),
+            ParameterDescriptor("react", "Extra radius with the slow bass and beats.", .number(default: 0.6, range: 0...2)),
         ])
 
     static let taps = 28
@@ -53,7 +54,7 @@ public final class Bokeh: Shader, @unchecked Sendable {
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let drive = AudioDrive(uniforms.features)
         let radius = parameters.number("radius") * Float(uniforms.height) / 1080
-            * (1 + parameters.number("react") * drive.bassSlow) / Float(grid?.scale ?? 1)
+            * (1 + parameters.number("react") * (0.5 * drive.bassSlow + drive.beat)) / Float(grid?.scale ?? 1)
         for k in 0..<Self.taps {
             let r = radius * (Float(k) / Float(Self.taps - 1)).squareRoot()
             let angle = Float(k) * 2.399_963

@@ -2,7 +2,9 @@ import MarbleCore
 
 /// Ink: Sobel edges of the picture's luminance, painted as dark ink on grey paper.
 ///
-/// Audio: edge gain × (1 + `beat_boost` · beatPulse), so lines darken on beats. Reads `source` (the
+/// Audio: edge gain × (1 + `beat_boost` · beatPulse) × (1 + `react` · level), so lines darken on beats
+/// and fainter detail inks in when the music is loud; the paper dims by up to a fifth (× `react`) on
+/// each beat, so the page pulses with the rhythm. Reads `source` (the
 /// picture under the layer); `mix` lets the original show through. Alpha follows the source.
 /// Luminance is computed once per source row into a three-row ring per strip (scratch from
 /// `configure`, slots keyed by the strip's first row, so concurrent strips never share memory); the
@@ -20,6 +22,8 @@ public final class Ink: Shader, @unchecked Sendable {
             ParameterDescriptor("paper", "Colour where there are no edges.", .color(default: Color(parsing: "#c8c8c8")!)),
             ParameterDescriptor("mix", "How much of the original picture shows through.", .number(default: 0, range: 0...1)),
             ParameterDescriptor("beat_boost", "Extra edge gain on a beat (× beat pulse).", .number(default: 0.5, range: 0...4)),
+            ParameterDescriptor("react", "How much loudness inks fainter edges and beats dim the paper.",
+                                .number(default: 1, range: 0...4)),
         ])
 
     private var configuredWidth = 0, configuredHeight = 0
@@ -45,10 +49,15 @@ public final class Ink: Shader, @unchecked Sendable {
     }
 
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
-        let boost = 1 + parameters.number("beat_boost") * clamp01(uniforms.features.beatPulse)
+        let drive = AudioDrive(uniforms.features)
+        let react = parameters.number("react")
+        let boost = (1 + parameters.number("beat_boost") * drive.beat) * (1 + react * min(1, drive.level))
         // A full black→white step gives |∇| = 4·255 = 1020; weights run 0…256.
         gain = parameters.number("strength") * boost * 256 / 1020
-        let ink = PremultipliedColor(parameters.color("ink")), paper = PremultipliedColor(parameters.color("paper"))
+        let ink = PremultipliedColor(parameters.color("ink"))
+        let paperColor = parameters.color("paper"), dim = max(0, 1 - 0.2 * react * drive.beat)
+        let paper = PremultipliedColor(Color(red: paperColor.red * dim, green: paperColor.green * dim,
+                                             blue: paperColor.blue * dim, alpha: paperColor.alpha))
         for w in 0...256 { shades[w] = paper.mixed(with: ink, Float(w) / 256).packed }
         mixWeight = weight256(parameters.number("mix"))
     }

@@ -2,7 +2,8 @@ import MarbleCore
 
 /// Pixellate: a block mosaic of the picture, blocks growing with loudness.
 ///
-/// Audio: block size = `size` · (1 + `react` · level), in pixels at 1080p (scaled with the height).
+/// Audio: block size = `size` · (1 + `react` · (level / 2 + beat pulse)), in pixels at 1080p (scaled
+/// with the height): blocks breathe with the loudness and burst on every beat.
 /// Each block takes the mean of four samples a quarter of the way in from each side (less shimmer
 /// than one centre sample, and centred on the block); the grid is centred on the frame so resizing blocks zoom around the middle.
 /// Versus Marble's Metal original (block size from sin(loudness), which wrapped back to small blocks
@@ -10,10 +11,10 @@ import MarbleCore
 public final class Pixellate: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads per-frame values.
     public static let descriptor = ShaderDescriptor(
-        name: "pixellate", summary: "Block mosaic whose blocks grow with loudness.", kind: .filter,
+        name: "pixellate", summary: "Block mosaic whose blocks grow with loudness and burst on beats.", kind: .filter,
         parameters: [
             ParameterDescriptor("size", "Block size in pixels at 1080p when silent.", .number(default: 12, range: 2...256)),
-            ParameterDescriptor("react", "How much loudness enlarges blocks (× level).", .number(default: 1.5, range: 0...8)),
+            ParameterDescriptor("react", "How much loudness and beats enlarge blocks.", .number(default: 1.5, range: 0...8)),
         ])
 
     private var block = 8
@@ -22,7 +23,7 @@ public final class Pixellate: Shader, @unchecked Sendable {
 
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let drive = AudioDrive(uniforms.features)
-        let size = parameters.number("size") * Float(uniforms.height) / 1080 * (1 + parameters.number("react") * drive.level)
+        let size = parameters.number("size") * Float(uniforms.height) / 1080 * (1 + parameters.number("react") * (0.5 * drive.level + drive.beat))
         block = max(1, Int(clamp(size, 1, 4096)))
     }
 

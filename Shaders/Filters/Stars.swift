@@ -1,15 +1,16 @@
 import MarbleCore
 
-/// Stars: a drifting, twinkling starfield behind the picture, seen wherever the picture is transparent.
+/// Stars: a drifting, twinkling starfield that shows through the dark parts of the picture.
 ///
 /// Three layers ("octaves") of stars: each layer halves the cell size, so it has four times as many,
 /// dimmer, smaller stars that drift more slowly (parallax). Each cell holds at most one star, placed,
 /// sized and phased by a hash of its cell index, so the field is a pure function of media time.
-/// Stars are splatted per row only where they are (cost follows the star count, not the pixel count),
-/// then the picture is composited over them (source-over), and rows whose picture is fully opaque are
-/// copied straight through. Audio: brightness × (1 + `react` · (beat pulse + slow treble)/2).
-/// Versus Marble's Metal original (a per-pixel fractal loop that ignored the picture and covered it):
-/// the picture stays on top, stars fill only what it leaves transparent.
+/// Stars are splatted per row only where they are (cost follows the star count, not the pixel count).
+/// `mode` says where they show: `night` (the default) adds them to the picture weighted by how dark it
+/// is (a night sky: bright in black areas, gone over bright ones), `behind` only where the picture is
+/// transparent (the picture composited over them, over `space`). Audio: beats flash the stars
+/// (brightness × (1 + `react` · 1.5 · beat pulse)), the treble brightens them, the bass swells them. Versus Marble's Metal original (a per-pixel fractal loop that ignored the
+/// picture and covered it): the picture stays readable, stars fill what is dark or empty.
 public final class Stars: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads per-frame values.
     public static let descriptor = ShaderDescriptor(
@@ -19,17 +20,23 @@ public final class Stars: Shader, @unchecked Sendable {
             ParameterDescriptor("speed", "Drift speed.", .number(default: 1, range: 0...8)),
             ParameterDescriptor("twinkle", "Twinkle depth.", .number(default: 0.5, range: 0...1)),
             ParameterDescriptor("space", "Colour of empty space.", .color(default: Color(parsing: "#02030a")!)),
-            ParameterDescriptor("react", "Extra brightness with beats and treble.", .number(default: 1, range: 0...4)),
+            ParameterDescriptor("react", "How much beats flash, treble twinkles and bass swells the stars.",
+                                .number(default: 1, range: 0...4)),
+            ParameterDescriptor("mode", "night: over the picture's dark areas; behind: only where it is transparent.",
+                                .choice(default: "night", options: ["night", "behind"])),
         ])
 
     static let layers = 3
     private var cellSize = [Float](repeating: 64, count: Stars.layers)
     private var shiftCells = [Int](repeating: 0, count: Stars.layers)
     private var shiftPixels = [Float](repeating: 0, count: Stars.layers)
-    private var brightness: Float = 1, twinkle: Float = 0, time: Float = 0
+    private var brightness: Float = 1, twinkle: Float = 0, time: Float = 0, swell: Float = 1
     private var space: UInt32 = 0
+    private let behind: Bool
 
-    public init(parameters: ShaderParameters) throws {}
+    public init(parameters: ShaderParameters) throws {
+        behind = parameters.choice("mode") == "behind"
+    }
 
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let drive = AudioDrive(uniforms.features)
@@ -44,7 +51,9 @@ public final class Stars: Shader, @unchecked Sendable {
             shiftCells[l] = cells
             shiftPixels[l] = Float(offset - Double(cells) * Double(size))
         }
-        brightness = 1 + parameters.number("react") * 0.5 * (drive.beat + min(1, drive.trebleSlow))
+        let react = parameters.number("react")
+        brightness = 1 + react * (1.5 * drive.beat + 0.5 * min(1.5, drive.treble))
+        swell = 1 + react * 0.35 * min(2, drive.bass)
         twinkle = parameters.number("twinkle")
         time = wrapped(uniforms.time, period: 3600)
         let spaceColor = parameters.color("space")
@@ -57,14 +66,30 @@ public final class Stars: Shader, @unchecked Sendable {
             let dst = target.row32(y)
             guard y < source.height, width > 0 else { fillPixels(dst, target.width, 0); continue }
             let src = source.row32(y)
-            var opaque: UInt32 = 0xFF00_0000
-            for x in 0..<width { opaque &= src[x] }
-            if opaque >> 24 == 0xFF {
-                dst.update(from: src, count: width)
+            if behind {
+                var opaque: UInt32 = 0xFF00_0000
+                for x in 0..<width { opaque &= src[x] }
+                if opaque >> 24 == 0xFF {
+                    dst.update(from: src, count: width)
+                } else {
+                    fillPixels(dst, width, space)
+                    for l in 0..<Self.layers { splat(layer: l, row: y, into: dst, width: width) }
+                    Blend.normalRow(src, dst, width, 255)
+                }
             } else {
-                fillPixels(dst, width, space)
+                // Night sky: the stars alone on black, then added to the picture scaled by its darkness
+                // (transparent areas count as black, over `space`).
+                fillPixels(dst, width, 0)
                 for l in 0..<Self.layers { splat(layer: l, row: y, into: dst, width: width) }
-                Blend.normalRow(src, dst, width, 255)
+                for x in 0..<width {
+                    let p = src[x], star = dst[x]
+                    let under = p >> 24 == 0xFF ? p : Blend.pixel(p, onto: space, mode: .normal, opacity: 255)
+                    guard star & 0x00FF_FFFF != 0 else { dst[x] = under; continue }
+                    // Darkness 0…256 from the picture's brightest channel: stars vanish over bright areas.
+                    let bright = max(under & 0xFF, (under >> 8) & 0xFF, (under >> 16) & 0xFF)
+                    let dark = UInt32(256) - min(256, bright * 2)
+                    dst[x] = Blend.saturatingAdd(under, scalePixel(star, dark) & 0x00FF_FFFF)
+                }
             }
             if width < target.width { fillPixels(dst + width, target.width - width, 0) }
         }
@@ -86,7 +111,7 @@ public final class Stars: Shader, @unchecked Sendable {
                 let starY = (Float(r) + 0.15 + 0.7 * fy) * size
                 let dy = py - starY
                 let magnitude = Float(h >> 24) / 255
-                let radius = (0.6 + 1.2 * magnitude * magnitude) * (1.4 - 0.3 * Float(l)) * max(1, size / 96)
+                let radius = (0.6 + 1.2 * magnitude * magnitude) * (1.4 - 0.3 * Float(l)) * max(1, size / 96) * swell
                 guard abs(dy) < radius + 1 else { continue }
                 let starX = (Float(c) + 0.15 + 0.7 * fx) * size - shift
                 let phase = Float(h & 0xFFFF) * 0.0001

@@ -104,7 +104,10 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
         tableFits = true
         for i in 0..<count {
             heights[i] = clamp01(levels[i] * scale) * maxHeight
-            peakHeights[i] = max(heights[i], clamp01(peakLevels[i] * scale) * maxHeight)
+            // A cap marks where a bar has been: a band that has not risen above 2 % of the height has
+            // none (a silent band's cap would sit on the base line as a blob, a dotted line of them).
+            let peak = clamp01(peakLevels[i] * scale)
+            peakHeights[i] = peak > 0.02 ? max(heights[i], peak * maxHeight) : -.infinity
             centers[i] = (Float(i) + 0.5) * slot
             spanStart[i] = max(0, Int(centers[i] - halfWidth - 1))
             spanEnd[i] = min(lastColumn, Int(centers[i] + halfWidth + 2))
@@ -123,7 +126,7 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
         dense = false
         for i in 0..<max(0, count - 2) where spanEnd[i] > spanStart[i + 2] { dense = true }
         var reach: Float = 0
-        for i in 0..<count { reach = max(reach, peaks ? peakHeights[i] + 2 * capHalf + 2 : heights[i] + 2) }
+        for i in 0..<count { reach = max(reach, heights[i] + 2, peaks ? peakHeights[i] + 2 * capHalf + 2 : 0) }
         let upper = max(0, Int((baseLine - reach).rounded(.down)))
         let lower = min(uniforms.height, Int((mirror ? baseLine + reach : baseLine).rounded(.up)) + 1)
         covered = upper..<max(upper, lower)

@@ -54,8 +54,17 @@ public struct AnalysisConfiguration: Sendable, Equatable, Codable {
     public var autoSensitivity: Bool = true
     /// Fixed gain applied before auto-sensitivity (1 = 0 dB).
     public var sensitivity: Double = 1
-    /// Band levels below this dBFS value read 0.
+    /// Band levels below this dBFS value read 0 (with a 6 dB soft knee above it); also the silence
+    /// threshold of the `level` feature.
     public var noiseFloor: Double = -70
+    /// How much band levels and the `level` feature move with the music: a level d dB under full
+    /// scale reads 10^(−dynamics·d/20). 1 is linear amplitude (CAVA's look: lively, quiet bands
+    /// vanish), 0.5 (the default) a square root (a 6 dB swing moves a loud bar by 30 %, a band 40 dB
+    /// down still shows at 0.1), lower values flatter. 0.1…2.
+    public var dynamics: Double = 0.5
+    /// Display tilt of band levels, dB per octave around 1 kHz (positive lifts the treble, which
+    /// music has less of; analysers use 3–4.5). Raw dB values (`bandsDecibels`) are not tilted. −12…12.
+    public var tilt: Double = 3
     /// Overall-level smoothing (the `level` feature).
     public var levelAttack: Double = 0.02
     /// Fall time constant of the `level` feature, seconds.
@@ -89,7 +98,9 @@ public struct AnalysisConfiguration: Sendable, Equatable, Codable {
             guard v.isFinite, v >= 0 else { throw fail("\(name) must be a finite value ≥ 0") }
         }
         guard sensitivity.isFinite, sensitivity > 0 else { throw fail("sensitivity must be > 0") }
-        guard noiseFloor.isFinite, noiseFloor < -6 else { throw fail("noise floor must be below -6 dBFS") }
+        guard noiseFloor.isFinite, noiseFloor < -6, noiseFloor >= -140 else { throw fail("noise floor must be between -140 and -6 dBFS") }
+        guard dynamics.isFinite, (0.1...2).contains(dynamics) else { throw fail("dynamics must be between 0.1 and 2") }
+        guard tilt.isFinite, (-12...12).contains(tilt) else { throw fail("tilt must be between -12 and 12 dB per octave") }
         guard minTempo >= 20, maxTempo > minTempo * 1.5, maxTempo <= 400 else {
             throw fail("tempo range \(minTempo)–\(maxTempo) BPM is invalid")
         }

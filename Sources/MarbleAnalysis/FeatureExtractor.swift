@@ -77,6 +77,7 @@ public final class FeatureExtractor: @unchecked Sendable {
     private let chroma: ChromaMap
     private var levels: RelativeLevels
     private var level: EnvelopeFollower
+    private var levelScale: LevelScale
     private var loudness: LoudnessMeter
     private let onsets: OnsetDetector
     private var onsetPicker = LiveOnsetPicker()
@@ -145,10 +146,11 @@ public final class FeatureExtractor: @unchecked Sendable {
         frameDuration = 1 / fps.doubleValue
         onsetScaleDecay = Float(exp(-frameDuration / 5))
         frameSamples = max(1, Int((Double(sampleRate) * frameDuration).rounded(.up)))
-        smoother = BandSmoother(count: bank.count, frameDuration: frameDuration, configuration: configuration)
+        smoother = BandSmoother(count: bank.count, centers: bank.center, frameDuration: frameDuration, configuration: configuration)
         chroma = ChromaMap(sampleRate: sampleRate, fftSize: 4 * n)
         levels = RelativeLevels(step: frameDuration)
         level = EnvelopeFollower(attack: configuration.levelAttack, release: configuration.levelRelease, step: frameDuration)
+        levelScale = LevelScale(configuration: configuration, step: frameDuration)
         loudness = LoudnessMeter(sampleRate: sampleRate)
         onsets = try OnsetDetector(sampleRate: sampleRate)
         beats = LiveBeatTracker(rate: onsets.rate, minBPM: configuration.minTempo, maxBPM: configuration.maxTempo)
@@ -358,8 +360,7 @@ public final class FeatureExtractor: @unchecked Sendable {
         features.peak = FastMath.finite(peak)
         features.rmsDecibels = FastMath.amplitudeToDecibels(rms, floor: -120)
         features.peakDecibels = FastMath.amplitudeToDecibels(peak, floor: -120)
-        let floorDB = Float(configuration.noiseFloor)
-        let target = min(1, max(0, (FastMath.amplitudeToDecibels(rms, floor: floorDB - 1) - floorDB) / -floorDB))
+        let target = levelScale.update(rmsDecibels: FastMath.amplitudeToDecibels(rms, floor: Float(configuration.noiseFloor) - 1))
         features.level = level.update(target)
     }
 

@@ -16,7 +16,8 @@ public struct AudioFeatures: Sendable, Equatable {
     public var rms: Float = 0
     /// Absolute sample peak in the window, linear 0…1.
     public var peak: Float = 0
-    /// Smoothed overall level 0…1 for driving visuals (attack/release applied).
+    /// Smoothed overall level 0…1 for driving visuals: the frame's RMS against the recent loud parts
+    /// (about 1 there, 0.5 twelve dB under them with the default dynamics), attack/release applied.
     public var level: Float = 0
 
     // MilkDrop-style band levels

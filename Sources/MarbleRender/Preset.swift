@@ -17,6 +17,9 @@ import MarbleCore
 ///     parameters: { count: 64, mirror: true }
 ///     bind:                 # parameter: base + amount × feature, smoothed
 ///       height: { feature: bass, amount: 0.25, smoothing: 0.5 }
+/// analysis:                 # optional: how the sound is measured (see `PresetAnalysis`)
+///   noise_floor: -60
+///   dynamics: 0.7
 /// ```
 /// Every field is checked before the first frame; errors name the file, the field and the problem.
 public struct Preset: Sendable, Equatable {
@@ -28,13 +31,18 @@ public struct Preset: Sendable, Equatable {
     public var layers: [LayerSpec]
     /// Where it was read from ("built-in" names resolve to Samples/Presets/NAME.yaml).
     public var source: String
+    /// How the sound is measured for these layers (frequency layout, noise floor, sensitivity,
+    /// dynamics); empty: the engine's defaults.
+    public var analysis: PresetAnalysis
 
     /// A preset made in code; `source` names it in error messages.
-    public init(name: String, description: String = "", layers: [LayerSpec], source: String = "(inline)") {
+    public init(name: String, description: String = "", layers: [LayerSpec], source: String = "(inline)",
+                analysis: PresetAnalysis = PresetAnalysis()) {
         self.name = name
         self.description = description
         self.layers = layers
         self.source = source
+        self.analysis = analysis
     }
 }
 
@@ -98,6 +106,7 @@ extension Preset {
         var name: String?
         var description: String?
         var layers: [Layer]
+        var analysis: PresetAnalysis?
         struct Layer: Decodable {
             var shader: String
             var blend: String?
@@ -106,7 +115,7 @@ extension Preset {
             var bind: [String: Binding]?
             enum CodingKeys: String, CodingKey, CaseIterable { case shader, blend, opacity, parameters, bind }
         }
-        enum CodingKeys: String, CodingKey, CaseIterable { case name, description, layers }
+        enum CodingKeys: String, CodingKey, CaseIterable { case name, description, layers, analysis }
     }
 
     /// Parses and validates preset text. `source` names the file in error messages.
@@ -120,7 +129,10 @@ extension Preset {
         }
         guard let node, let mapping = node.mapping else { throw fail("", "expected a mapping with a `layers` list") }
         for key in mapping.keys.compactMap(\.string) where File.CodingKeys(rawValue: key) == nil {
-            throw fail(key, "unknown field (expected one of: name, description, layers)")
+            throw fail(key, "unknown field (expected one of: name, description, layers, analysis)")
+        }
+        for key in mapping["analysis"]?.mapping?.keys.compactMap(\.string) ?? [] where PresetAnalysis.CodingKeys(rawValue: key) == nil {
+            throw fail("analysis.\(key)", "unknown field (expected one of: \(PresetAnalysis.CodingKeys.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         if let layers = mapping["layers"]?.sequence {
             for (i, layer) in layers.enumerated() {
@@ -161,13 +173,15 @@ extension Preset {
                                     parameters: l.parameters ?? [:], bindings: l.bind ?? [:]))
         }
         let preset = Preset(name: file.name ?? URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent,
-                            description: file.description ?? "", layers: layers, source: source)
+                            description: file.description ?? "", layers: layers, source: source,
+                            analysis: file.analysis ?? PresetAnalysis())
         try preset.validate()
         return preset
     }
 
-    /// Checks shader names, parameters and bindings against the shader tables.
+    /// Checks shader names, parameters and bindings against the shader tables, and the analysis section's ranges.
     public func validate() throws(MarbleError) {
+        try analysis.validate(source: source)
         for (i, layer) in layers.enumerated() {
             let field = "layers[\(i)]"
             guard let type = ShaderLibrary.shader(named: layer.shader) else {

@@ -63,8 +63,8 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Threads for rendering and encoding (default: all cores).", valueName: "n"))
     var threads: Int = StripScheduler.availableCores
 
-    @Option(help: ArgumentHelp("Number of spectrum bands the analysis produces (8–512).", valueName: "n"))
-    var bands: Int = 64
+    @Option(help: ArgumentHelp("Number of spectrum bands the analysis produces (8–512; default: the preset's, else 64).", valueName: "n"))
+    var bands: Int?
 
     @Option(help: ArgumentHelp("Render only piece K of N (from 1) of the frames, for a farm: a video without sound, joined by `marble join`.", valueName: "K/N"))
     var segment: String?

@@ -8,7 +8,7 @@ import Testing
 struct AnalysisSmoothingTests {
     /// Drives a one-band smoother with `input` per frame at 60 fps.
     func run(_ c: AnalysisConfiguration, _ input: [Float]) -> (bands: [Float], peaks: [Float]) {
-        let s = BandSmoother(count: 1, frameDuration: 1.0 / 60, configuration: c)
+        let s = BandSmoother(count: 1, centers: [1000], frameDuration: 1.0 / 60, configuration: c)
         var b: Float = 0, p: Float = 0, x: Float = 0
         var bands = [Float](), peaks = [Float]()
         for v in input {

@@ -1,6 +1,7 @@
 import Foundation
 import Granite
 import Synchronization
+import MarbleAnalysis
 import MarbleCore
 import MarbleMedia
 import MarblePipeline
@@ -103,7 +104,10 @@ public final class LiveSession {
         let watched = screen != nil || window != nil
         let recorded = !options.outputs.isEmpty
         let lagAllowance = !watched ? Int(options.fps.doubleValue / 2) : recorded ? max(1, Int(options.fps.doubleValue / 10)) : 0
-        let source = try CaptureFrameSource(buffer: sound.buffer, fps: options.fps, frameLimit: options.frameLimit,
+        // The starting preset says how to measure the sound (a later switch keeps this measure).
+        let source = try CaptureFrameSource(buffer: sound.buffer, fps: options.fps,
+                                            configuration: AnalysisConfiguration().applying(scene.analysis),
+                                            frameLimit: options.frameLimit,
                                             lagAllowance: lagAllowance,
                                             idleAfter: options.idleAfter, sensitivity: { live.snapshot.sensitivity },
                                             fromStart: sound.startsAtZero)

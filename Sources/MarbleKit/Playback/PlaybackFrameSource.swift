@@ -23,6 +23,8 @@ final class PlaybackFrameSource: FrameSource, @unchecked Sendable {
     let keepOpen: Bool
     private let sampleRate: Int
     private var extractor: FeatureExtractor
+    /// How the sound is measured (the starting preset's analysis section): kept for a new track's extractor.
+    private let configuration: AnalysisConfiguration
     /// The features of the newest frame analysed (held while paused).
     private var features: AudioFeatures
     private var generation = -1
@@ -35,14 +37,16 @@ final class PlaybackFrameSource: FrameSource, @unchecked Sendable {
     /// True once the media played to its end (the session's outcome).
     private(set) var ended = false
 
-    init(pump: AudioPump, player: PlayerComponent, sampleRate: Int, fps: Rational, keepOpen: Bool) throws(MarbleError) {
+    init(pump: AudioPump, player: PlayerComponent, sampleRate: Int, fps: Rational, keepOpen: Bool,
+         configuration: AnalysisConfiguration = AnalysisConfiguration()) throws(MarbleError) {
         self.pump = pump
         self.player = player
         controls = PlayerControls(player: player, clock: pump.clock)
         self.sampleRate = sampleRate
         self.fps = fps
         self.keepOpen = keepOpen
-        extractor = try FeatureExtractor(sampleRate: sampleRate, fps: fps)
+        self.configuration = configuration
+        extractor = try FeatureExtractor(sampleRate: sampleRate, fps: fps, configuration: configuration)
         features = extractor.makeFeatures()
     }
 
@@ -108,7 +112,7 @@ final class PlaybackFrameSource: FrameSource, @unchecked Sendable {
             appended = 0
             lastFrame = -1
             do throws(MarbleError) {
-                extractor = try FeatureExtractor(sampleRate: sampleRate, fps: fps)
+                extractor = try FeatureExtractor(sampleRate: sampleRate, fps: fps, configuration: configuration)
             } catch { resetError = error }
         }, append: { left, right in
             extractor.append(left: left, right: right)

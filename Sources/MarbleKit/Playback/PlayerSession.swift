@@ -1,4 +1,5 @@
 import Foundation
+import MarbleAnalysis
 import MarbleCore
 import MarbleMedia
 import MarblePipeline
@@ -71,8 +72,13 @@ public final class PlayerSession {
         let grid = screen.map { TerminalGrid(screen: $0) }
         let signals = TerminalSignals()
         let pump = self.pump
+        let preset = player.snapshot.preset ?? PresetLibrary.defaultName
+        let scene = try PresetLibrary.load(preset)
+        try scene.validate()
+        // The starting preset says how to measure the sound (a later switch keeps this measure).
         let source = try PlaybackFrameSource(pump: pump, player: player, sampleRate: decoder.sampleRate,
-                                             fps: options.fps, keepOpen: options.keepOpen)
+                                             fps: options.fps, keepOpen: options.keepOpen,
+                                             configuration: AnalysisConfiguration().applying(scene.analysis))
         let controls = source.controls
         let onKey: @Sendable (Key) -> Void = { key in
             guard let command = PlayerCommand(key: key) else { return }
@@ -82,9 +88,6 @@ public final class PlayerSession {
             ? try WindowSink(title: "marble", size: (1280, 720), fullscreen: options.fullscreen, onKey: onKey,
                              onClose: { player.send(.quitRequested) })
             : nil
-        let preset = player.snapshot.preset ?? PresetLibrary.defaultName
-        let scene = try PresetLibrary.load(preset)
-        try scene.validate()
         // The picture follows the window when there is one, else the terminal.
         let sizing: @Sendable () -> (width: Int, height: Int)
         if let window {

@@ -80,8 +80,10 @@ public final class RenderJob {
         } else {
             pictures = nil
         }
-        var analysis = AnalysisConfiguration()
-        analysis.bandCount = o.bandCount
+        // The preset says how to measure the sound for its layers; `--bands` on the command line wins.
+        var analysis = AnalysisConfiguration().applying(scene.analysis)
+        if let bands = o.bandCount { analysis.bandCount = bands }
+        try analysis.validate()
         // Offline, the whole song is known: a first pass finds its tempo and beat grid, so beats land
         // on the music rather than where a causal tracker would guess them.
         var lastAnalysisReport = started
@@ -189,7 +191,7 @@ public final class RenderJob {
         let o = options
         let codec = format == .webm ? "vp9" : "h264"
         var settings = "\(o.width)x\(o.height) \(o.fps)fps scene \(scene.name)#\(try Self.fingerprint(of: scene))"
-        settings += " crf \(o.crf) \(o.encoderPreset.rawValue) \(codec) encoder-threads \(o.encoderThreads) bands \(o.bandCount) fit \(o.fit.rawValue)"
+        settings += " crf \(o.crf) \(o.encoderPreset.rawValue) \(codec) encoder-threads \(o.encoderThreads) bands \(o.bandCount.map(String.init) ?? "preset") fit \(o.fit.rawValue)"
         if let background = o.background { settings += " background \(try Fingerprint.of(file: background).prefix(16))" }
         // The input as the command named it, not made absolute: the same command on any machine (or in
         // any folder) writes the same bytes; `join` looks for it from where it runs.
@@ -203,7 +205,7 @@ public final class RenderJob {
             let parameters = layer.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             let bindings = layer.bindings.sorted { $0.key < $1.key }.map { "\($0.key)~\($0.value)" }
             return "\(layer.shader) \(layer.blend) \(layer.opacity) \(parameters) \(bindings)"
-        }.joined(separator: "\n")
+        }.joined(separator: "\n") + (scene.analysis.isEmpty ? "" : "\nanalysis \(scene.analysis)")
         return String(try Fingerprint.of(text: text).prefix(8))
     }
 }

@@ -36,8 +36,8 @@ public struct RenderOptions: Sendable {
     public var at: Double?
     /// Threads the renderer draws row bands on (default: one per core; at most 4 per core). The output does not depend on it.
     public var threads = StripScheduler.availableCores
-    /// Frequency bands the analysis produces, 8…512.
-    public var bandCount = 64
+    /// Frequency bands the analysis produces, 8…512; nil: the preset's (`analysis.bands`), else 64.
+    public var bandCount: Int?
     /// Only some frames of the render (a piece for a farm: `--segment K/N`, `--frames A-B`): a video
     /// without sound whose frames are exactly the one-pass render's at those indices, with their
     /// timestamps, labelled for `marble join`. nil: the whole render.
@@ -65,7 +65,7 @@ public struct RenderOptions: Sendable {
         }
         _ = try Limits.check(rate: fps)
         guard (0...63).contains(crf) else { throw MarbleError(.option, "--crf \(crf): must be between 0 and 63") }
-        guard (8...512).contains(bandCount) else { throw MarbleError(.option, "--bands \(bandCount): must be between 8 and 512") }
+        if let bandCount, !(8...512).contains(bandCount) { throw MarbleError(.option, "--bands \(bandCount): must be between 8 and 512") }
         if let audioBitrate, !(16...512).contains(audioBitrate) {
             throw MarbleError(.option, "--audio-bitrate \(audioBitrate): must be between 16 and 512 (kbit/s)")
         }

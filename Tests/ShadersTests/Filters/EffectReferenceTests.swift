@@ -6,10 +6,13 @@ import Testing
 @Suite struct EffectReferenceTests {
     /// Plain analog: the colour grade as written in the parameter help, grain from the same noise
     /// table at the same frame-hashed offsets.
-    static func analogReference(_ values: [String: ParameterValue], source: Texture, frame: Int, level: Float) throws -> [UInt8] {
+    static func analogReference(_ values: [String: ParameterValue], source: Texture, frame: Int, level: Float,
+                                beat: Float) throws -> [UInt8] {
         let p = try ShaderParameters(descriptor: Analog.descriptor, values: values)
-        let k = Double(p.number("contrast")), s = Double(p.number("saturation")), b = Double(p.number("brightness"))
-        let grain = Double(p.number("grain")) * (1 + Double(p.number("react")) * Double(min(1.5, max(0, level))))
+        let react = Double(p.number("react")), level = Double(min(1.5, max(0, level)))
+        let k = Double(p.number("contrast")) * (1 + 0.2 * react * min(1, level)), s = Double(p.number("saturation"))
+        let b = Double(p.number("brightness")) + 0.1 * react * Reference.clamp01(Double(beat))
+        let grain = Double(p.number("grain")) * (1 + react * level)
         let h = Noise.hash(UInt32(truncatingIfNeeded: frame) &+ 0x9E37_79B9)
         let offsetA = Int(h & 0xFFFF), offsetB = Int(h >> 16)
         return Reference.bytes(width: testWidth, height: testHeight) { x, y in
@@ -31,7 +34,7 @@ import Testing
         let picture = testPicture(seed: 4)
         let f = syntheticFeatures(frame: frame)
         let bytes = try Rig("analog", values, source: picture).render(uniforms(frame: frame, features: f))
-        let expected = try Self.analogReference(values, source: picture, frame: frame, level: f.level)
+        let expected = try Self.analogReference(values, source: picture, frame: frame, level: f.level, beat: f.beatPulse)
         #expect(maxDifference(bytes, expected)!.difference <= 1, "\(describeDifference(bytes, expected, width: testWidth))")
     }
 
@@ -51,7 +54,7 @@ import Testing
         let size = 200.0, react = 1.0
         let rig = try Rig("pixellate", ["size": .number(size), "react": .number(react)], width: w, height: h, source: picture)
         let bytes = rig.render(uniforms(frame: 0, features: f, width: w, height: h))
-        let block = Int(size * Double(h) / 1080 * (1 + react * 0.5))
+        let block = Int(size * Double(h) / 1080 * (1 + react * (0.5 * 0.5 + Double(f.beatPulse))))
         let originX = (w / 2) % block - block, originY = (h / 2) % block - block
         var expected: [UInt8] = []
         for y in 0..<h {
@@ -76,7 +79,7 @@ import Testing
             ("vibes", ["mix": .number(0), "beat_mix": .number(0)]),
             ("disco", ["amount": .number(0)]),
             ("light_rays", ["exposure": .number(0)]),
-            ("stars", [:]),                       // the picture is opaque: nothing shows behind it
+            ("stars", ["mode": .text("behind")]),  // the picture is opaque: nothing shows behind it
             ("analog", ["contrast": .number(1), "saturation": .number(1), "grain": .number(0), "react": .number(0)]),
         ]
         for (name, values) in neutral {
@@ -89,7 +92,7 @@ import Testing
         let picture = testPicture(seed: 9)
         // Clear the left half.
         for y in 0..<testHeight { fillPixels(picture.view.row32(y), testWidth / 2, 0) }
-        let bytes = try Rig("stars", ["density": .number(4)], source: picture).render(frame: 2)
+        let bytes = try Rig("stars", ["density": .number(4), "mode": .text("behind")], source: picture).render(frame: 2)
         let original = picture.packedBytes()
         var leftLight = 0, rightSame = true
         for y in 0..<testHeight {

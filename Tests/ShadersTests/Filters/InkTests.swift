@@ -4,14 +4,18 @@ import Testing
 
 @Suite struct InkTests {
     /// Plain reference: integer Rec. 601 luma, 3×3 Sobel with clamped borders, ink/paper mix in Double.
-    static func reference(_ values: [String: ParameterValue], source: Texture, beatPulse: Float) throws -> [UInt8] {
+    static func reference(_ values: [String: ParameterValue], source: Texture, beatPulse: Float, level: Float) throws -> [UInt8] {
         let p = try ShaderParameters(descriptor: Ink.descriptor, values: values)
         func luma(_ x: Int, _ y: Int) -> Double {
             let px = source.pixel(min(max(x, 0), source.width - 1), min(max(y, 0), source.height - 1))
             return Double((77 * Int(px[0]) + 150 * Int(px[1]) + 29 * Int(px[2])) >> 8)
         }
-        let gain = Double(p.number("strength")) * (1 + Double(p.number("beat_boost")) * Reference.clamp01(Double(beatPulse))) / 1020
-        let ink = Reference.premultiplied(p.color("ink")), paper = Reference.premultiplied(p.color("paper"))
+        let react = Double(p.number("react")), beat = Reference.clamp01(Double(beatPulse))
+        let gain = Double(p.number("strength")) * (1 + Double(p.number("beat_boost")) * beat)
+            * (1 + react * min(1, max(0, Double(level)))) / 1020
+        let dim = max(0, 1 - 0.2 * react * beat)
+        let ink = Reference.premultiplied(p.color("ink"))
+        let paper = Reference.premultiplied(p.color("paper")).enumerated().map { $0.offset < 3 ? $0.element * dim : $0.element }
         let keep = Double(p.number("mix"))
         return Reference.bytes(width: testWidth, height: testHeight) { x, y in
             let gx = (luma(x + 1, y - 1) + 2 * luma(x + 1, y) + luma(x + 1, y + 1))
@@ -40,7 +44,7 @@ import Testing
         for frame in [1, 6] {
             let f = syntheticFeatures(frame: frame)
             let bytes = rig.render(uniforms(frame: frame, features: f), strips: 3)
-            let expected = try Self.reference(values, source: picture, beatPulse: f.beatPulse)
+            let expected = try Self.reference(values, source: picture, beatPulse: f.beatPulse, level: f.level)
             #expect(maxDifference(bytes, expected)!.difference <= 3, "\(name) frame \(frame): \(describeDifference(bytes, expected, width: testWidth))")
             if frame == 6 { Golden.check(name, bytes, width: testWidth, height: testHeight) }
         }
@@ -59,7 +63,12 @@ import Testing
     @Test func flatPictureIsBlankPaper() throws {
         let flat = Texture(width: testWidth, height: testHeight)
         flat.fill(RGBA8(r: 90, g: 90, b: 90))
-        let bytes = try Rig("ink", source: flat).render(frame: 0)
-        #expect(Set(stride(from: 0, to: bytes.count, by: 4).map { bytes[$0] }) == [200])
+        // During a beat (pulse 7/8 at frame 1) the paper dims, but stays one shade everywhere: no ink.
+        let bytes = try Rig("ink", source: flat).render(frame: 1)
+        #expect(Set(stride(from: 0, to: bytes.count, by: 4).map { bytes[$0] }).count == 1)
+        var silent = syntheticFeatures(frame: 0, loudness: 0)
+        silent.beatPulse = 0
+        let calm = try Rig("ink", source: flat).render(uniforms(frame: 0, features: silent))
+        #expect(Set(stride(from: 0, to: calm.count, by: 4).map { calm[$0] }) == [200])
     }
 }

@@ -3,6 +3,20 @@ import Testing
 @testable import Shaders
 
 @Suite struct SpectrumBarsTests {
+    /// Issue 12, defect 7: bands that never rose drew their caps on the base line (blobs on the centre
+    /// line of mirrored bars, a dotted line under plain ones).
+    @Test(arguments: [false, true]) func silentBandsDrawNoCaps(mirror: Bool) throws {
+        let rig = try Rig("bars", ["mirror": .flag(mirror)])
+        let silent = AudioFeatures(bandCount: 64, waveformLength: 256)
+        let bytes = rig.render(uniforms(frame: 0, features: silent))
+        #expect(bytes.allSatisfy { $0 == 0 }, "ink in a silent frame")
+        // A band that rose and fell keeps its cap, above the base line.
+        var fallen = silent
+        fallen.bandPeaks[10] = 0.5
+        let capped = rig.render(uniforms(frame: 0, features: fallen))
+        #expect(capped.contains { $0 != 0 })
+    }
+
     /// Plain reference: every bar's signed-distance coverage at every pixel, summed with saturation.
     static func reference(_ values: [String: ParameterValue], features: AudioFeatures) throws -> [UInt8] {
         let p = try ShaderParameters(descriptor: SpectrumBars.descriptor, values: values)
@@ -27,7 +41,8 @@ import Testing
             for i in 0..<count {
                 let u = abs(Double(x) + 0.5 - (Double(i) + 0.5) * slot)
                 let height = Reference.clamp01(levels[i] * scale) * maxH
-                let peak = max(height, Reference.clamp01(peakLevels[i] * scale) * maxH)
+                let peakLevel = Reference.clamp01(peakLevels[i] * scale)
+                let peak = max(height, peakLevel * maxH)
                 var distance = max(u - halfW, v - height)
                 if rounded {
                     let r = min(halfW, max(height, 0.5))
@@ -35,7 +50,7 @@ import Testing
                     if qx > 0 && qy > 0 { distance = (qx * qx + qy * qy).squareRoot() - r }
                 }
                 let barCoverage = Reference.clamp01(0.5 - distance)
-                let capCoverage = p.flag("peaks")
+                let capCoverage = p.flag("peaks") && peakLevel > 0.02
                     ? Reference.clamp01(0.5 - max(u - halfW, abs(v - (peak + capHalf)) - capHalf)) : 0
                 for c in 0..<4 {
                     sum[c] = min(1, sum[c] + barColor[c] * barCoverage * (1 - capCoverage) + cap[c] * capCoverage)

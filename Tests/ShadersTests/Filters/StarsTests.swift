@@ -1,0 +1,48 @@
+import MarbleCore
+import Testing
+@testable import Shaders
+
+/// Issue 12, defect 2: `stars` showed nothing over an opaque picture or the default preset (it filled
+/// only transparent areas). It now shows through the dark parts of any picture, and flashes on beats.
+@Suite struct StarsTests {
+    let w = 192, h = 108
+
+    func frame(mode: String = "night", under color: RGBA8, beat: Float = 0) throws -> [UInt8] {
+        let picture = Texture(width: w, height: h)
+        picture.fill(color)
+        let rig = try Rig("stars", ["mode": .text(mode)], width: w, height: h, source: picture)
+        var f = syntheticFeatures(frame: 3)
+        f.beatPulse = beat
+        return rig.render(uniforms(frame: 3, features: f, width: w, height: h))
+    }
+
+    /// Pixels whose brightest channel is above 48.
+    func lit(_ bytes: [UInt8]) -> Int {
+        stride(from: 0, to: bytes.count, by: 4).filter { max(bytes[$0], bytes[$0 + 1], bytes[$0 + 2]) > 48 }.count
+    }
+
+    func brightness(_ bytes: [UInt8]) -> Int {
+        stride(from: 0, to: bytes.count, by: 4).reduce(0) { $0 + Int(bytes[$1]) + Int(bytes[$1 + 1]) + Int(bytes[$1 + 2]) }
+    }
+
+    @Test func starsShowOverADarkOpaquePicture() throws {
+        let stars = lit(try frame(under: RGBA8(r: 5, g: 5, b: 12)))
+        #expect(stars > 60, "\(stars) lit pixels")
+        // … and not over a bright one, which stays as it was.
+        let white = try frame(under: RGBA8(r: 240, g: 240, b: 240))
+        #expect(stride(from: 0, to: white.count, by: 4).allSatisfy { white[$0] == 240 && white[$0 + 2] == 240 })
+    }
+
+    @Test func behindFillsOnlyTransparentAreas() throws {
+        let opaque = try frame(mode: "behind", under: RGBA8(r: 5, g: 5, b: 12))
+        #expect(lit(opaque) == 0)
+        let empty = try frame(mode: "behind", under: RGBA8(r: 0, g: 0, b: 0, a: 0))
+        #expect(lit(empty) > 60)
+    }
+
+    @Test func beatsFlashTheStars() throws {
+        let calm = brightness(try frame(under: RGBA8(r: 0, g: 0, b: 0), beat: 0))
+        let beat = brightness(try frame(under: RGBA8(r: 0, g: 0, b: 0), beat: 1))
+        #expect(Double(beat) > 1.4 * Double(calm), "calm \(calm) beat \(beat)")
+    }
+}
