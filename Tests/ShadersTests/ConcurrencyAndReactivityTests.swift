@@ -71,17 +71,21 @@ import Testing
     }
 
     @Test func beatsAreVisible() throws {
-        // Kernels whose documentation promises a beat response: same frame, beat pulse 0 vs 1.
-        for name in ["ink", "disco", "light_rays", "polka", "drive", "magma", "voronoise", "temple", "bankai", "bedazzled"] {
-            let rig = try Rig(name)
+        // Kernels whose documentation promises a beat response: same frame, beat pulse 0 vs 1, a visible
+        // change in at least 1 % of the pixels.
+        for name in ["ink", "disco", "light_rays", "polka", "drive", "magma", "voronoise", "temple", "bankai", "bedazzled",
+                     "stars", "analog", "pixellate", "blur", "bokeh"] {
+            // Big enough that size-dependent effects (blocks, blur radii) span several pixels.
+            let (w, h) = (192, 108)
+            let rig = try Rig(name, width: w, height: h, source: testPicture(width: w, height: h, seed: 3))
             var f = syntheticFeatures(frame: 3)
-            let picture = testPicture()  // kept alive while the kernels read it through its view
+            let picture = testPicture(width: w, height: h)  // kept alive while the kernels read it through its view
             f.beatPulse = 0
-            let calm = withExtendedLifetime(picture) { rig.render(uniforms(frame: 3, features: f, input: picture.view)) }
+            let calm = withExtendedLifetime(picture) { rig.render(uniforms(frame: 3, features: f, input: picture.view, width: w, height: h)) }
             f.beatPulse = 1
-            let beat = withExtendedLifetime(picture) { rig.render(uniforms(frame: 3, features: f, input: picture.view)) }
-            let changed = calm != beat
-            #expect(changed, "\(name) shows no beat")
+            let beat = withExtendedLifetime(picture) { rig.render(uniforms(frame: 3, features: f, input: picture.view, width: w, height: h)) }
+            let change = withExtendedLifetime(picture) { Self.visibleChange(calm, beat) }
+            #expect(change >= 0.01, "\(name) shows no beat: \(Int(change * 1000)) ‰ of the pixels change visibly")
         }
     }
 
