@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""How visibly every effect responds to a real song: frame difference and luminance against the
+sound's level and beats (issue 12, defect 7).
+
+    Scripts/reactivity.py SONG [--start 30] [--seconds 12] [--size 160x90] [--marble PATH] [--only NAME ...]
+
+For each shader and bundled preset that `marble effects --json` lists (generators alone, filters over
+Samples/Pictures/magma.jpg, presets as they are), renders the stretch of SONG at 30 fps with
+`marble render --frames` and measures, per frame, the mean luminance and the mean absolute difference
+from the previous frame (0-255). Against `marble analyze SONG --json --frames --fps 30` it prints:
+
+  motion    mean frame difference (how much the picture moves at all)
+  beat      frame difference in the 3 frames from each beat over the difference elsewhere (>1: beats show)
+  onset r   correlation of the frame difference with the onset strength
+  level r   correlation of the luminance with the level
+  verdict   "reacts" when motion >= 0.5 and (beat >= 1.25 or onset r >= 0.25 or |level r| >= 0.25)
+
+Needs a release build (`swift build -c release --product marble`) and ffmpeg; standard library only.
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FPS = 30
+
+
+def run(args, **kw):
+    return subprocess.run(args, check=True, capture_output=True, **kw).stdout
+
+
+def correlation(a, b):
+    n = min(len(a), len(b))
+    if n < 3:
+        return 0.0
+    a, b = a[:n], b[:n]
+    ma, mb = sum(a) / n, sum(b) / n
+    va = sum((x - ma) ** 2 for x in a)
+    vb = sum((y - mb) ** 2 for y in b)
+    if va <= 1e-12 or vb <= 1e-12:
+        return 0.0
+    return sum((x - ma) * (y - mb) for x, y in zip(a, b)) / math.sqrt(va * vb)
+
+
+def frames_of(video, width, height):
+    raw = run(["ffmpeg", "-v", "error", "-i", video, "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+    size = width * height
+    return [raw[i:i + size] for i in range(0, len(raw) - size + 1, size)]
+
+
+def measure(frames):
+    luma, diff = [], [0.0]
+    for i, f in enumerate(frames):
+        luma.append(sum(f) / len(f))
+        if i:
+            prev = frames[i - 1]
+            diff.append(sum(abs(x - y) for x, y in zip(f, prev)) / len(f))
+    return luma, diff
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("song")
+    p.add_argument("--start", type=float, default=30, help="seconds into the song (default 30)")
+    p.add_argument("--seconds", type=float, default=12, help="length measured (default 12)")
+    p.add_argument("--size", default="160x90")
+    p.add_argument("--marble", default=os.path.join(ROOT, ".build/release/marble"))
+    p.add_argument("--only", nargs="*", help="effect names to measure (default: all)")
+    a = p.parse_args()
+    if not (0 <= a.start <= 36000 and 1 <= a.seconds <= 600):
+        sys.exit("reactivity: --start must be 0…36000 and --seconds 1…600")
+    width, height = (int(v) for v in a.size.split("x"))
+    if not (16 <= width <= 1920 and 16 <= height <= 1080):
+        sys.exit("reactivity: --size must be between 16x16 and 1920x1080")
+    env = dict(os.environ, MARBLE_PRESETS=os.environ.get("MARBLE_PRESETS", os.path.join(ROOT, "Samples/Presets")))
+
+    catalogue = json.loads(run([a.marble, "effects", "--json"], env=env))
+    effects = [(s["name"], s["kind"]) for s in catalogue["shaders"]] + [(q["name"], "preset") for q in catalogue["presets"]]
+    if a.only:
+        effects = [e for e in effects if e[0] in a.only]
+
+    first = int(a.start * FPS)
+    last = first + int(a.seconds * FPS) - 1
+    analysis = json.loads(run([a.marble, "analyze", a.song, "--json", "--frames", "--fps", str(FPS)], env=env))
+    frames = analysis["frames"][first:last + 1]
+    if len(frames) < 30:
+        sys.exit("reactivity: the song is too short for --start/--seconds")
+    level = [f["level"] for f in frames]
+    onset = [f["onset"] for f in frames]
+    near_beat = [False] * len(frames)
+    for i, f in enumerate(frames):
+        if f["beat"]:
+            for k in range(i, min(len(frames), i + 3)):
+                near_beat[k] = True
+
+    print(f"| effect | kind | motion | beat | onset r | level r | verdict |")
+    print(f"|---|---|---:|---:|---:|---:|---|")
+    with tempfile.TemporaryDirectory() as work:
+        for name, kind in effects:
+            video = os.path.join(work, name + ".mp4")
+            args = [a.marble, "render", a.song, "-o", video, "--size", a.size, "--fps", str(FPS),
+                    "--frames", f"{first}-{last}", "--quiet", "--crf", "12"]
+            if kind == "generator":
+                scene = os.path.join(work, name + ".yaml")
+                with open(scene, "w") as out:
+                    out.write(f"name: {name}\nlayers:\n  - shader: {name}\n")
+                args += ["--preset", scene]
+                if name == "media":
+                    args += ["--background", os.path.join(ROOT, "Samples/Pictures/magma.jpg")]
+            elif kind == "filter":
+                args += ["--background", os.path.join(ROOT, "Samples/Pictures/magma.jpg"), "--effect", name]
+            else:
+                args += ["--preset", name]
+            run(args, env=env, stdin=subprocess.DEVNULL)
+            luma, diff = measure(frames_of(video, width, height))
+            motion = sum(diff[1:]) / max(1, len(diff) - 1)
+            on = [d for d, b in zip(diff[1:], near_beat[1:]) if b]
+            off = [d for d, b in zip(diff[1:], near_beat[1:]) if not b]
+            beat = (sum(on) / len(on)) / max(1e-6, sum(off) / len(off)) if on and off else 1.0
+            onset_r = correlation(diff[1:], onset[1:])
+            level_r = correlation(luma, level)
+            reacts = motion >= 0.5 and (beat >= 1.25 or onset_r >= 0.25 or abs(level_r) >= 0.25)
+            verdict = "reacts" if reacts else ("static by design" if name in ("solid", "gradient", "media") else "WEAK")
+            print(f"| {name} | {kind} | {motion:.2f} | {beat:.2f} | {onset_r:+.2f} | {level_r:+.2f} | {verdict} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
