@@ -20,7 +20,7 @@ import MarbleCore
 ///   release: 0.15           # fall time constant without gravity, s, 0…5
 /// ```
 /// Live sessions apply the section of the preset they start with.
-public struct PresetAnalysis: Sendable, Equatable, Decodable {
+public struct PresetAnalysis: Sendable, Equatable, Codable {
     /// `logarithmic` or `semitone` (one band per note).
     public var layout: String?
     /// Band count of the logarithmic layout, 8…512.

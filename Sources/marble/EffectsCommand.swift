@@ -61,7 +61,7 @@ extension EffectsCommand {
             let preset = try PresetLibrary.load(n)
             presets.append(EffectsCatalogue.Preset(name: n, description: preset.description, layers: preset.layers.map {
                 EffectsCatalogue.Layer(shader: $0.shader, blend: $0.blend.rawValue, opacity: $0.opacity, bound: $0.bindings.keys.sorted())
-            }))
+            }, analysis: preset.analysis.isEmpty ? nil : preset.analysis))
         }
         if let name, shaders.isEmpty, presets.isEmpty { throw MarbleError(.option, "no shader or preset named \"\(name)\"") }
         let catalogue = EffectsCatalogue(shaders: shaders, presets: presets, features: AudioFeatures.scalarNames)
@@ -100,6 +100,10 @@ struct EffectsCatalogue: Encodable {
         }
     }
     struct Layer: Encodable { var shader: String, blend: String, opacity: Double, bound: [String] }
-    struct Preset: Encodable { var name: String, description: String, layers: [Layer] }
+    struct Preset: Encodable {
+        var name: String, description: String, layers: [Layer]
+        /// The preset's `analysis:` section as written (absent when it has none).
+        var analysis: PresetAnalysis?
+    }
     var shaders: [Shader], presets: [Preset], features: [String]
 }
