@@ -46,16 +46,20 @@ public final class Meters: Shader, @unchecked Sendable {
             ParameterDescriptor("tick_color", "Colour of the scale ticks.", .color(default: Color(red: 1, green: 1, blue: 1, alpha: 0.5))),
         ])
 
-    /// One axis-aligned rectangle in screen pixels: a solid pixel, or (zone > 0) the zone colour of its
-    /// position scaled by zone/256.
-    struct Element { var x0: Float, x1: Float, y0: Float, y1: Float, pixel: UInt32, zone: UInt32 }
+    /// One axis-aligned rectangle in screen pixels (a tick), in a solid colour.
+    struct Element { var x0: Float, x1: Float, y0: Float, y1: Float, pixel: UInt32 }
 
     private let vertical: Bool
     private let elements = UnsafeMutablePointer<Element>.allocate(capacity: 48)
     private var count = 0
-    // Zone colour per screen row (vertical) or column (horizontal), rewritten in `prepare`.
+    // Zone colour per screen row (vertical) or column (horizontal), and the four strips' (L, R, M, S)
+    // composited colour there; sized in `configure`, rewritten in `prepare`.
     private var zones: UnsafeMutablePointer<UInt32> = allocateFilled(1, 0)
+    private var profiles: UnsafeMutablePointer<UInt32> = allocateFilled(4, 0)
     private var zoneCapacity = 1
+    // The strips' extent across the level axis, screen pixels (x for vertical meters, y for horizontal).
+    private let stripFrom = allocateFilled(4, Float(0)), stripTo = allocateFilled(4, Float(0))
+    private var strips = 0
     /// One channel's ballistics: the peak bar and the hold marker in dBFS, how long the marker has
     /// held (s), the RMS mean square (linear).
     struct Ballistics { var peak: Float = -120, held: Float = -120, age: Float = 0, meanSquare: Float = 0 }
@@ -71,13 +75,13 @@ public final class Meters: Shader, @unchecked Sendable {
         vertical = parameters.choice("orientation") == "vertical"
     }
 
-    deinit { elements.deallocate(); zones.deallocate() }
+    deinit { elements.deallocate(); zones.deallocate(); profiles.deallocate(); stripFrom.deallocate(); stripTo.deallocate() }
 
     public func configure(width: Int, height: Int) {
         let capacity = max(1, vertical ? height : width)
         guard capacity != zoneCapacity else { return }
-        zones.deallocate()
-        zones = allocateFilled(capacity, 0)
+        zones.deallocate(); profiles.deallocate()
+        zones = allocateFilled(capacity, 0); profiles = allocateFilled(4 * capacity, 0)
         zoneCapacity = capacity
     }
 
@@ -124,7 +128,7 @@ public final class Meters: Shader, @unchecked Sendable {
         state = (next(previous.0, f.peakLeft, f.rmsLeft), next(previous.1, f.peakRight, f.rmsRight))
     }
 
-    /// Builds this frame's rectangles and the zone colours along the level axis.
+    /// Builds this frame's strips (their colour profiles along the level axis) and tick rectangles.
     private func layOut(_ uniforms: FrameUniforms, _ p: ShaderParameters) {
         let w = Float(uniforms.width), h = Float(uniforms.height)
         let panelW = p.number("width") * w, panelH = p.number("height") * h
@@ -135,11 +139,11 @@ public final class Meters: Shader, @unchecked Sendable {
         // Level (dB) → distance from the base of the meters, pixels.
         @inline(__always) func position(_ dB: Float) -> Float { clamp01((dB - floorDB) / -floorDB) * length }
         // (along a0…a1 from the base, across c0…c1 from the panel's left/top) → screen rectangle.
-        @inline(__always) func add(_ a0: Float, _ a1: Float, _ c0: Float, _ c1: Float, _ pixel: UInt32, zone: UInt32 = 0) {
-            guard count < 48, a1 > a0, c1 > c0, pixel != 0 || zone != 0 else { return }
+        @inline(__always) func add(_ a0: Float, _ a1: Float, _ c0: Float, _ c1: Float, _ pixel: UInt32) {
+            guard count < 48, a1 > a0, c1 > c0, pixel != 0 else { return }
             elements[count] = vertical
-                ? Element(x0: left + c0, x1: left + c1, y0: top + panelH - a1, y1: top + panelH - a0, pixel: pixel, zone: zone)
-                : Element(x0: left + a0, x1: left + a1, y0: top + c0, y1: top + c1, pixel: pixel, zone: zone)
+                ? Element(x0: left + c0, x1: left + c1, y0: top + panelH - a1, y1: top + panelH - a0, pixel: pixel)
+                : Element(x0: left + a0, x1: left + a1, y0: top + c0, y1: top + c1, pixel: pixel)
             count += 1
         }
         count = 0
@@ -150,9 +154,7 @@ public final class Meters: Shader, @unchecked Sendable {
             unit * (i == 0 ? 0 : i == 1 ? 1.3 : i == 2 ? 2.55 : i == 3 ? 3.5 : 4.8)
         }
         let scaleWidth = 0.7 * unit
-        let track = PremultipliedColor(p.color("track_color")).packed
         let tick = PremultipliedColor(p.color("tick_color")).packed
-        for c in 0..<5 where c != 2 && (loudness || c < 2) { add(0, length, columns(c), columns(c) + unit, track) }
         var dB: Float = 0
         while dB >= floorDB - 0.001 {
             let long = Int(-dB.rounded()) % 18 == 0
@@ -161,28 +163,47 @@ public final class Meters: Shader, @unchecked Sendable {
             add(max(0, a - line * 0.5), min(length, a + line * 0.5), columns(2) + inset, columns(2) + scaleWidth - inset, tick)
             dB -= 6
         }
-        for c in 0..<2 {
-            let b = c == 0 ? state.0 : state.1
-            let (peak, hold, meanSquare) = (b.peak, b.held, b.meanSquare)
-            let x0 = columns(c), x1 = x0 + unit
-            add(0, position(peak), x0, x1, 0, zone: 110)
-            add(0, position(Self.decibels(meanSquare.squareRoot())), x0, x1, 0, zone: 256)
-            if hold > floorDB { let a = position(hold); add(max(0, a - 2 * line), a, x0, x1, 0, zone: 256) }
-        }
         if loudness {
-            let f = uniforms.features, blue = PremultipliedColor(p.color("loudness_color"))
-            for c in 3...4 {
-                let lufs = c == 3 ? f.loudnessMomentary : f.loudnessShortTerm
-                if lufs.isFinite { add(0, position(lufs), columns(c), columns(c) + unit, blue.packed) }
-            }
             let t = position(p.number("target"))
             add(max(0, t - line * 0.5), min(length, t + line * 0.5), columns(3) - 0.15 * unit, columns(4) + 1.15 * unit, tick)
-            if f.loudnessIntegrated.isFinite && f.loudnessIntegrated > floorDB {
-                let i = position(f.loudnessIntegrated)
-                add(max(0, i - line), min(length, i + line), columns(3), columns(4) + unit, PremultipliedColor(.white).packed)
-            }
         }
         fillZones(p, start: vertical ? top + panelH : left, length: length, floorDB: floorDB)
+        // The strips: each pixel along the axis gets its segments (track, peak, RMS, hold marker; or
+        // track, LUFS bar, integrated marker) composited by how much of the pixel each covers.
+        strips = loudness ? 4 : 2
+        let origin = vertical ? left : top
+        let track = PremultipliedColor(p.color("track_color")).packed
+        let blue = PremultipliedColor(p.color("loudness_color")).packed, white = PremultipliedColor(.white).packed
+        let f = uniforms.features
+        let base = vertical ? top + panelH : left
+        for k in 0..<strips {
+            let c = k < 2 ? k : k + 1
+            stripFrom[k] = origin + columns(c); stripTo[k] = origin + columns(c) + unit
+            let b = k == 0 ? state.0 : state.1
+            let peak = position(b.peak), rms = position(Self.decibels(b.meanSquare.squareRoot()))
+            let hold = b.held > floorDB ? position(b.held) : -1
+            let lufs = k == 2 ? f.loudnessMomentary : f.loudnessShortTerm
+            let bar = lufs.isFinite ? position(lufs) : 0
+            let integrated = f.loudnessIntegrated.isFinite && f.loudnessIntegrated > floorDB ? position(f.loudnessIntegrated) : -10
+            let profile = profiles + k * zoneCapacity
+            for i in 0..<zoneCapacity {
+                let a0 = vertical ? base - Float(i + 1) : Float(i) - base, a1 = a0 + 1
+                @inline(__always) func share(_ lo: Float, _ hi: Float) -> UInt32 { weight256(min(a1, hi) - max(a0, lo)) }
+                let inside = share(0, length)
+                guard inside != 0 else { profile[i] = 0; continue }
+                var pixel = scalePixel(track, inside)
+                if k < 2 {
+                    let zone = zones[i]
+                    pixel = NormalBlend.blend(scalePixel(scalePixel(zone, 110), share(0, peak)), onto: pixel)
+                    pixel = NormalBlend.blend(scalePixel(zone, share(0, rms)), onto: pixel)
+                    pixel = NormalBlend.blend(scalePixel(zone, share(hold - 2 * line, hold)), onto: pixel)
+                } else {
+                    pixel = NormalBlend.blend(scalePixel(blue, share(0, bar)), onto: pixel)
+                    pixel = NormalBlend.blend(scalePixel(white, share(integrated - line, integrated + line)), onto: pixel)
+                }
+                profile[i] = pixel
+            }
+        }
         let lowest = max(0, Int(top.rounded(.down))), highest = min(uniforms.height, Int((top + panelH).rounded(.up)))
         covered = lowest < highest ? lowest..<highest : 0..<0
     }
@@ -214,12 +235,42 @@ public final class Meters: Shader, @unchecked Sendable {
         }
     }
 
+    /// Strips first (vertical: one profile pixel per row, spread across the strip's columns with its
+    /// edge columns scaled by their coverage; horizontal: the profile copied along the row, scaled by
+    /// the row's coverage), then the tick rectangles on top.
     @inline(__always)
     private func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
         let width = target.width
+        let direct = B.self == NormalBlend.self && opacity == 255
+        @inline(__always) func put(_ dst: UnsafeMutablePointer<UInt32>, _ x: Int, _ p: UInt32) {
+            guard p != 0 else { return }
+            if direct && p >> 24 == 255 { dst[x] = p } else { dst[x] = B.blend(Blend.scaled(p, opacity: opacity), onto: dst[x]) }
+        }
         for y in rows.clamped(to: covered) {
             let dst = target.row32(y)
             let top = Float(y), bottom = top + 1
+            for k in 0..<strips {
+                let profile = profiles + k * zoneCapacity
+                let from = stripFrom[k], to = stripTo[k]
+                if vertical {
+                    let pixel = profile[min(zoneCapacity - 1, y)]
+                    guard pixel != 0 else { continue }
+                    let first = max(0, Int(from.rounded(.down))), end = min(width, Int(to.rounded(.up)))
+                    guard first < end else { continue }
+                    for x in first..<end {
+                        let coverage = min(Float(x + 1), to) - max(Float(x), from)
+                        put(dst, x, coverage >= 1 ? pixel : scalePixel(pixel, weight256(coverage)))
+                    }
+                } else {
+                    let coverage = min(bottom, to) - max(top, from)
+                    guard coverage > 0 else { continue }
+                    let weight = weight256(coverage)
+                    for x in 0..<min(width, zoneCapacity) {
+                        let pixel = profile[x]
+                        put(dst, x, coverage >= 1 ? pixel : scalePixel(pixel, weight))
+                    }
+                }
+            }
             for k in 0..<count {
                 let e = elements[k]
                 let rowCoverage = min(bottom, e.y1) - max(top, e.y0)
@@ -228,9 +279,7 @@ public final class Meters: Shader, @unchecked Sendable {
                 guard first < end else { continue }
                 for x in first..<end {
                     let coverage = rowCoverage * clamp01(min(Float(x + 1), e.x1) - max(Float(x), e.x0))
-                    let colour = e.zone == 0 ? e.pixel : scalePixel(zones[min(zoneCapacity - 1, vertical ? y : x)], e.zone)
-                    let p = scalePixel(colour, weight256(coverage))
-                    if p != 0 { dst[x] = B.blend(Blend.scaled(p, opacity: opacity), onto: dst[x]) }
+                    put(dst, x, scalePixel(e.pixel, weight256(coverage)))
                 }
             }
         }

@@ -51,6 +51,7 @@ public final class Radial: Shader, @unchecked Sendable {
     private let starts: UnsafeMutablePointer<Float>, ends: UnsafeMutablePointer<Float>
     private let pixels: UnsafeMutablePointer<UInt32>
     private let isBar: UnsafeMutablePointer<Bool>   // false for a peak cap
+    private let lowest: UnsafeMutablePointer<Float>, highest: UnsafeMutablePointer<Float>  // y extent from the centre
     private let levels: UnsafeMutablePointer<Float>, peakLevels: UnsafeMutablePointer<Float>
     private var records = 0
     // Colour by distance from the circle, for `gradient: length` (sized in `configure`).
@@ -70,11 +71,12 @@ public final class Radial: Shader, @unchecked Sendable {
         sines = allocateFilled(2 * count, 0); cosines = allocateFilled(2 * count, 0)
         starts = allocateFilled(2 * count, 0); ends = allocateFilled(2 * count, 0)
         pixels = allocateFilled(2 * count, 0); isBar = allocateFilled(2 * count, true)
+        lowest = allocateFilled(2 * count, 0); highest = allocateFilled(2 * count, 0)
         levels = allocateFilled(count, 0); peakLevels = allocateFilled(count, 0)
     }
 
     deinit {
-        for p in [sines, cosines, starts, ends, levels, peakLevels] { p.deallocate() }
+        for p in [sines, cosines, starts, ends, levels, peakLevels, lowest, highest] { p.deallocate() }
         pixels.deallocate(); isBar.deallocate(); ramp.deallocate()
     }
 
@@ -110,7 +112,12 @@ public final class Radial: Shader, @unchecked Sendable {
         records = 0
         @inline(__always) func record(_ angle: Float, _ start: Float, _ end: Float, _ pixel: UInt32, bar: Bool) {
             guard end - start >= 0.25 else { return }
-            sines[records] = fastSin(angle); cosines[records] = fastCos(angle)
+            let s = fastSin(angle), c = fastCos(angle)
+            sines[records] = s; cosines[records] = c
+            // y of the grown rectangle's corners (y = −v·cos + u·sin): the rows the bar can touch.
+            let across = abs(s) * (halfWidth + 1)
+            lowest[records] = min(-(start - 1) * c, -(end + 1) * c) - across - 1
+            highest[records] = max(-(start - 1) * c, -(end + 1) * c) + across + 1
             starts[records] = start; ends[records] = end; pixels[records] = pixel; isBar[records] = bar
             reach = max(reach, end)
             records += 1
@@ -155,6 +162,7 @@ public final class Radial: Shader, @unchecked Sendable {
             let py = Float(y) + 0.5 - centreY
             for k in 0..<bands {
                 // Bar frame: v along the bar (d = (sin, −cos)), u across it (n = (cos, sin)).
+                guard py >= lowest[k] && py <= highest[k] else { continue }
                 let s = sines[k], c = cosines[k], start = starts[k], end = ends[k]
                 let radius = rounded ? min(hw, (end - start) * 0.5) : 0
                 // Columns where the bar, grown by a pixel, crosses this row: v ∈ [start − 1, end + 1] and

@@ -193,6 +193,9 @@ public final class Vectorscope: Shader, @unchecked Sendable {
         }
     }
 
+    /// Row by row, only the columns that can hold ink: the phosphor's span in that row and, with the
+    /// graticule, where the circle, the axes and the diagonals cross it (at most seven intervals,
+    /// merged in order so no pixel is blended twice).
     @inline(__always)
     private func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
         let band = rows.clamped(to: covered)
@@ -205,32 +208,77 @@ public final class Vectorscope: Shader, @unchecked Sendable {
         let centreY = Float(originY) + (mode == .polar ? Float(scopeSide) * 0.75 : radius)
         let grid = gridPixel != 0, reach = gridHalfWidth + 0.5, polar = mode == .polar
         let diagonal: Float = 0.707_106_8
-        for y in band {
-            let dst = target.row32(y)
-            let dy = Float(y) + 0.5 - centreY
-            let bufferRow = (y - originY) * side
-            let by = (Float(y - originY) + 0.5) * toBuffer
-            for x in firstColumn..<endColumn {
-                let intensity = exact ? values[bufferRow + x - originX] : phosphor.sample((Float(x - originX) + 0.5) * toBuffer, by)
-                var grat: Float = 0
-                if grid {
-                    let dx = Float(x) + 0.5 - centreX
-                    let r = (dx * dx + dy * dy).squareRoot()
-                    // Circle, then (inside it) the axes and the L/R diagonals; polar keeps the upper half.
-                    var d = abs(r - radius)
-                    if r < radius {
-                        d = min(d, min(abs(dx), abs(dy)))
-                        d = min(d, min(abs(dx - dy), abs(dx + dy)) * diagonal)
-                    }
-                    grat = clamp01(reach - d)
-                    if polar { grat *= clamp01(reach - dy) }
+        let radius2 = radius * radius
+        let ringInner2 = max(0, radius - reach) * max(0, radius - reach), ringOuter2 = (radius + reach) * (radius + reach)
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 16) { spans in
+            for y in band {
+                let dst = target.row32(y)
+                let dy = Float(y) + 0.5 - centreY
+                let bufferRow = (y - originY) * side
+                let by = (Float(y - originY) + 0.5) * toBuffer
+                var n = 0
+                @inline(__always) func span(_ from: Float, _ to: Float) {
+                    let a = max(firstColumn, Int(from.rounded(.down))), b = min(endColumn, Int(to.rounded(.up)))
+                    if a < b { spans[2 * n] = a; spans[2 * n + 1] = b; n += 1 }
                 }
-                guard intensity > 0 || grat > 0 else { continue }
-                let lit = lerpPixel(colour, white, weight256((intensity - 1) * 0.4))
-                let ink = scalePixel(lit, weight256(intensity))
-                let under = scalePixel(gridPixel, weight256(grat))
-                let p = ink &+ scalePixel(under, 256 &- (ink >> 24))
-                dst[x] = B.blend(Blend.scaled(p, opacity: opacity), onto: dst[x])
+                // The phosphor rows this screen row reads (two when resampled).
+                let low = max(0, min(side - 1, Int(by - 0.5))), high = exact ? low : min(side - 1, low + 1)
+                let from = min(phosphor.spanFrom[low], phosphor.spanFrom[high])
+                let to = max(phosphor.spanTo[low], phosphor.spanTo[high])
+                let margin = 1 + 1 / toBuffer
+                if from < to { span(Float(originX) + Float(from) / toBuffer - margin, Float(originX) + Float(to) / toBuffer + margin) }
+                if grid && (!polar || dy <= reach) && abs(dy) <= radius + reach {
+                    let outer = max(0, (radius + reach) * (radius + reach) - dy * dy).squareRoot() + 1
+                    let innerR = radius - reach - 1
+                    let inner = abs(dy) < innerR ? (innerR * innerR - dy * dy).squareRoot() : 0
+                    span(centreX - outer, centreX - inner); span(centreX + inner, centreX + outer)
+                    if abs(dy) < radius { span(centreX - reach - 1, centreX + reach + 1) }
+                    if abs(dy) <= reach { span(centreX - radius, centreX + radius) }
+                    if abs(dy) < radius * diagonal + 2 {
+                        span(centreX - abs(dy) - 2 * reach - 1, centreX - abs(dy) + 2 * reach + 1)
+                        span(centreX + abs(dy) - 2 * reach - 1, centreX + abs(dy) + 2 * reach + 1)
+                    }
+                }
+                // Visit the union of the spans from left to right.
+                var x = firstColumn
+                while true {
+                    var start = Int.max, end = 0
+                    for k in 0..<n where spans[2 * k + 1] > x {
+                        let a = max(spans[2 * k], x)
+                        if a < start { start = a; end = spans[2 * k + 1] }
+                    }
+                    guard start != .max else { break }
+                    var grown = true
+                    while grown {
+                        grown = false
+                        for k in 0..<n where spans[2 * k] <= end && spans[2 * k + 1] > end { end = spans[2 * k + 1]; grown = true }
+                    }
+                    for x in start..<end {
+                        let intensity = exact ? values[bufferRow + x - originX]
+                            : phosphor.sample((Float(x - originX) + 0.5) * toBuffer, by)
+                        var grat: Float = 0
+                        if grid {
+                            let dx = Float(x) + 0.5 - centreX
+                            let r2 = dx * dx + dy * dy
+                            // Circle (a square root only next to it), then inside it the axes and the L/R
+                            // diagonals; polar keeps the upper half.
+                            var d = r2 > ringInner2 && r2 < ringOuter2 ? abs(r2.squareRoot() - radius) : reach
+                            if r2 < radius2 {
+                                d = min(d, min(abs(dx), abs(dy)))
+                                d = min(d, min(abs(dx - dy), abs(dx + dy)) * diagonal)
+                            }
+                            grat = clamp01(reach - d)
+                            if polar { grat *= clamp01(reach - dy) }
+                        }
+                        guard intensity > 0 || grat > 0 else { continue }
+                        let lit = intensity > 1 ? lerpPixel(colour, white, weight256((intensity - 1) * 0.4)) : colour
+                        let ink = scalePixel(lit, weight256(intensity))
+                        let under = scalePixel(gridPixel, weight256(grat))
+                        let p = ink &+ scalePixel(under, 256 &- (ink >> 24))
+                        dst[x] = B.blend(Blend.scaled(p, opacity: opacity), onto: dst[x])
+                    }
+                    x = end
+                }
             }
         }
     }

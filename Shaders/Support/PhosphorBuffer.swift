@@ -11,19 +11,25 @@ final class PhosphorBuffer {
     let values: UnsafeMutablePointer<Float>
     /// Rows holding a non-zero value (empty when the buffer is clear).
     private(set) var rows = 0..<0
+    /// Per row, the columns that may hold a non-zero value: spanFrom[y] ..< spanTo[y] (empty: from ≥ to).
+    let spanFrom: UnsafeMutablePointer<Int>, spanTo: UnsafeMutablePointer<Int>
     /// Values never exceed this (additive dots would otherwise grow without bound).
     let ceiling: Float = 4
 
     init(side: Int) {
         self.side = max(1, side)
         values = allocateFilled(self.side * self.side, 0)
+        spanFrom = allocateFilled(self.side, self.side); spanTo = allocateFilled(self.side, 0)
     }
 
-    deinit { values.deallocate() }
+    deinit { values.deallocate(); spanFrom.deallocate(); spanTo.deallocate() }
 
     func clear() {
         guard !rows.isEmpty else { return }
-        (values + rows.lowerBound * side).update(repeating: 0, count: rows.count * side)
+        for y in rows where spanFrom[y] < spanTo[y] {
+            (values + y * side + spanFrom[y]).update(repeating: 0, count: spanTo[y] - spanFrom[y])
+            spanFrom[y] = side; spanTo[y] = 0
+        }
         rows = 0..<0
     }
 
@@ -33,16 +39,18 @@ final class PhosphorBuffer {
         clear()
         guard factor > 0, other.side == side else { return }
         var first = Int.max, last = -1
-        for y in other.rows {
+        for y in other.rows where other.spanFrom[y] < other.spanTo[y] {
             let row = values + y * side, from = other.values + y * side
-            var any: Float = 0
-            for x in 0..<side {
+            var left = side, right = 0
+            for x in other.spanFrom[y]..<other.spanTo[y] {
                 let v = from[x] * factor
                 let kept = v >= 1.0 / 512 ? v : 0
                 row[x] = kept
-                any = max(any, kept)
+                if kept > 0 { left = min(left, x); right = x + 1 }
             }
-            if any > 0 { first = min(first, y); last = y }
+            // Zeros outside the new span are fine: `clear` only needs to reach the non-zero values.
+            spanFrom[y] = left; spanTo[y] = right
+            if left < right { first = min(first, y); last = y }
         }
         rows = last < 0 ? 0..<0 : first..<(last + 1)   // rows that faded out entirely hold zeros
     }
@@ -63,6 +71,7 @@ final class PhosphorBuffer {
                          additive: Bool) {
         guard ax.isFinite, ay.isFinite, bx.isFinite, by.isFinite, value > 0 else { return }
         let reach = halfWidth + 0.5
+        let reach2 = reach * reach, solid2 = halfWidth > 0.5 ? (halfWidth - 0.5) * (halfWidth - 0.5) : -1
         let size = Float(side)
         let top = max(0, min(ay, by) - reach), bottom = min(size, max(ay, by) + reach)
         guard top < bottom, max(ax, bx) + reach > 0, min(ax, bx) - reach < size else { return }
@@ -84,15 +93,31 @@ final class PhosphorBuffer {
             let from = Int(max(0, min(xa, xb) - reach)), to = min(side, Int((max(xa, xb) + reach).rounded(.up)))
             guard from < to else { continue }
             let row = values + y * side
-            for x in from..<to {
+            // Eight columns at a time, then the rest one by one (the same operations: the same bits).
+            var x0 = from
+            let pyLanes = Lanes(repeating: py), ramp = Lanes(0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5)
+            while x0 + 8 <= to {
+                let px = Lanes(repeating: Float(x0)) + ramp
+                let t = clamp01(((px - ax) * dx + (pyLanes - ay) * dy) * inverse)
+                let ex = px - (ax + dx * t), ey = pyLanes - (ay + dy * t)
+                let coverage = clamp01(reach - (ex * ex + ey * ey).squareRoot())
+                let old = loadLanes(row + x0)
+                let new = additive ? old + coverage * value : lanesMax(old, coverage * value)
+                storeLanes(new.replacing(with: ceiling, where: new .> ceiling), row + x0)
+                x0 += 8
+            }
+            for x in x0..<to {
                 let px = Float(x) + 0.5
                 let t = clamp01(((px - ax) * dx + (py - ay) * dy) * inverse)
                 let ex = px - (ax + dx * t), ey = py - (ay + dy * t)
-                let coverage = clamp01(reach - (ex * ex + ey * ey).squareRoot())
-                guard coverage > 0 else { continue }
-                row[x] = additive ? min(ceiling, row[x] + coverage * value) : max(row[x], min(ceiling, coverage * value))
+                let d2 = ex * ex + ey * ey
+                guard d2 < reach2 else { continue }   // no coverage: skip the square root
+                let coverage = d2 <= solid2 ? 1 : clamp01(reach - d2.squareRoot())
+                let new = additive ? row[x] + coverage * value : max(row[x], coverage * value)
+                row[x] = min(new, ceiling)
             }
             rows = rows.isEmpty ? y..<(y + 1) : min(rows.lowerBound, y)..<max(rows.upperBound, y + 1)
+            spanFrom[y] = min(spanFrom[y], from); spanTo[y] = max(spanTo[y], to)
         }
     }
 
