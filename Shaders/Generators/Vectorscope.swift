@@ -206,7 +206,7 @@ public final class Vectorscope: Shader, @unchecked Sendable {
         let radius = Float(scopeSide) * 0.5
         let centreX = Float(originX) + radius
         let centreY = Float(originY) + (mode == .polar ? Float(scopeSide) * 0.75 : radius)
-        let grid = gridPixel != 0, reach = gridHalfWidth + 0.5, polar = mode == .polar
+        let grid = gridPixel != 0, reach = gridHalfWidth + 0.5, polar = mode == .polar, opaque = opacity == 255
         let diagonal: Float = 0.707_106_8
         let radius2 = radius * radius
         let ringInner2 = max(0, radius - reach) * max(0, radius - reach), ringOuter2 = (radius + reach) * (radius + reach)
@@ -273,9 +273,8 @@ public final class Vectorscope: Shader, @unchecked Sendable {
                         guard intensity > 0 || grat > 0 else { continue }
                         let lit = intensity > 1 ? lerpPixel(colour, white, weight256((intensity - 1) * 0.4)) : colour
                         let ink = scalePixel(lit, weight256(intensity))
-                        let under = scalePixel(gridPixel, weight256(grat))
-                        let p = ink &+ scalePixel(under, 256 &- (ink >> 24))
-                        dst[x] = B.blend(Blend.scaled(p, opacity: opacity), onto: dst[x])
+                        let p = grat > 0 ? ink &+ scalePixel(scalePixel(gridPixel, weight256(grat)), 256 &- (ink >> 24)) : ink
+                        dst[x] = B.blend(opaque ? p : Blend.scaled(p, opacity: opacity), onto: dst[x])
                     }
                     x = end
                 }
