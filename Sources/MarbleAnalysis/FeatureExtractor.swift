@@ -345,19 +345,24 @@ public final class FeatureExtractor: @unchecked Sendable {
         _ = features.chroma.withUnsafeMutableBufferPointer { c in chroma.fill(power: longPower, into: c.baseAddress!) }
     }
 
-    /// RMS and peak over the last frame period, and the smoothed level.
+    /// RMS and peak over the last frame period (both channels, and each one), and the smoothed level.
     private func fillLevels(end: Int, _ features: inout AudioFeatures) {
-        var sum: Float = 0, peak: Float = 0
+        var sumLeft: Float = 0, sumRight: Float = 0, peakLeft: Float = 0, peakRight: Float = 0
         ring.forEachRun(from: end - frameSamples, to: end) { l, r, n in
             for i in 0..<n {
                 let a = l[i], b = r[i]
-                sum += 0.5 * (a * a + b * b)
-                peak = max(peak, abs(a), abs(b))
+                sumLeft += a * a; sumRight += b * b
+                peakLeft = max(peakLeft, abs(a)); peakRight = max(peakRight, abs(b))
             }
         }
-        let rms = (sum / Float(frameSamples)).squareRoot()
+        let rms = (0.5 * (sumLeft + sumRight) / Float(frameSamples)).squareRoot()
+        let peak = max(peakLeft, peakRight)
         features.rms = FastMath.finite(rms)
         features.peak = FastMath.finite(peak)
+        features.peakLeft = FastMath.finite(peakLeft)
+        features.peakRight = FastMath.finite(peakRight)
+        features.rmsLeft = FastMath.finite((sumLeft / Float(frameSamples)).squareRoot())
+        features.rmsRight = FastMath.finite((sumRight / Float(frameSamples)).squareRoot())
         features.rmsDecibels = FastMath.amplitudeToDecibels(rms, floor: -120)
         features.peakDecibels = FastMath.amplitudeToDecibels(peak, floor: -120)
         let target = levelScale.update(rmsDecibels: FastMath.amplitudeToDecibels(rms, floor: Float(configuration.noiseFloor) - 1))

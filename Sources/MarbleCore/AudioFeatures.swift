@@ -69,6 +69,14 @@ public struct AudioFeatures: Sendable, Equatable {
     public var rmsDecibels: Float = -120
     /// Sample peak in dBFS, floored at −120.
     public var peakDecibels: Float = -120
+    /// Left channel's (or mono) absolute sample peak over the frame period, linear 0…1 (for level meters).
+    public var peakLeft: Float = 0
+    /// Right channel's absolute sample peak over the frame period, linear 0…1 (the left one for mono).
+    public var peakRight: Float = 0
+    /// Left channel's RMS over the frame period, linear 0…1 (full-scale sine ≈ 0.707).
+    public var rmsLeft: Float = 0
+    /// Right channel's RMS over the frame period, linear 0…1.
+    public var rmsRight: Float = 0
 
     /// Log-spaced band levels, 0…1, smoothed.
     public var bands: [Float]

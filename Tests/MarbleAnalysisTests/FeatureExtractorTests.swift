@@ -109,6 +109,21 @@ struct AnalysisFeatureExtractorTests {
         #expect(Array(r[(22785 - 1024)..<22785]) == f.waveformRight)
     }
 
+    @Test("per-channel peak and RMS: a full-scale sine left reads 1 and 0.707, silence right reads 0")
+    func perChannelLevels() throws {
+        let l = AnalysisSignals.sine(frequency: 997, amplitude: 1, seconds: 1, sampleRate: 48000)
+        let r = [Float](repeating: 0, count: l.count)
+        var checked = 0
+        try AnalysisSignals.run(l, sampleRate: 48000, fps: Rational(30), right: r) { frame, f in
+            guard frame > 2 && frame < 25 else { return }
+            #expect(abs(f.peakLeft - 1) < 0.01 && abs(f.rmsLeft - 0.7071) < 0.01, "frame \(frame): \(f.peakLeft) \(f.rmsLeft)")
+            #expect(f.peakRight == 0 && f.rmsRight == 0)
+            #expect(abs(f.rms - 0.5) < 0.01)   // both channels together: the left one's power halved
+            checked += 1
+        }
+        #expect(checked > 10)
+    }
+
     @Test("bass/mid/treble average about 1 and rise on hits")
     func milkdropLevels() throws {
         let times = AnalysisSignals.beatTimes(bpm: 120, seconds: 10)

@@ -21,6 +21,7 @@ func syntheticFeatures(frame n: Int, loudness: Float = 1, bandCount: Int = 64, w
     }
     for i in 0..<12 { f.chroma[i] = loudness * Float(i % 3) / 2 }
     f.level = 0.6 * loudness; f.rms = 0.3 * loudness; f.peak = 0.8 * loudness
+    f.rmsLeft = 0.35 * loudness; f.rmsRight = 0.25 * loudness; f.peakLeft = 0.8 * loudness; f.peakRight = 0.6 * loudness
     f.bass = 1.3 * loudness; f.mid = loudness; f.treble = 0.8 * loudness
     f.bassAttenuated = loudness; f.midAttenuated = loudness; f.trebleAttenuated = loudness
     f.beatPulse = loudness * Float(8 - n % 8) / 8; f.isBeat = n % 8 == 0 && loudness > 0

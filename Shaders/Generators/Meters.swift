@@ -1,0 +1,299 @@
+import MarbleCore
+
+/// Level meters: peak and RMS per channel on a dBFS scale, and a loudness (LUFS) meter.
+///
+/// Audio: `features.peakLeft/Right` and `rmsLeft/Right` (over each frame period) and the EBU R128
+/// loudness `loudnessMomentary`, `loudnessShortTerm` and `loudnessIntegrated`. Per channel, a dim bar
+/// shows the peak and a bright bar the RMS inside it, coloured by zone (green below `yellow`, yellow
+/// below `red`, red above, in dBFS), with a peak-hold marker; next to a scale with a tick every 6 dB
+/// (longer at 0, −18, −36 …), the M (momentary, 400 ms) and S (short-term, 3 s) loudness bars on the
+/// same axis (1 LU = 1 dB) with the integrated loudness as a white line and `target` as a tick.
+///
+/// Ballistics (digital peak programme meter): the peak bar rises at once and falls at `fall` dB/s
+/// (20 dB/s by default; IEC 60268-10 type I PPMs fall 20 dB in 1.7 s, about 12 dB/s); the hold marker
+/// stays `hold` seconds at the highest peak, then falls at the same rate, never below the bar; the RMS
+/// bar is the root of the mean square averaged with an exponential window of `rms_window` seconds (a
+/// full-scale sine reads −3 dBFS RMS, 0 dBFS peak). State advances in `prepare`, frame by frame
+/// (media time, not the wall clock); a frame that does not follow the previous one starts afresh.
+/// The panel is `width` × `height` of the frame around (`center_x`, `center_y`); every edge is
+/// antialiased by its exact pixel coverage. Without sound only the empty tracks and the scale show.
+public final class Meters: Shader, @unchecked Sendable {
+    // @unchecked Sendable: see the `Shader` contract; `render` only reads the element list and colours.
+    public static let descriptor = ShaderDescriptor(
+        name: "meters", summary: "Peak/RMS level meters per channel and an EBU R128 loudness meter.", kind: .generator,
+        drawsOnCanvas: true,
+        parameters: [
+            ParameterDescriptor("orientation", "vertical (bars grow upwards) or horizontal (to the right).",
+                                .choice(default: "vertical", options: ["vertical", "horizontal"])),
+            ParameterDescriptor("center_x", "Centre of the panel, fraction of the width.", .number(default: 0.5, range: 0...1)),
+            ParameterDescriptor("center_y", "Centre of the panel, fraction of the height.", .number(default: 0.5, range: 0...1)),
+            ParameterDescriptor("width", "Panel width, fraction of the frame width.", .number(default: 0.16, range: 0.02...1)),
+            ParameterDescriptor("height", "Panel height, fraction of the frame height.", .number(default: 0.8, range: 0.02...1)),
+            ParameterDescriptor("range", "Lowest level shown, dBFS (the top is 0).", .number(default: -60, range: -96 ... -12)),
+            ParameterDescriptor("yellow", "Level where the yellow zone starts, dBFS.", .number(default: -18, range: -96...0)),
+            ParameterDescriptor("red", "Level where the red zone starts, dBFS.", .number(default: -6, range: -96...0)),
+            ParameterDescriptor("fall", "Peak bar and hold marker fall rate, dB per second.", .number(default: 20, range: 1...200)),
+            ParameterDescriptor("hold", "Seconds the peak-hold marker stays before it falls.", .number(default: 1.5, range: 0...10)),
+            ParameterDescriptor("rms_window", "RMS averaging time constant, seconds.", .number(default: 0.3, range: 0.01...3)),
+            ParameterDescriptor("loudness", "Show the momentary and short-term LUFS bars and the integrated marker.",
+                                .flag(default: true)),
+            ParameterDescriptor("target", "Loudness target marked on the LUFS bars, LUFS.", .number(default: -14, range: -60...0)),
+            ParameterDescriptor("green_color", "Colour below the yellow zone.", .color(default: Color(parsing: "#2bd96b")!)),
+            ParameterDescriptor("yellow_color", "Colour of the yellow zone.", .color(default: Color(parsing: "#f5d22e")!)),
+            ParameterDescriptor("red_color", "Colour of the red zone.", .color(default: Color(parsing: "#ff3b3b")!)),
+            ParameterDescriptor("loudness_color", "Colour of the LUFS bars.", .color(default: Color(parsing: "#3fb8ff")!)),
+            ParameterDescriptor("track_color", "Colour of the empty tracks.", .color(default: Color(red: 1, green: 1, blue: 1, alpha: 0.08))),
+            ParameterDescriptor("tick_color", "Colour of the scale ticks.", .color(default: Color(red: 1, green: 1, blue: 1, alpha: 0.5))),
+        ])
+
+    /// One axis-aligned rectangle in screen pixels (a tick), in a solid colour.
+    struct Element { var x0: Float, x1: Float, y0: Float, y1: Float, pixel: UInt32 }
+
+    private let vertical: Bool
+    private let elements = UnsafeMutablePointer<Element>.allocate(capacity: 48)
+    private var count = 0
+    // Zone colour per screen row (vertical) or column (horizontal), and the four strips' (L, R, M, S)
+    // composited colour there; sized in `configure`, rewritten in `prepare`.
+    private var zones: UnsafeMutablePointer<UInt32> = allocateFilled(1, 0)
+    private var profiles: UnsafeMutablePointer<UInt32> = allocateFilled(4, 0)
+    private var zoneCapacity = 1
+    // The strips' extent across the level axis, screen pixels (x for vertical meters, y for horizontal).
+    private let stripFrom = allocateFilled(4, Float(0)), stripTo = allocateFilled(4, Float(0))
+    private var strips = 0
+    /// One channel's ballistics: the peak bar and the hold marker in dBFS, how long the marker has
+    /// held (s), the RMS mean square (linear).
+    struct Ballistics { var peak: Float = -120, held: Float = -120, age: Float = 0, meanSquare: Float = 0 }
+    // After the previous frame and after this one (0 left, 1 right): the same frame prepared again
+    // starts over from the previous frame's state.
+    private var previous = (Ballistics(), Ballistics()), state = (Ballistics(), Ballistics())
+    private var lastFrame = Int.min
+    private var step: Float = -1   // seconds from the previous frame to this one, −1 after a restart
+    private var blendMode = BlendMode.normal, opacity: UInt32 = 255
+    private var covered = 0..<0
+
+    public init(parameters: ShaderParameters) throws {
+        vertical = parameters.choice("orientation") == "vertical"
+    }
+
+    deinit { elements.deallocate(); zones.deallocate(); profiles.deallocate(); stripFrom.deallocate(); stripTo.deallocate() }
+
+    public func configure(width: Int, height: Int) {
+        let capacity = max(1, vertical ? height : width)
+        guard capacity != zoneCapacity else { return }
+        zones.deallocate(); profiles.deallocate()
+        zones = allocateFilled(capacity, 0); profiles = allocateFilled(4 * capacity, 0)
+        zoneCapacity = capacity
+    }
+
+    /// The readings after the last `prepare`, dBFS: the peak bar, the hold marker and the RMS bar.
+    func reading(channel: Int) -> (peak: Float, hold: Float, rms: Float) {
+        let b = channel == 0 ? state.0 : state.1
+        return (b.peak, b.held, Self.decibels(b.meanSquare.squareRoot()))
+    }
+
+    public func prepare(_ uniforms: FrameUniforms, parameters p: ShaderParameters) {
+        blendMode = uniforms.blend
+        opacity = byte(uniforms.opacity)
+        advance(uniforms, p)
+        layOut(uniforms, p)
+    }
+
+    private func advance(_ uniforms: FrameUniforms, _ p: ShaderParameters) {
+        let frame = uniforms.frameIndex
+        if frame != lastFrame {
+            let fps = uniforms.fps.doubleValue
+            step = frame > lastFrame && lastFrame != .min && fps > 0 ? Float(Double(frame - lastFrame) / fps) : -1
+            previous = state
+            lastFrame = frame
+        }
+        let f = uniforms.features, dt = step
+        let fall = p.number("fall"), hold = p.number("hold")
+        let smoothing = dt < 0 ? 1 : 1 - fastExp(-dt / p.number("rms_window"))
+        @inline(__always) func next(_ b: Ballistics, _ peak: Float, _ rms: Float) -> Ballistics {
+            let now = Self.decibels(peak)
+            let r = rms.isFinite ? min(1, max(0, rms)) : 0
+            guard dt >= 0 else { return Ballistics(peak: now, held: now, age: 0, meanSquare: r * r) }
+            var n = b
+            n.peak = max(now, b.peak - fall * dt)
+            if now >= b.held {
+                n.held = now; n.age = 0
+            } else {
+                n.age = b.age + dt
+                n.held = b.held - fall * min(dt, max(0, n.age - hold))
+            }
+            n.held = max(n.held, n.peak)
+            n.meanSquare = b.meanSquare + (r * r - b.meanSquare) * smoothing
+            return n
+        }
+        state = (next(previous.0, f.peakLeft, f.rmsLeft), next(previous.1, f.peakRight, f.rmsRight))
+    }
+
+    /// Builds this frame's strips (their colour profiles along the level axis) and tick rectangles.
+    private func layOut(_ uniforms: FrameUniforms, _ p: ShaderParameters) {
+        let w = Float(uniforms.width), h = Float(uniforms.height)
+        let panelW = p.number("width") * w, panelH = p.number("height") * h
+        let left = p.number("center_x") * w - panelW * 0.5, top = p.number("center_y") * h - panelH * 0.5
+        let length = vertical ? panelH : panelW, across = vertical ? panelW : panelH
+        let floorDB = p.number("range")
+        let line = max(1, min(w, h) / 1080)   // a hairline: one pixel at 1080p, thicker above
+        // Level (dB) → distance from the base of the meters, pixels.
+        @inline(__always) func position(_ dB: Float) -> Float { clamp01((dB - floorDB) / -floorDB) * length }
+        // (along a0…a1 from the base, across c0…c1 from the panel's left/top) → screen rectangle.
+        @inline(__always) func add(_ a0: Float, _ a1: Float, _ c0: Float, _ c1: Float, _ pixel: UInt32) {
+            guard count < 48, a1 > a0, c1 > c0, pixel != 0 else { return }
+            elements[count] = vertical
+                ? Element(x0: left + c0, x1: left + c1, y0: top + panelH - a1, y1: top + panelH - a0, pixel: pixel)
+                : Element(x0: left + a0, x1: left + a1, y0: top + c0, y1: top + c1, pixel: pixel)
+            count += 1
+        }
+        count = 0
+        let loudness = p.flag("loudness")
+        let unit = across / (loudness ? 5.8 : 3.55)
+        // Where each column starts across the panel: L, R, the scale, M, S (no array: `prepare` never allocates).
+        @inline(__always) func columns(_ i: Int) -> Float {
+            unit * (i == 0 ? 0 : i == 1 ? 1.3 : i == 2 ? 2.55 : i == 3 ? 3.5 : 4.8)
+        }
+        let scaleWidth = 0.7 * unit
+        let tick = PremultipliedColor(p.color("tick_color")).packed
+        var dB: Float = 0
+        while dB >= floorDB - 0.001 {
+            let long = Int(-dB.rounded()) % 18 == 0
+            let inset = long ? 0 : scaleWidth * 0.25
+            let a = position(dB)
+            add(max(0, a - line * 0.5), min(length, a + line * 0.5), columns(2) + inset, columns(2) + scaleWidth - inset, tick)
+            dB -= 6
+        }
+        if loudness {
+            let t = position(p.number("target"))
+            add(max(0, t - line * 0.5), min(length, t + line * 0.5), columns(3) - 0.15 * unit, columns(4) + 1.15 * unit, tick)
+        }
+        fillZones(p, start: vertical ? top + panelH : left, length: length, floorDB: floorDB)
+        // The strips: each pixel along the axis gets its segments (track, peak, RMS, hold marker; or
+        // track, LUFS bar, integrated marker) composited by how much of the pixel each covers.
+        strips = loudness ? 4 : 2
+        let origin = vertical ? left : top
+        let track = PremultipliedColor(p.color("track_color")).packed
+        let blue = PremultipliedColor(p.color("loudness_color")).packed, white = PremultipliedColor(.white).packed
+        let f = uniforms.features
+        let base = vertical ? top + panelH : left
+        for k in 0..<strips {
+            let c = k < 2 ? k : k + 1
+            stripFrom[k] = origin + columns(c); stripTo[k] = origin + columns(c) + unit
+            let b = k == 0 ? state.0 : state.1
+            let peak = position(b.peak), rms = position(Self.decibels(b.meanSquare.squareRoot()))
+            let hold = b.held > floorDB ? position(b.held) : -1
+            let lufs = k == 2 ? f.loudnessMomentary : f.loudnessShortTerm
+            let bar = lufs.isFinite ? position(lufs) : 0
+            let integrated = f.loudnessIntegrated.isFinite && f.loudnessIntegrated > floorDB ? position(f.loudnessIntegrated) : -10
+            let profile = profiles + k * zoneCapacity
+            for i in 0..<zoneCapacity {
+                let a0 = vertical ? base - Float(i + 1) : Float(i) - base, a1 = a0 + 1
+                @inline(__always) func share(_ lo: Float, _ hi: Float) -> UInt32 { weight256(min(a1, hi) - max(a0, lo)) }
+                let inside = share(0, length)
+                guard inside != 0 else { profile[i] = 0; continue }
+                var pixel = scalePixel(track, inside)
+                if k < 2 {
+                    let zone = zones[i]
+                    pixel = NormalBlend.blend(scalePixel(scalePixel(zone, 110), share(0, peak)), onto: pixel)
+                    pixel = NormalBlend.blend(scalePixel(zone, share(0, rms)), onto: pixel)
+                    pixel = NormalBlend.blend(scalePixel(zone, share(hold - 2 * line, hold)), onto: pixel)
+                } else {
+                    pixel = NormalBlend.blend(scalePixel(blue, share(0, bar)), onto: pixel)
+                    pixel = NormalBlend.blend(scalePixel(white, share(integrated - line, integrated + line)), onto: pixel)
+                }
+                profile[i] = pixel
+            }
+        }
+        let lowest = max(0, Int(top.rounded(.down))), highest = min(uniforms.height, Int((top + panelH).rounded(.up)))
+        covered = lowest < highest ? lowest..<highest : 0..<0
+    }
+
+    /// Zone colour of every screen row (column) the panel spans: each pixel mixes the zones by how much
+    /// of it each covers, so a zone boundary inside a pixel is antialiased too.
+    private func fillZones(_ p: ShaderParameters, start: Float, length: Float, floorDB: Float) {
+        let green = PremultipliedColor(p.color("green_color")), amber = PremultipliedColor(p.color("yellow_color"))
+        let hot = PremultipliedColor(p.color("red_color"))
+        let yellow = clamp01((p.number("yellow") - floorDB) / -floorDB) * length
+        let red = max(yellow, clamp01((p.number("red") - floorDB) / -floorDB) * length)
+        for i in 0..<zoneCapacity {
+            // This pixel's span measured from the base, along the level axis.
+            let a0 = vertical ? start - Float(i + 1) : Float(i) - start, a1 = a0 + 1
+            let g = clamp01(min(a1, yellow) - a0), y = clamp01(min(a1, red) - max(a0, yellow)), r = clamp01(a1 - max(a0, red))
+            zones[i] = packPremultiplied(green.r * g + amber.r * y + hot.r * r, green.g * g + amber.g * y + hot.g * r,
+                                         green.b * g + amber.b * y + hot.b * r, green.a * g + amber.a * y + hot.a * r)
+        }
+    }
+
+    public func coveredRows(height: Int) -> Range<Int> { covered }
+
+    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+        switch blendMode {
+        case .normal: drawRows(NormalBlend.self, target, rows)
+        case .add: drawRows(AddBlend.self, target, rows)
+        case .screen: drawRows(ScreenBlend.self, target, rows)
+        case .multiply: drawRows(MultiplyBlend.self, target, rows)
+        }
+    }
+
+    /// Strips first (vertical: one profile pixel per row, spread across the strip's columns with its
+    /// edge columns scaled by their coverage; horizontal: the profile copied along the row, scaled by
+    /// the row's coverage), then the tick rectangles on top.
+    @inline(__always)
+    private func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
+        let width = target.width
+        let direct = B.self == NormalBlend.self && opacity == 255
+        @inline(__always) func put(_ dst: UnsafeMutablePointer<UInt32>, _ x: Int, _ p: UInt32) {
+            guard p != 0 else { return }
+            if direct && p >> 24 == 255 { dst[x] = p } else { dst[x] = B.blend(Blend.scaled(p, opacity: opacity), onto: dst[x]) }
+        }
+        for y in rows.clamped(to: covered) {
+            let dst = target.row32(y)
+            let top = Float(y), bottom = top + 1
+            for k in 0..<strips {
+                let profile = profiles + k * zoneCapacity
+                let from = stripFrom[k], to = stripTo[k]
+                if vertical {
+                    let pixel = profile[min(zoneCapacity - 1, y)]
+                    guard pixel != 0 else { continue }
+                    let first = max(0, Int(from.rounded(.down))), end = min(width, Int(to.rounded(.up)))
+                    guard first < end else { continue }
+                    for x in first..<end {
+                        let coverage = min(Float(x + 1), to) - max(Float(x), from)
+                        put(dst, x, coverage >= 1 ? pixel : scalePixel(pixel, weight256(coverage)))
+                    }
+                } else {
+                    let coverage = min(bottom, to) - max(top, from)
+                    guard coverage > 0 else { continue }
+                    let weight = weight256(coverage)
+                    for x in 0..<min(width, zoneCapacity) {
+                        let pixel = profile[x]
+                        put(dst, x, coverage >= 1 ? pixel : scalePixel(pixel, weight))
+                    }
+                }
+            }
+            for k in 0..<count {
+                let e = elements[k]
+                let rowCoverage = min(bottom, e.y1) - max(top, e.y0)
+                guard rowCoverage > 0 else { continue }
+                let first = max(0, Int(e.x0.rounded(.down))), end = min(width, Int(e.x1.rounded(.up)))
+                guard first < end else { continue }
+                for x in first..<end {
+                    let coverage = rowCoverage * clamp01(min(Float(x + 1), e.x1) - max(Float(x), e.x0))
+                    put(dst, x, scalePixel(e.pixel, weight256(coverage)))
+                }
+            }
+        }
+    }
+
+    /// Amplitude → dBFS, floored at −120 (log2 from the float's exponent and an atanh series; about 10⁻⁴ dB).
+    @inline(__always)
+    static func decibels(_ amplitude: Float) -> Float {
+        guard amplitude.isFinite, amplitude > 1e-6 else { return -120 }
+        let bits = amplitude.bitPattern
+        let exponent = Float(Int32(truncatingIfNeeded: (bits >> 23) & 0xff) &- 127)
+        let mantissa = Float(bitPattern: (bits & 0x007f_ffff) | 0x3f80_0000)
+        let t = (mantissa - 1) / (mantissa + 1), t2 = t * t
+        let log2 = exponent + t * (2.885_390_1 + t2 * (0.961_796_7 + t2 * (0.577_078 + t2 * 0.412_198_6)))
+        return max(-120, 6.020_6 * log2)
+    }
+}
