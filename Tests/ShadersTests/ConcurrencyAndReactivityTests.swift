@@ -40,16 +40,19 @@ import Testing
     /// Kernels without audio input by design.
     static let silentByDesign: Set<String> = ["solid", "gradient", "media"]
 
-    /// Share of pixels (0…1) whose brightest channel differs by at least 24 levels: what an eye sees
-    /// change, not a bit that flipped.
+    /// Share (0…1) of the drawn pixels (not transparent in either picture) whose brightest channel
+    /// differs by at least 24 levels: what an eye sees change, not a bit that flipped. A panel that
+    /// covers part of the frame (meters, a scope) is measured over what it draws.
     static func visibleChange(_ a: [UInt8], _ b: [UInt8]) -> Double {
         guard a.count == b.count, !a.isEmpty else { return 0 }
-        var changed = 0
+        var changed = 0, drawn = 0
         for i in stride(from: 0, to: a.count, by: 4) {
+            guard a[i + 3] != 0 || b[i + 3] != 0 else { continue }
+            drawn += 1
             let d = max(abs(Int(a[i]) - Int(b[i])), abs(Int(a[i + 1]) - Int(b[i + 1])), abs(Int(a[i + 2]) - Int(b[i + 2])))
             if d >= 24 { changed += 1 }
         }
-        return Double(changed) / Double(a.count / 4)
+        return drawn == 0 ? 0 : Double(changed) / Double(drawn)
     }
 
     /// Issue 12, defect 7: every effect must visibly respond to the music. Read from the full shader
