@@ -19,16 +19,17 @@ enum FontFinder {
 
     private static let lock = Mutex<Bool>(false)
 
-    /// The fonts for `family` ("" for the default), best first, then fallbacks in Fontconfig's order.
+    /// The fonts for `family` (a Fontconfig name such as "Noto Sans:bold"; "" for the default), best first, then fallbacks in Fontconfig's order.
     /// Only scalable files (FreeType needs outlines to draw at any size). Empty when Fontconfig has no
     /// configuration or no fonts.
     static func sorted(family: String) -> [FontFile] {
         lock.withLock { loaded -> [FontFile] in
             if !loaded { loaded = FcInit() != 0 }
-            guard loaded, let pattern = FcPatternCreate() else { return [] }
-            defer { FcPatternDestroy(pattern) }
+            // A Fontconfig name: a family, optionally with properties ("DejaVu Sans:bold").
             let name = family.isEmpty ? defaultFamily : family
-            _ = name.withCString { FcPatternAddString(pattern, marble_fc_family(), UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }
+            guard loaded, let pattern = name.withCString({ FcNameParse(UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) })
+            else { return [] }
+            defer { FcPatternDestroy(pattern) }
             _ = FcPatternAddBool(pattern, marble_fc_scalable(), 1)
             _ = FcConfigSubstitute(nil, pattern, FcMatchPattern)
             FcDefaultSubstitute(pattern)
