@@ -129,6 +129,7 @@ public final class Text: Shader, @unchecked Sendable {
 
     /// Lays out the text (shrunk to `max_width`), draws its mask, and colours the sprite.
     private func rebuild() {
+        if template.usesClock && layout.pixelSize != look.pixelSize { warmClockGlyphs() }
         shown.withUnsafeBufferPointer { text in
             layout.layout(text, pixelSize: look.pixelSize)
             let widest = layout.lines.reduce(0) { max($0, $1.width) }
@@ -145,9 +146,9 @@ public final class Text: Shader, @unchecked Sendable {
         guard count > 0 else { return }
         if count > capacity {
             sprite.deallocate(); outlineMask.deallocate(); shadowMask.deallocate(); scratch.deallocate()
-            capacity = count
-            sprite = .allocate(capacity: count); outlineMask = .allocate(capacity: count)
-            shadowMask = .allocate(capacity: count); scratch = .allocate(capacity: count)
+            capacity = count * 3 / 2   // headroom: a clock's ink box wobbles by a few pixels
+            sprite = .allocate(capacity: capacity); outlineMask = .allocate(capacity: capacity)
+            shadowMask = .allocate(capacity: capacity); scratch = .allocate(capacity: capacity)
         }
         let w = spriteWidth, h = spriteHeight
         MaskFilter.dilate(mask.pixels, into: outlineMask, width: w, height: h, radius: outline)
@@ -166,6 +167,14 @@ public final class Text: Shader, @unchecked Sendable {
                 row[x] = NormalBlend.blend(Blend.scale255(fill, UInt32(fillRow[x])), onto: p)
             }
         }
+    }
+
+    /// Rasterises the digits and the colon at the new size, so that a clock field's later changes
+    /// find their glyphs cached (nothing is allocated when the second ticks).
+    private func warmClockGlyphs() {
+        let digits: [UInt32] = [0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x3A, 0x2D, 0x2F]
+        digits.withUnsafeBufferPointer { layout.layout($0, pixelSize: look.pixelSize) }
+        mask.draw(layout, alignment: alignment, margin: 0)
     }
 
     public func coveredRows(height: Int) -> Range<Int> {

@@ -46,6 +46,11 @@ public final class TextLayout {
     private var types: [FriBidiCharType] = []
     private var brackets: [FriBidiBracketType] = []
     private var levels: [FriBidiLevel] = []
+    /// The last bidi result of each line (by line number): the levels depend only on the characters'
+    /// bidi and bracket types, so a line whose types did not change (a clock's digits ticking) reuses
+    /// them instead of running FriBidi again (which allocates).
+    private struct BidiMemo { var types: [UInt32] = [], brackets: [FriBidiBracketType] = [], levels: [FriBidiLevel] = [] }
+    private var memos: [BidiMemo] = []
 
     public init(fonts: FontStack) {
         self.fonts = fonts
@@ -69,17 +74,17 @@ public final class TextLayout {
         lines.removeAll(keepingCapacity: true)
         var start = 0
         for i in 0...text.count where i == text.count || text[i] == 0x0A {
-            layoutLine(UnsafeBufferPointer(rebasing: text[start..<i]))
+            layoutLine(UnsafeBufferPointer(rebasing: text[start..<i]), number: lines.count)
             start = i + 1
         }
     }
 
-    private func layoutLine(_ line: UnsafeBufferPointer<UInt32>) {
+    private func layoutLine(_ line: UnsafeBufferPointer<UInt32>, number: Int) {
         let first = glyphs.count
         defer { lines.append(LaidOutLine(range: first..<glyphs.count, width: glyphs.count > first ? lineWidth : 0)) }
         lineWidth = 0
         guard let base = line.baseAddress, !line.isEmpty else { return }
-        resolveLevels(line)
+        resolveLevels(line, number: number)
         splitRuns(line)
         orderRuns()
         for r in order { shape(runs[r], base, line.count) }
@@ -88,7 +93,7 @@ public final class TextLayout {
     private var lineWidth: Float = 0
 
     /// `levels[i]` for every character: FriBidi's when the line has a right-to-left character, else 0.
-    private func resolveLevels(_ line: UnsafeBufferPointer<UInt32>) {
+    private func resolveLevels(_ line: UnsafeBufferPointer<UInt32>, number: Int) {
         let n = line.count
         if levels.count < n {
             levels = [FriBidiLevel](repeating: 0, count: n)
@@ -103,9 +108,24 @@ public final class TextLayout {
             return
         }
         fribidi_get_bracket_types(base, FriBidiStrIndex(n), types, &brackets)
+        if number < memos.count, memos[number].types.count == n,
+           (0..<n).allSatisfy({ memos[number].types[$0] == types[$0].rawValue && memos[number].brackets[$0] == brackets[$0] }) {
+            for i in 0..<n { levels[i] = memos[number].levels[i] }
+            return
+        }
         var direction = marble_fribidi_par_on()
         if fribidi_get_par_embedding_levels_ex(types, brackets, FriBidiStrIndex(n), &direction, &levels) == 0 {
             for i in 0..<n { levels[i] = 0 }
+        }
+        guard number < 16 else { return }
+        while memos.count <= number { memos.append(BidiMemo()) }
+        memos[number].types.removeAll(keepingCapacity: true)
+        memos[number].brackets.removeAll(keepingCapacity: true)
+        memos[number].levels.removeAll(keepingCapacity: true)
+        for i in 0..<n {
+            memos[number].types.append(types[i].rawValue)
+            memos[number].brackets.append(brackets[i])
+            memos[number].levels.append(levels[i])
         }
     }
 
@@ -146,7 +166,8 @@ public final class TextLayout {
                 guard runs[order[i]].level >= level else { i += 1; continue }
                 var j = i
                 while j < order.count && runs[order[j]].level >= level { j += 1 }
-                order[i..<j].reverse()
+                var a = i, b = j - 1
+                while a < b { order.swapAt(a, b); a += 1; b -= 1 }   // (reversing a slice would copy it)
                 i = j
             }
             level -= 1

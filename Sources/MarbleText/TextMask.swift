@@ -48,7 +48,7 @@ public final class TextMask {
         blockY = margin - minY
         if width * height > capacity {
             pixels.deallocate()
-            capacity = width * height
+            capacity = width * height * 3 / 2   // headroom: a clock's ink box wobbles by a few pixels
             pixels = .allocate(capacity: capacity)
         }
         pixels.update(repeating: 0, count: width * height)
