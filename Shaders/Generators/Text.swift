@@ -63,6 +63,8 @@ public final class Text: Shader, @unchecked Sendable {
     private var outlineMask: UnsafeMutablePointer<UInt8> = .allocate(capacity: 1)
     private var shadowMask: UnsafeMutablePointer<UInt8> = .allocate(capacity: 1)
     private var scratch: UnsafeMutablePointer<UInt8> = .allocate(capacity: 1)
+    private var columnSums: UnsafeMutablePointer<UInt32> = .allocate(capacity: 1)
+    private var columnCapacity = 1
     private var spriteWidth = 0, spriteHeight = 0
     // Per frame.
     private var originX = 0, originY = 0
@@ -88,7 +90,7 @@ public final class Text: Shader, @unchecked Sendable {
         shown.reserveCapacity(1024); current.reserveCapacity(1024)
     }
 
-    deinit { sprite.deallocate(); outlineMask.deallocate(); shadowMask.deallocate(); scratch.deallocate() }
+    deinit { sprite.deallocate(); outlineMask.deallocate(); shadowMask.deallocate(); scratch.deallocate(); columnSums.deallocate() }
 
     public func configure(width: Int, height: Int) {
         look = Look()   // sizes scale with the height: rebuild on the next frame
@@ -150,10 +152,15 @@ public final class Text: Shader, @unchecked Sendable {
             sprite = .allocate(capacity: capacity); outlineMask = .allocate(capacity: capacity)
             shadowMask = .allocate(capacity: capacity); scratch = .allocate(capacity: capacity)
         }
+        if spriteWidth > columnCapacity {
+            columnSums.deallocate()
+            columnCapacity = spriteWidth * 3 / 2
+            columnSums = .allocate(capacity: columnCapacity)
+        }
         let w = spriteWidth, h = spriteHeight
         MaskFilter.dilate(mask.pixels, into: outlineMask, width: w, height: h, radius: outline)
         shadowMask.update(from: outlineMask, count: count)
-        MaskFilter.blur(shadowMask, scratch: scratch, width: w, height: h, radius: look.blur)
+        MaskFilter.blur(shadowMask, scratch: scratch, sums: columnSums, width: w, height: h, radius: look.blur)
         let hasOutline = outline > 0.05, hasShadow = shadowColor >> 24 != 0
         let offset = look.offset
         for y in 0..<h {
