@@ -3,7 +3,8 @@ import MarbleCore
 /// A text with fields, as a text layer's `text` parameter writes it: `{title}`, `{artist}`, `{album}`,
 /// any other tag by name (`{date}`, `{genre}`, …), and the clock fields `{elapsed}`, `{remaining}` and
 /// `{duration}` (m:ss, or h:mm:ss when the song lasts an hour or more). `{name|text}` gives `text`
-/// when the field is empty; `{{` and `}}` write braces.
+/// when the field is empty; `{{` and `}}` write braces; a line feed or `\n` (backslash, n) starts a
+/// new line.
 ///
 /// Filled per frame into a buffer of Unicode scalar values: a missing tag gives nothing, and a line
 /// whose fields all came out empty disappears (as does a line with nothing but spaces); lines are
@@ -32,7 +33,10 @@ public struct TextTemplate: Sendable {
             if (c == "{" || c == "}") && i + 1 < scalars.count && scalars[i + 1] == c {
                 literal.append(c.value); i += 2; continue
             }
-            if c == "\n" { flush(); segments.append(.newline); i += 1; continue }
+            // A line feed, or a backslash and n as typed in a shell or a plain YAML string.
+            if c == "\n" || (c == "\\" && i + 1 < scalars.count && scalars[i + 1] == "n") {
+                flush(); segments.append(.newline); i += c == "\n" ? 1 : 2; continue
+            }
             if c == "{", let close = scalars[(i + 1)...].firstIndex(of: "}") {
                 let inside = scalars[(i + 1)..<close]
                 let bar = inside.firstIndex(of: "|")

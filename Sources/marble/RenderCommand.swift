@@ -136,7 +136,7 @@ struct RenderCommand: AsyncParsableCommand {
         o.preset = preset
         o.effects = effects
         o.background = background
-        o.title = title.map(RenderOptions.title(fromArgument:))
+        o.title = title
         guard let f = Fit(rawValue: fit) else { throw MarbleError(.option, "--fit \(fit): expected contain or cover") }
         o.fit = f
         o.crf = crf

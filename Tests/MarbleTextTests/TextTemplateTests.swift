@@ -25,6 +25,7 @@ import Testing
         #expect(filled("{title}", nil) == "")
         #expect(filled("Now playing\n{title}", nil) == "Now playing")
         #expect(filled("{{title}} {title}", song) == "{title} Halo")
+        #expect(filled("{title}\\n{artist|-}", song) == "Halo\n-", "backslash-n is a line break too")
     }
 
     @Test("clock fields: m:ss, h:mm:ss from an hour; remaining counts down; none without a song")

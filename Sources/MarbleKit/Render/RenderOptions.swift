@@ -103,20 +103,6 @@ extension RenderOptions {
             throw MarbleError(.option, "--title: control characters are not allowed (use \\n for a new line)")
         }
     }
-
-    /// A title as the command line writes it, with `\n` (backslash, n) turned into a line break.
-    public static func title(fromArgument text: String) -> String {
-        var out = String.UnicodeScalarView()
-        var backslash = false
-        for c in text.unicodeScalars {
-            if backslash && c == "n" { out.append("\n"); backslash = false; continue }
-            if backslash { out.append("\\") }
-            backslash = c == "\\"
-            if !backslash { out.append(c) }
-        }
-        if backslash { out.append("\\") }
-        return String(out)
-    }
 }
 
 /// What a finished render reports.
