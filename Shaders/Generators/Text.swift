@@ -13,8 +13,9 @@ import MarbleText
 ///
 /// Cost: the text is laid out, rasterised and coloured (fill over outline over blurred shadow) into a
 /// sprite only when it changes (a clock field: once a second) or its size does; every other frame
-/// only blends the sprite's rows. Audio: none by default; sizes and positions can be bound like any
-/// number. Sizes are pixels at 1080p and scale with the frame height; `x`, `y` place the anchor
+/// only blends the sprite's rows. Audio: none by default; positions and opacity can be bound like
+/// any number (binding `size` or the outline re-rasterises the text every frame, which costs time and
+/// allocations). `font` is a Fontconfig name (`DejaVu Sans`, `Noto Serif:bold`) or a file path. Sizes are pixels at 1080p and scale with the frame height; `x`, `y` place the anchor
 /// (`align`, `valign`) as fractions of the frame. `fade_in` fades in from the start, `fade_out` out
 /// before the song's end (needs its length). A text wider than `max_width` shrinks to fit.
 public final class Text: Shader, @unchecked Sendable {
@@ -26,7 +27,7 @@ public final class Text: Shader, @unchecked Sendable {
         parameters: [
             ParameterDescriptor("text", "Template: {title} {artist} {album} {elapsed} {remaining} {duration}, any {tag}, {tag|fallback}, \\n.",
                                 .text(default: "{title|Untitled}")),
-            ParameterDescriptor("font", "Font family (Fontconfig name) or font file path; default DejaVu Sans.", .text(default: "")),
+            ParameterDescriptor("font", "Font: a Fontconfig name (\"DejaVu Sans:bold\") or a font file's path; default DejaVu Sans.", .text(default: "")),
             ParameterDescriptor("size", "Font size (em) in pixels at 1080p (scales with height).", .number(default: 64, range: 4...400)),
             ParameterDescriptor("color", "Text colour.", .color(default: .white)),
             ParameterDescriptor("x", "Horizontal anchor, fraction of the width.", .number(default: 0.5, range: 0...1)),

@@ -20,6 +20,7 @@ import Testing
         let path = stack.path(of: 0)
         #expect(try FontStack(font: path).familyName == "DejaVu Sans")
         #expect(throws: MarbleError.self) { try FontStack(font: "/nonexistent/font.ttf") }
+        #expect(try FontStack(font: "DejaVu Sans:bold").path(of: 0).hasSuffix("DejaVuSans-Bold.ttf"), "Fontconfig names take styles")
     }
 
     @Test("kerning: in \"AV\" the V sits closer to the A than the A's own advance")
