@@ -4,9 +4,9 @@
 // The layers, each a module, so the compiler checks that calls only go down (and `package` access keeps
 // what one layer lends the next out of the public API):
 //   marble (CLI) → MarbleBench → MarbleKit → MarblePipeline → MarbleRender, MarbleAnalysis → MarbleMedia → MarbleCore
-//   MarbleKit → Granite;  MarbleRender → Shaders, KernelsAVX2;  Shaders, KernelsAVX2 → MarbleCore
-// MarbleMedia alone imports the C modules (CFFmpeg, CPulse, CSDL2), with `internal import`: no C type or raw
-// FFmpeg pointer crosses its API.
+//   MarbleKit → Granite;  MarbleRender → Shaders, KernelsAVX2;  Shaders → MarbleText, KernelsAVX2 → MarbleCore
+// MarbleMedia imports the media C modules (CFFmpeg, CPulse, CSDL2) and MarbleText the text ones (CFreeType,
+// CHarfBuzz, CFontconfig, CFribidi), each with `internal import`: no C type or raw pointer crosses their API.
 import PackageDescription
 
 // KernelsAVX2 is compiled for Haswell-class CPUs (AVX2, FMA3, BMI1/2) on x86-64 hosts; MarbleRender calls
@@ -52,6 +52,13 @@ let package = Package(
         // SDL2: the portable window/texture/event library (software renderer fallback), for the window sink.
         // No pkgConfig, as for CPulse: `pkg-config sdl2` adds -D_REENTRANT, which makes SwiftPM warn.
         .systemLibrary(name: "CSDL2", path: "Sources/CSDL2", providers: [.apt(["libsdl2-dev"])]),
+        // Text layers: FreeType rasterises glyphs, HarfBuzz shapes runs (kerning, ligatures, Arabic joining),
+        // Fontconfig finds fonts and per-character fallbacks, FriBidi orders mixed-direction text. The
+        // standard free stack (what FFmpeg's drawtext, Pango and browsers on Linux use); all from Debian.
+        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
+        .systemLibrary(name: "CFribidi", path: "Sources/CFribidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
 
         // Plain values shared by everything: textures, time, audio features, the shader contract.
         .target(name: "MarbleCore"),
@@ -59,8 +66,11 @@ let package = Package(
         .target(name: "Granite"),
         // The hottest kernels again, inlined from MarbleCore and compiled for AVX2 (see avx2Settings).
         .target(name: "KernelsAVX2", dependencies: ["MarbleCore"], swiftSettings: avx2Settings),
+        // Text behind Swift types: font lookup with fallback, shaping, bidi, glyph masks. Below Shaders so
+        // the `text` kernel can use it; the only module that sees the text C libraries.
+        .target(name: "MarbleText", dependencies: ["MarbleCore", "CFreeType", "CHarfBuzz", "CFontconfig", "CFribidi"]),
         // One kernel per file: the CPU's .metal files.
-        .target(name: "Shaders", dependencies: ["MarbleCore", "KernelsAVX2"], path: "Shaders"),
+        .target(name: "Shaders", dependencies: ["MarbleCore", "KernelsAVX2", "MarbleText"], path: "Shaders"),
         // FFmpeg, PulseAudio and SDL2 behind Swift types: decode, encode, mux, scale, write files, play
         // sound, capture, FFT, show a window. The only module that sees C.
         .target(name: "MarbleMedia", dependencies: ["MarbleCore", "CFFmpeg", "CPulse", "CSDL2"]),
@@ -99,6 +109,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Granite"], path: "Tests/TestSupport"),
         .testTarget(name: "MarbleCoreTests", dependencies: ["MarbleCore", "TestSupport"]),
         .testTarget(name: "GraniteTests", dependencies: ["Granite", "TestSupport"]),
+        .testTarget(name: "MarbleTextTests", dependencies: ["MarbleText", "MarbleCore"]),
         .testTarget(name: "ShadersTests", dependencies: ["Shaders", "MarbleCore", "TestSupport"]),
         .testTarget(name: "MarbleMediaTests", dependencies: ["MarbleMedia", "CFFmpeg", "MarbleBench", "TestSupport"]),
         .testTarget(name: "MarbleAnalysisTests", dependencies: ["MarbleAnalysis", "TestSupport"]),

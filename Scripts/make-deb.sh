@@ -115,7 +115,8 @@ Version: $version
 Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $installed_size
-Depends: $depends
+Depends: $depends, fonts-dejavu-core
+Recommends: fonts-droid-fallback
 Section: sound
 Priority: optional
 Description: CPU-only audio visualizer

@@ -6,9 +6,10 @@ import MarbleCore
 /// When the job has a picture (the input's own video, or `--background`), a `media` layer goes at the
 /// bottom, replacing the preset's background: its first layer when that is a full-frame generator
 /// (solid, gradient, a generative background; not sparse ones like bars or waveform); `--effect` kernels
-/// then process that picture (they go right above it). Without a picture, effects go on top.
+/// then process that picture (they go right above it). Without a picture, effects go on top. A title
+/// (`--title`) is a `text` layer above everything.
 package enum SceneBuilder {
-    package static func layers(preset: Preset, effects: [String], hasPicture: Bool) throws(MarbleError) -> Preset {
+    package static func layers(preset: Preset, effects: [String], hasPicture: Bool, title: String? = nil) throws(MarbleError) -> Preset {
         var layers = preset.layers
         var effectLayers: [LayerSpec] = []
         for name in effects {
@@ -27,8 +28,18 @@ package enum SceneBuilder {
         } else {
             layers += effectLayers
         }
+        if let title { layers.append(titleLayer(title)) }
         var scene = preset
         scene.layers = layers
         return scene
+    }
+
+    /// The `text` layer `--title` adds: the template in the lower third, centred, white with a dark
+    /// outline and a soft shadow, fading in over the first second and out over the last.
+    package static func titleLayer(_ template: String) -> LayerSpec {
+        LayerSpec(shader: "text", parameters: [
+            "text": .text(template), "y": .number(0.8), "size": .number(60), "max_width": .number(0.86),
+            "outline": .number(2.5), "shadow": .number(3), "shadow_blur": .number(8),
+        ])
     }
 }

@@ -18,6 +18,7 @@ struct RenderCommand: AsyncParsableCommand {
               marble render clip.mp4 -o clip-fx.mp4 --effect ink
               marble render song.ogg -o out.mp4 --background cover.png
               marble render song.mp3 -o look.png --at 42s
+              marble render song.flac -o out.mp4 --title "{artist} — {title}"
               marble render mix.flac -o part-07.mp4 --segment 7/40    (then: marble join)
 
             Exit codes: 0 done, 1 bad input, 2 bad options (neither is worth retrying), 75 failed \
@@ -41,6 +42,9 @@ struct RenderCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("effect"), help: ArgumentHelp("Add an effect kernel over the picture (repeatable), e.g. ink.", valueName: "name"))
     var effects: [String] = []
+
+    @Option(help: ArgumentHelp("Draw a title in the lower third: text with fields from the file's tags and clock, e.g. \"{artist} — {title}\" ({album}, {elapsed}, {remaining}, any tag; \\n for a new line).", valueName: "text"))
+    var title: String?
 
     @Option(help: ArgumentHelp("A picture or video drawn under the visuals (a shorter video loops).", valueName: "file"))
     var background: String?
@@ -132,6 +136,7 @@ struct RenderCommand: AsyncParsableCommand {
         o.preset = preset
         o.effects = effects
         o.background = background
+        o.title = title
         guard let f = Fit(rawValue: fit) else { throw MarbleError(.option, "--fit \(fit): expected contain or cover") }
         o.fit = f
         o.crf = crf

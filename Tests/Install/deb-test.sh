@@ -20,7 +20,7 @@ Scripts/make-deb.sh
 deb="$repo/dist/marble_${version}_$(dpkg --print-architecture).deb"
 [[ -f "$deb" ]] || fail "$deb was not built"
 depends="$(dpkg-deb -f "$deb" Depends)"
-for lib in libavformat59 libavcodec59 libavutil57 libswscale6 libswresample4 libpulse0 libsdl2-2.0-0; do
+for lib in libavformat59 libavcodec59 libavutil57 libswscale6 libswresample4 libpulse0 libsdl2-2.0-0 libfreetype6 libharfbuzz0b libfontconfig1 libfribidi0 fonts-dejavu-core; do
     grep -q "$lib" <<<"$depends" || fail "Depends lacks $lib: $depends"
 done
 pass "Depends: $depends"

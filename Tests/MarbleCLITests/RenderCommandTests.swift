@@ -17,7 +17,7 @@ struct RenderCommandTests {
         let r = try CLI.run(["render", "--help"])
         #expect(r.status == 0)
         for option in ["--output", "--size", "--fps", "--preset", "--effect", "--background", "--fit", "--crf",
-                       "--encoder-preset", "--audio-bitrate", "--at", "--threads", "--bands", "--quiet"] {
+                       "--encoder-preset", "--audio-bitrate", "--at", "--threads", "--bands", "--quiet", "--title"] {
             #expect(r.stdout.contains(option), "help lacks \(option)")
         }
     }

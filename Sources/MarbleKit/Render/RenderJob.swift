@@ -59,7 +59,7 @@ public final class RenderJob {
         inputHasVideo = try AudioDecoder(path: options.input).input.hasVideo
         if let background = options.background { _ = try MediaInput(path: background) }
         scene = try SceneBuilder.layers(preset: preset, effects: options.effects,
-                                        hasPicture: options.background != nil || inputHasVideo)
+                                        hasPicture: options.background != nil || inputHasVideo, title: options.title)
         try scene.validate()
     }
 

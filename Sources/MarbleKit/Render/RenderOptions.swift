@@ -21,6 +21,12 @@ public struct RenderOptions: Sendable {
     public var scene: Preset?
     /// Extra kernels drawn over the scene, in order (`--effect ink`).
     public var effects: [String] = []
+    /// A title drawn over everything in the lower third (`--title`): a `text` layer template, so
+    /// `{artist} — {title}` fills in the file's tags; `\n` (backslash, n) starts a new line.
+    /// At most ``maximumTitleLength`` characters, no control characters, no invalid UTF-8.
+    public var title: String?
+    /// The longest ``title`` accepted, in characters.
+    public static let maximumTitleLength = 500
     /// A picture or video drawn under the scene instead of the preset's background.
     public var background: String?
     /// How `background` (or the input's own video) is scaled to the output size: cover (crop) or contain (letterbox).
@@ -72,6 +78,7 @@ public struct RenderOptions: Sendable {
         _ = try Limits.check(threads, in: Limits.threads, "--threads")
         _ = try Limits.check(encoderThreads, in: 1...16, "--encoder-threads")
         try segment?.validate()
+        if let title { try Self.validate(title: title) }
         guard let format = OutputFormat(path: output) else {
             throw MarbleError(.option, "\(output): unknown output type (use .mp4, .mkv, .mov, .webm or .png)")
         }
@@ -81,6 +88,20 @@ public struct RenderOptions: Sendable {
         }
         if format == .png, at == nil { return }
         if format != .png, at != nil { throw MarbleError(.option, "--at only applies to a .png output") }
+    }
+}
+
+extension RenderOptions {
+    /// Checks a `--title`: not longer than ``maximumTitleLength`` characters, no invalid UTF-8 (which
+    /// arrives as U+FFFD from the command line), no control characters but line feeds.
+    public static func validate(title: String) throws(MarbleError) {
+        guard title.count <= maximumTitleLength else {
+            throw MarbleError(.option, "--title: \(title.count) characters; at most \(maximumTitleLength)")
+        }
+        guard !title.unicodeScalars.contains("\u{FFFD}") else { throw MarbleError(.option, "--title: not valid UTF-8") }
+        guard !title.unicodeScalars.contains(where: { $0 != "\n" && ($0.value < 0x20 || (0x7F...0x9F).contains($0.value)) }) else {
+            throw MarbleError(.option, "--title: control characters are not allowed (use \\n for a new line)")
+        }
     }
 }
 

@@ -1,0 +1,91 @@
+internal import CFreeType
+import MarbleCore
+
+/// The fonts a text layer draws with: the one it names first, then Fontconfig's fallbacks, so that
+/// each character is drawn by the first font that has a glyph for it (Latin from the named font, CJK
+/// from a CJK font, …). Faces are opened lazily, the first time a character needs them.
+///
+/// Not thread-safe (FreeType objects): one stack per text layer, used from its `prepare`.
+public final class FontStack {
+    private let library: FT_Library
+    private let files: [FontFile]
+    private var faces: [FontFace?]
+    private var tried: [Bool]
+    private var pixelSize = 16
+
+    /// A stack for `font`: a family name ("" or a name Fontconfig does not know gives its closest
+    /// match, by default DejaVu Sans) or a font file's path (contains "/"), followed by the fallbacks of
+    /// the default family.
+    ///
+    /// - Throws: `.option` when a path does not open as a scalable font, or when no font is installed.
+    public init(font: String) throws(MarbleError) {
+        var library: FT_Library?
+        guard FT_Init_FreeType(&library) == 0, let library else { throw MarbleError(.option, "FreeType does not start") }
+        self.library = library
+        let isPath = font.contains("/")
+        var files = FontFinder.sorted(family: isPath ? "" : font)
+        if isPath { files.insert(FontFile(path: font, index: 0), at: 0) }
+        self.files = files
+        faces = [FontFace?](repeating: nil, count: files.count)
+        tried = [Bool](repeating: false, count: files.count)
+        if isPath {
+            // (Throwing after every property is set runs deinit, which releases the library.)
+            guard face(at: 0) != nil else {
+                throw MarbleError(.option, "font \(font): not a readable scalable font file")
+            }
+        } else if files.isEmpty || (0..<files.count).allSatisfy({ face(at: $0) == nil }) {
+            throw MarbleError(.option, "no usable font found by Fontconfig for \"\(font)\" (install fonts-dejavu-core)")
+        }
+    }
+
+    deinit {
+        faces = []
+        FT_Done_FreeType(library)
+    }
+
+    /// How many fonts the stack may use (opened or not).
+    public var count: Int { files.count }
+
+    /// The primary font's family name (the first one that opens).
+    public var familyName: String {
+        for i in 0..<files.count { if let f = face(at: i) { return f.familyName } }
+        return ""
+    }
+
+    /// The face at `index`, opened (and set to the stack's size) on first use; nil when it does not open.
+    func face(at index: Int) -> FontFace? {
+        guard index >= 0, index < files.count else { return nil }
+        if !tried[index] {
+            tried[index] = true
+            faces[index] = FontFace(library: library, file: files[index])
+            faces[index]?.setPixelSize(pixelSize)
+        }
+        return faces[index]
+    }
+
+    /// Sets the em size of every opened face (and of those opened later).
+    func setPixelSize(_ pixels: Int) {
+        pixelSize = max(1, pixels)
+        for face in faces { face?.setPixelSize(pixelSize) }
+    }
+
+    /// The index of the font that draws `scalar`: `preferred` when it has the glyph (so spaces, digits
+    /// and punctuation stay in the run's font), else the first in the stack that has it, else the
+    /// primary font (which draws its "missing glyph" box).
+    func fontIndex(for scalar: UInt32, preferring preferred: Int) -> Int {
+        if let f = face(at: preferred), f.covers(scalar) { return preferred }
+        for i in 0..<files.count where i != preferred {
+            if let f = face(at: i), f.covers(scalar) { return i }
+        }
+        return primaryIndex
+    }
+
+    /// The first font that opens.
+    var primaryIndex: Int {
+        for i in 0..<files.count where face(at: i) != nil { return i }
+        return 0
+    }
+
+    /// The file behind font `index` (for tests and diagnostics).
+    public func path(of index: Int) -> String { index >= 0 && index < files.count ? files[index].path : "" }
+}

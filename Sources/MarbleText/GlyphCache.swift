@@ -1,0 +1,40 @@
+/// Rasterised glyphs of one ``FontStack`` at one pixel size: 8-bit coverage bitmaps in one pool,
+/// found by font and glyph index. A glyph is rasterised the first time it is drawn; changing the size
+/// empties the cache (keeping its memory). Not thread-safe.
+final class GlyphCache {
+    /// Where a glyph's bitmap is in the pool, its size, and its left and top edges relative to the pen
+    /// (top in pixels above the baseline).
+    struct Entry { var offset: Int, width: Int, height: Int, left: Int, top: Int }
+
+    private(set) var pool: [UInt8] = []
+    private var entries: [UInt64: Entry] = [:]
+    private var size = 0
+
+    init() {
+        pool.reserveCapacity(1 << 16)
+        entries.reserveCapacity(256)
+    }
+
+    /// The glyph's bitmap entry at `pixelSize`, rasterising it with `fonts` on a miss (an empty entry
+    /// when the glyph does not load).
+    func entry(font: Int32, glyph: UInt32, pixelSize: Int, fonts: FontStack) -> Entry {
+        if pixelSize != size {
+            size = pixelSize
+            pool.removeAll(keepingCapacity: true)
+            entries.removeAll(keepingCapacity: true)
+        }
+        let key = UInt64(UInt32(bitPattern: font)) << 32 | UInt64(glyph)
+        if let e = entries[key] { return e }
+        var entry = Entry(offset: pool.count, width: 0, height: 0, left: 0, top: 0)
+        _ = fonts.face(at: Int(font))?.rasterise(glyph) { bits, width, rows, pitch, left, top in
+            guard let bits, width > 0, rows > 0 else { return }
+            entry = Entry(offset: pool.count, width: width, height: rows, left: left, top: top)
+            for y in 0..<rows {
+                let row = pitch >= 0 ? bits + y * pitch : bits + (rows - 1 - y) * -pitch
+                pool.append(contentsOf: UnsafeBufferPointer(start: row, count: width))
+            }
+        }
+        entries[key] = entry
+        return entry
+    }
+}

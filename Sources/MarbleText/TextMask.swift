@@ -1,0 +1,90 @@
+/// Horizontal alignment of lines within a text block.
+public enum TextAlignment: Sendable { case left, center, right }
+
+/// A laid-out text drawn as 8-bit coverage, with a transparent margin around the ink (room for an
+/// outline and a shadow). The buffer only grows; redrawing a text of a size seen before allocates
+/// nothing once its glyphs are cached.
+///
+/// Geometry: the block is the text's layout box (as wide as its widest line, from the first line's
+/// ascender to the last line's descender); `blockX`, `blockY` are the block's top-left corner in mask
+/// pixels, so the mask is placed at (anchor − block origin) in a frame.
+public final class TextMask {
+    public private(set) var width = 0
+    public private(set) var height = 0
+    public private(set) var blockX = 0
+    public private(set) var blockY = 0
+    public private(set) var blockWidth: Float = 0
+    public private(set) var blockHeight: Float = 0
+    /// Coverage, `width × height`, rows packed.
+    public private(set) var pixels: UnsafeMutablePointer<UInt8> = .allocate(capacity: 1)
+    private var capacity = 1
+    private let cache = GlyphCache()
+
+    public init() { pixels.initialize(to: 0) }
+    deinit { pixels.deallocate() }
+
+    /// True when no pixel has ink.
+    public private(set) var isEmpty = true
+
+    /// Draws `layout`'s glyphs (pens rounded to whole pixels: crisp, hinted text), lines aligned by
+    /// `alignment` inside the block, with `margin` transparent pixels around the ink.
+    public func draw(_ layout: TextLayout, alignment: TextAlignment, margin: Int, lineSpacing: Float = 1) {
+        let (ascender, descender, lineHeight) = layout.metrics
+        let step = (lineHeight * lineSpacing).rounded()
+        let lines = layout.lines
+        blockWidth = lines.reduce(0) { max($0, $1.width) }
+        blockHeight = lines.isEmpty ? 0 : ascender + descender + step * Float(lines.count - 1)
+        // Pass 1: the ink's extent in block coordinates (y down from the block's top).
+        var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
+        forEachGlyph(layout, alignment, ascender, step) { e, x, y in
+            minX = min(minX, x + e.left); maxX = max(maxX, x + e.left + e.width)
+            minY = min(minY, y - e.top); maxY = max(maxY, y - e.top + e.height)
+        }
+        isEmpty = minX >= maxX || minY >= maxY
+        guard !isEmpty else { width = 0; height = 0; blockX = 0; blockY = 0; return }
+        width = maxX - minX + 2 * margin
+        height = maxY - minY + 2 * margin
+        blockX = margin - minX
+        blockY = margin - minY
+        if width * height > capacity {
+            pixels.deallocate()
+            capacity = width * height * 3 / 2   // headroom: a clock's ink box wobbles by a few pixels
+            pixels = .allocate(capacity: capacity)
+        }
+        pixels.update(repeating: 0, count: width * height)
+        // Pass 2: glyph bitmaps added in (saturating: joined and overlapping glyphs stay solid).
+        let pixels = self.pixels, stride = width, ox = blockX, oy = blockY
+        cache.pool.withUnsafeBufferPointer { pool in
+            forEachGlyph(layout, alignment, ascender, step) { e, x, y in
+                let left = ox + x + e.left, top = oy + y - e.top
+                for row in 0..<e.height {
+                    let src = pool.baseAddress! + e.offset + row * e.width
+                    let dst = pixels + (top + row) * stride + left
+                    for col in 0..<e.width {
+                        let sum = UInt16(dst[col]) + UInt16(src[col])
+                        dst[col] = UInt8(min(255, sum))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every glyph with its cache entry and its pen position in block pixels.
+    private func forEachGlyph(_ layout: TextLayout, _ alignment: TextAlignment, _ ascender: Float, _ step: Float,
+                              _ body: (GlyphCache.Entry, Int, Int) -> Void) {
+        let lines = layout.lines, glyphs = layout.glyphs
+        for (n, line) in lines.enumerated() {
+            let shift: Float = switch alignment {
+            case .left: 0
+            case .center: ((blockWidth - line.width) / 2).rounded(.down)
+            case .right: blockWidth - line.width
+            }
+            let baseline = ascender.rounded() + step * Float(n)
+            for g in glyphs[line.range] {
+                let e = cache.entry(font: g.font, glyph: g.glyph, pixelSize: layout.pixelSize, fonts: layout.fonts)
+                guard e.width > 0 else { continue }
+                body(e, Int((g.x + shift).rounded()), Int((baseline + g.y).rounded()))
+            }
+        }
+    }
+}
