@@ -35,14 +35,20 @@ final class PlaybackFrameSource: FrameSource, @unchecked Sendable {
     /// True once the media played to its end (the session's outcome).
     private(set) var ended = false
 
-    init(pump: AudioPump, player: PlayerComponent, sampleRate: Int, fps: Rational, keepOpen: Bool) throws(MarbleError) {
+    /// The optional features the presets read (the spectrum, pitches); every extractor is asked for them.
+    private let needs: OptionalFeatures
+
+    init(pump: AudioPump, player: PlayerComponent, sampleRate: Int, fps: Rational, keepOpen: Bool,
+         needs: OptionalFeatures = []) throws(MarbleError) {
         self.pump = pump
         self.player = player
         controls = PlayerControls(player: player, clock: pump.clock)
         self.sampleRate = sampleRate
         self.fps = fps
         self.keepOpen = keepOpen
+        self.needs = needs
         extractor = try FeatureExtractor(sampleRate: sampleRate, fps: fps)
+        try extractor.request(needs)
         features = extractor.makeFeatures()
     }
 
@@ -109,6 +115,7 @@ final class PlaybackFrameSource: FrameSource, @unchecked Sendable {
             lastFrame = -1
             do throws(MarbleError) {
                 extractor = try FeatureExtractor(sampleRate: sampleRate, fps: fps)
+                try extractor.request(needs)
             } catch { resetError = error }
         }, append: { left, right in
             extractor.append(left: left, right: right)

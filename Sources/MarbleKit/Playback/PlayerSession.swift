@@ -71,8 +71,13 @@ public final class PlayerSession {
         let grid = screen.map { TerminalGrid(screen: $0) }
         let signals = TerminalSignals()
         let pump = self.pump
+        let preset = player.snapshot.preset ?? PresetLibrary.defaultName
+        let scene = try PresetLibrary.load(preset)
+        try scene.validate()
+        // The analysis computes what any preset the keys can switch to reads (the spectrum, pitches).
         let source = try PlaybackFrameSource(pump: pump, player: player, sampleRate: decoder.sampleRate,
-                                             fps: options.fps, keepOpen: options.keepOpen)
+                                             fps: options.fps, keepOpen: options.keepOpen,
+                                             needs: PresetLibrary.featureNeeds(of: PresetLibrary.names(), with: scene))
         let controls = source.controls
         let onKey: @Sendable (Key) -> Void = { key in
             guard let command = PlayerCommand(key: key) else { return }
@@ -82,9 +87,6 @@ public final class PlayerSession {
             ? try WindowSink(title: "marble", size: (1280, 720), fullscreen: options.fullscreen, onKey: onKey,
                              onClose: { player.send(.quitRequested) })
             : nil
-        let preset = player.snapshot.preset ?? PresetLibrary.defaultName
-        let scene = try PresetLibrary.load(preset)
-        try scene.validate()
         // The picture follows the window when there is one, else the terminal.
         let sizing: @Sendable () -> (width: Int, height: Int)
         if let window {
