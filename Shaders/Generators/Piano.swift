@@ -16,14 +16,16 @@ import MarbleCore
 /// frame, the newest just under the keyboard, each semitone's colour at its level.
 /// Antialiased: every column is a box filter over the bars or keys it overlaps (so 108 notes on 64
 /// pixels stay smooth), bar tops cover their top pixel by their fraction, dots by their distance.
-/// State (the falling bars, the sonogram's ring) moves in `prepare` from the frame index, so a render
+/// It draws onto the picture under it (`drawsOnCanvas`, with the layer's blend and opacity), touching
+/// only the bars' pixels, the keyboard and the lit sonogram pixels, so a gradient or a background shows
+/// around the bars. State (the falling bars, the sonogram's ring) moves in `prepare` from the frame index, so a render
 /// that starts later draws the same picture. Without pitches in the features (a program that did not
 /// request them), the band levels are read at each note's frequency instead.
 public final class Piano: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the per-column tables and the ring.
     public static let descriptor = ShaderDescriptor(
         name: "piano", summary: "Constant-Q bars per semitone over a lit piano keyboard (like showcqt).",
-        kind: .generator, needs: .pitches,
+        kind: .generator, drawsOnCanvas: true, needs: .pitches,
         parameters: [
             ParameterDescriptor("low_note", "Lowest note, MIDI number (21 = A0, 24 = C1, 36 = C2, 60 = middle C).",
                                 .integer(default: 21, range: 12...113)),
@@ -59,6 +61,8 @@ public final class Piano: Shader, @unchecked Sendable {
     private var ring: UnsafeMutablePointer<UInt32> = .allocate(capacity: 1)
     private var started = false, frame0 = -1, lastFrame = -1, ringStart = 0
     private var barHalfWidth: Float = 0.5
+    private var mode = BlendMode.normal, opacity: UInt32 = 255
+    private var covered = 0..<0
     /// Per note, its bar's packed colour.
     private let barPixels: UnsafeMutablePointer<UInt32>
 
@@ -151,6 +155,13 @@ public final class Piano: Shader, @unchecked Sendable {
                        separator: max(0.6, Float(height) / 1080), keys: keyboardRows > 0, sonogram: sonogramRows > 0)
         let gap = Float(parameters.number("gap"))
         barHalfWidth = tables.slot * (1 - gap) * 0.5
+        mode = uniforms.blend
+        opacity = byte(uniforms.opacity)
+        // Rows that can get ink: from the tallest bar's top down (keyboard and sonogram included).
+        var tallest: Float = 0
+        for i in 0..<count { tallest = max(tallest, heights[i]) }
+        let top = max(0, barsBottom - Int(tallest.rounded(.up)) - 1)
+        covered = top..<(keyboardRows + sonogramRows > 0 ? height : barsBottom)
         if sonogramRows > 0 {
             // One row per frame at slot n mod rows (skipped frames repeat this one).
             for f in max(frame0 + 1, n - sonogramRows + 1)...n {
@@ -187,49 +198,91 @@ public final class Piano: Shader, @unchecked Sendable {
         }
     }
 
+    public func coveredRows(height: Int) -> Range<Int> { covered }
+
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+        // One specialised loop per blend mode: no per-pixel switch.
+        switch mode {
+        case .normal: drawRows(NormalBlend.self, target, rows)
+        case .add: drawRows(AddBlend.self, target, rows)
+        case .screen: drawRows(ScreenBlend.self, target, rows)
+        case .multiply: drawRows(MultiplyBlend.self, target, rows)
+        }
+    }
+
+    @inline(__always)
+    private func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
         let w = min(target.width, width)
-        for y in rows {
+        guard w > 0 else { return }
+        let split = Float(barsBottom) + Float(keyboardRows) * 0.62
+        for y in rows.clamped(to: 0..<height) {
             let dst = target.row32(y)
-            if w < target.width { fillPixels(dst + w, target.width - w, 0) }
-            guard w > 0, y < height else { fillPixels(dst, target.width, 0); continue }
             if y < barsBottom {
-                barRow(dst, w, depth: Float(barsBottom - 1 - y))
+                barRow(B.self, dst, w, depth: Float(barsBottom - 1 - y))
             } else if y < barsBottom + keyboardRows {
-                let split = Float(barsBottom) + Float(keyboardRows) * 0.62
-                tables.keyRow(dst, width: w, upperShare: clamp01(split - Float(y)))
-                if markers { markC(dst, w, y) }
+                let share = clamp01(split - Float(y))
+                if B.self == NormalBlend.self && opacity == 255 {
+                    tables.keyRow(dst, width: w, upperShare: share)   // opaque keys: a copy
+                } else {
+                    for x in 0..<w { dst[x] = B.blend(Blend.scaled(tables.keyPixel(x, upperShare: share), opacity: opacity), onto: dst[x]) }
+                }
+                if markers { markC(B.self, dst, w, y) }
             } else {
-                let age = y - barsBottom - keyboardRows
-                let f = ringStart - age
-                let slot = ((f % sonogramRows) + sonogramRows) % sonogramRows
-                dst.update(from: ring + slot * width, count: w)
+                let f = ringStart - (y - barsBottom - keyboardRows)
+                let row = ring + (((f % sonogramRows) + sonogramRows) % sonogramRows) * width
+                for x in 0..<w where row[x] != 0 { dst[x] = B.blend(Blend.scaled(row[x], opacity: opacity), onto: dst[x]) }
             }
         }
     }
 
-    /// One row of bars, `depth` rows above the bottom one: each bar whose top is above that row adds its
-    /// colour, weighted by how much of each column its span covers and of the row its top covers.
-    private func barRow(_ dst: UnsafeMutablePointer<UInt32>, _ w: Int, depth: Float) {
-        fillPixels(dst, w, 0)
-        let slot = tables.slot, half = barHalfWidth
+    /// One row of bars, `depth` rows above the bottom one, blended onto `dst`: each bar whose top is
+    /// above that row draws its colour weighted by the part of each column its span covers and the part
+    /// of the row its top covers. A column shared by two bars' edges gets their coverage added before
+    /// it is blended (no seam), and fully covered columns are filled without the coverage maths.
+    @inline(__always)
+    private func barRow<B: BlendFunction>(_: B.Type, _ dst: UnsafeMutablePointer<UInt32>, _ w: Int, depth: Float) {
+        let slot = tables.slot, half = barHalfWidth, opacity = self.opacity
+        var pendingX = -1, pending: UInt32 = 0
+        @inline(__always) func flush() {
+            if pendingX >= 0 && pendingX < w && pending != 0 {
+                dst[pendingX] = B.blend(Blend.scaled(pending, opacity: opacity), onto: dst[pendingX])
+            }
+            pendingX = -1; pending = 0
+        }
+        @inline(__always) func add(_ x: Int, _ p: UInt32) {
+            if x != pendingX { flush(); pendingX = x }
+            pending = Blend.saturatingAdd(pending, p)
+        }
         for i in 0..<count where heights[i] > depth {
             let coverage = min(1, heights[i] - depth)
+            let color = barPixels[i]
             let center = (Float(i) + 0.5) * slot
             let start = center - half, end = center + half
-            let x0 = max(0, Int(start)), x1 = min(w, Int(end.rounded(.up)))
-            guard x0 < x1 else { continue }
-            let full = scalePixel(barPixels[i], weight256(coverage))
-            for x in x0..<x1 {
-                let overlap = min(end, Float(x + 1)) - max(start, Float(x))
-                let p = overlap >= 1 ? full : scalePixel(barPixels[i], weight256(overlap * coverage))
-                dst[x] = Blend.saturatingAdd(dst[x], p)
+            let a = Int(start.rounded(.down)), b = Int(end.rounded(.down))
+            guard a < w, end > 0 else { continue }
+            if a == b {
+                add(a, scalePixel(color, weight256((end - start) * coverage)))
+                continue
             }
+            add(a, scalePixel(color, weight256((Float(a + 1) - start) * coverage)))
+            let lo = max(0, a + 1), hi = min(w, b)
+            if lo < hi {
+                flush()
+                let full = Blend.scaled(scalePixel(color, weight256(coverage)), opacity: opacity)
+                if B.self == NormalBlend.self && full >> 24 == 255 {
+                    (dst + lo).update(repeating: full, count: hi - lo)
+                } else {
+                    for x in lo..<hi { dst[x] = B.blend(full, onto: dst[x]) }
+                }
+            }
+            if end > Float(b) { add(b, scalePixel(color, weight256((end - Float(b)) * coverage))) }
         }
+        flush()
     }
 
     /// The dot on every C key's lower part, antialiased by its distance.
-    private func markC(_ dst: UnsafeMutablePointer<UInt32>, _ w: Int, _ y: Int) {
+    @inline(__always)
+    private func markC<B: BlendFunction>(_: B.Type, _ dst: UnsafeMutablePointer<UInt32>, _ w: Int, _ y: Int) {
         let lowerTop = Float(barsBottom) + Float(keyboardRows) * 0.62
         let lowerHeight = Float(barsBottom + keyboardRows) - lowerTop
         let cy = lowerTop + lowerHeight * 0.7
@@ -244,7 +297,9 @@ public final class Piano: Shader, @unchecked Sendable {
             for x in x0..<x1 {
                 let dx = Float(x) + 0.5 - cx, dy = py - cy
                 let coverage = clamp01(r + 0.5 - (dx * dx + dy * dy).squareRoot())
-                if coverage > 0 { dst[x] = lerpPixel(dst[x], marker, weight256(coverage)) }
+                if coverage > 0 {
+                    dst[x] = B.blend(Blend.scaled(scalePixel(marker, weight256(coverage)), opacity: opacity), onto: dst[x])
+                }
             }
         }
     }

@@ -105,6 +105,12 @@ final class PianoKeyboard {
         }
     }
 
+    /// Column `x` of a keyboard row (see ``keyRow(_:width:upperShare:)``).
+    @inline(__always)
+    func keyPixel(_ x: Int, upperShare: Float) -> UInt32 {
+        upperShare >= 1 ? upper[x] : upperShare <= 0 ? lower[x] : lerpPixel(lower[x], upper[x], weight256(upperShare))
+    }
+
     /// A key's colour: its base mixed towards its note's colour by `strength` × the note's level.
     private func lit(_ base: (Float, Float, Float), _ i: Int, _ levels: UnsafeMutablePointer<Float>,
                      _ r: UnsafeMutablePointer<Float>, _ g: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>,

@@ -181,9 +181,9 @@ public final class FeatureExtractor: @unchecked Sendable {
                       pitchCount: pitches && pitchBank != nil ? AudioFeatures.pitchCount : 0)
     }
 
-    /// Asks for optional features (a scene's ``ShaderDescriptor/needs``): ``makeFeatures()`` then sizes
+    /// Asks for optional features (a scene's `ShaderDescriptor.needs`): ``makeFeatures()`` then sizes
     /// features to hold them, and ``computeFeatures(forFrame:into:)`` fills whatever a features value
-    /// has room for. `.pitches` builds the constant-Q analysis (``PitchBank``: kernels and a long FFT,
+    /// has room for. `.pitches` builds the constant-Q analysis (`PitchBank`: kernels and a long FFT,
     /// a few tens of milliseconds, once). Call before the first frame; allocates.
     ///
     /// - Throws: `MarbleError` (`.media`) if av_tx cannot set up the long FFT.

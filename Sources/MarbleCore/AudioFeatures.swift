@@ -188,7 +188,9 @@ extension AudioFeatures {
 /// (``ShaderDescriptor/needs``): the render, live and play paths request the union of their scenes'
 /// needs from the analyser, which then sizes ``AudioFeatures`` to hold them.
 public struct OptionalFeatures: OptionSet, Sendable, Hashable {
+    /// The set's bits.
     public let rawValue: Int
+    /// The set with these bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
     /// ``AudioFeatures/spectrum`` and ``AudioFeatures/spectrumDecibels`` (the main FFT's bins; cheap).
     public static let spectrum = OptionalFeatures(rawValue: 1)

@@ -2,7 +2,7 @@ import MarbleCore
 import Shaders
 
 extension Preset {
-    /// The optional features its layers' shaders read (``ShaderDescriptor/needs``): what a job asks the
+    /// The optional features its layers' shaders read (`ShaderDescriptor.needs`): what a job asks the
     /// analyser for (`FeatureExtractor.request`). Unknown shader names add nothing (validation reports them).
     public var featureNeeds: OptionalFeatures {
         layers.reduce(into: OptionalFeatures()) { needs, layer in
