@@ -111,6 +111,17 @@ import Testing
         #expect(bytes == expected, "\(describeDifference(expected, bytes, width: Self.width))")
     }
 
+    @Test("golden: 30 frames of a rising arpeggio with the sonogram (176x90, ±2 per channel)")
+    func golden() throws {
+        let rig = try Self.rig(["sonogram": .number(0.35)])
+        var bytes: [UInt8] = []
+        for n in 0..<30 {
+            let root = 36 + (n / 3) * 4
+            bytes = rig.render(Self.uniforms(n, Self.features([root: 0.2, root + 4: 0.05, root + 7: 0.1, 28: 0.02])))
+        }
+        Golden.check("piano-arpeggio", bytes, width: Self.width, height: Self.height)
+    }
+
     @Test("a narrower range: C2…C6 gives 49 slots across the width")
     func range() throws {
         let rig = try Rig("piano", ["low_note": .number(36), "high_note": .number(84), "keyboard": .number(0)], width: 98, height: 40)

@@ -126,6 +126,17 @@ import Testing
         #expect(colours.count > 60, "\(colours.count) distinct colours")
     }
 
+    @Test("golden: 40 frames of a moving tone and noise floor, log axis, magma (64x36, ±2 per channel)")
+    func golden() throws {
+        let rig = try Rig("spectrogram", ["history": .number(1)])
+        var bytes: [UInt8] = []
+        for n in 0..<40 {
+            let tone = 12 + (n * 9) % 240
+            bytes = rig.render(Self.uniforms(n, Self.features(tones: [tone: -12, tone * 2: -30, 3: -20], floorDB: -95 + Float(n % 4) * 5)))
+        }
+        Golden.check("spectrogram-history", bytes, width: testWidth, height: testHeight)
+    }
+
     @Test("ceiling below floor is refused")
     func badRange() {
         #expect(throws: ParameterError.self) { try Rig("spectrogram", ["floor": .number(-30), "ceiling": .number(-40)]) }
