@@ -27,9 +27,9 @@ public final class Piano: Shader, @unchecked Sendable {
         name: "piano", summary: "Constant-Q bars per semitone over a lit piano keyboard (like showcqt).",
         kind: .generator, drawsOnCanvas: true, needs: .pitches,
         parameters: [
-            ParameterDescriptor("low_note", "Lowest note, MIDI number (21 = A0, 24 = C1, 36 = C2, 60 = middle C).",
+            ParameterDescriptor("low_note", "Lowest note, MIDI number (21 = A0, 24 = C1, 36 = C2, 60 = middle C); fixed when the layer is made.",
                                 .integer(default: 21, range: 12...113)),
-            ParameterDescriptor("high_note", "Highest note, MIDI number (96 = C7, 108 = C8, 119 = B8), above low_note.",
+            ParameterDescriptor("high_note", "Highest note, MIDI number (96 = C7, 108 = C8, 119 = B8), above low_note; fixed when the layer is made.",
                                 .integer(default: 108, range: 18...119)),
             ParameterDescriptor("floor", "Level (dBFS) of an empty bar.", .number(default: -60, range: -120...(-20))),
             ParameterDescriptor("ceiling", "Level (dBFS) of a full bar; above the floor.", .number(default: -12, range: -80...6)),
@@ -40,9 +40,9 @@ public final class Piano: Shader, @unchecked Sendable {
             ParameterDescriptor("low_color", "Gradient colour of the lowest note.", .color(default: Color(parsing: "#2f6bff")!)),
             ParameterDescriptor("high_color", "Gradient colour of the highest note.", .color(default: Color(parsing: "#ff3d7f")!)),
             ParameterDescriptor("gap", "Empty fraction of each bar's slot.", .number(default: 0.18, range: 0...0.8)),
-            ParameterDescriptor("keyboard", "Height of the keyboard, fraction of the frame (0: none).",
+            ParameterDescriptor("keyboard", "Height of the keyboard, fraction of the frame (0: none); fixed when the layer is made.",
                                 .number(default: 0.1, range: 0...0.3)),
-            ParameterDescriptor("sonogram", "Height of the note history under the keyboard, fraction of the frame (0: none).",
+            ParameterDescriptor("sonogram", "Height of the note history under the keyboard, fraction of the frame (0: none); fixed when the layer is made.",
                                 .number(default: 0, range: 0...0.8)),
             ParameterDescriptor("c_markers", "A dot on every C key.", .flag(default: true)),
         ])

@@ -46,7 +46,7 @@ public final class Spectrogram: Shader, @unchecked Sendable {
     private let scroll: Scroll
     private let scale: Scale
     private let lut: UnsafeMutablePointer<UInt32>
-    private let minFrequency: Float, maxFrequency: Float
+    private var minFrequency: Float, maxFrequency: Float
     // Sized in `configure`: the frequency axis (`axis` pixels) and the history (`depth` columns).
     private var axis = 0, depth = 0
     private var ring: UnsafeMutablePointer<UInt32> = .allocate(capacity: 1)
@@ -59,7 +59,7 @@ public final class Spectrogram: Shader, @unchecked Sendable {
     private var base1: UnsafeMutablePointer<Float> = .allocate(capacity: 1)
     private var binLow: UnsafeMutablePointer<Float> = .allocate(capacity: 1)
     private var binHigh: UnsafeMutablePointer<Float> = .allocate(capacity: 1)
-    private var mappedFor: (bins: Int, resolution: Float) = (-1, -1)
+    private var mappedFor: (bins: Int, resolution: Float, low: Float, high: Float) = (-1, -1, -1, -1)
     // History state at the start of the frame being prepared (0) and after it (1).
     private var frame0 = -1, position0 = 0.0, position1 = 0.0, started = false, lastFrame = -1
     /// Index of the newest (open) column after this frame.
@@ -97,7 +97,7 @@ public final class Spectrogram: Shader, @unchecked Sendable {
         current = allocateFilled(a, 0); previous = allocateFilled(a, 0); lastLevels = allocateFilled(a, 0)
         base0 = allocateFilled(a, 0); base1 = allocateFilled(a, 0)
         binLow = allocateFilled(a, 0); binHigh = allocateFilled(a, 0)
-        mappedFor = (-1, -1)
+        mappedFor = (-1, -1, -1, -1)
         started = false
     }
 
@@ -117,7 +117,7 @@ public final class Spectrogram: Shader, @unchecked Sendable {
 
     /// Each axis pixel's span in bins, for `bins` bins `resolution` Hz apart (once per analysis setup).
     private func mapAxis(bins: Int, resolution: Float) {
-        mappedFor = (bins, resolution)
+        mappedFor = (bins, resolution, minFrequency, maxFrequency)
         let top = resolution > 0 ? min(maxFrequency, resolution * Float(bins - 1)) : maxFrequency
         for p in 0..<axis {
             let lo = frequency(Float(p) / Float(axis), top: top), hi = frequency(Float(p + 1) / Float(axis), top: top)
@@ -136,7 +136,13 @@ public final class Spectrogram: Shader, @unchecked Sendable {
         let useSpectrum = !f.spectrumDecibels.isEmpty && f.spectrumResolution > 0
         let bins = useSpectrum ? f.spectrumDecibels.count : f.bands.count
         let resolution = useSpectrum ? f.spectrumResolution : 0
-        if mappedFor.bins != bins || mappedFor.resolution != resolution { mapAxis(bins: bins, resolution: resolution) }
+        // The range may follow a binding: the axis is mapped again when it moves.
+        minFrequency = Float(parameters.number("min_frequency"))
+        maxFrequency = max(Float(parameters.number("max_frequency")), minFrequency * 1.05 + 1)
+        if mappedFor.bins != bins || mappedFor.resolution != resolution || mappedFor.low != minFrequency
+            || mappedFor.high != maxFrequency {
+            mapAxis(bins: bins, resolution: resolution)
+        }
         let floor = Float(parameters.number("floor"))
         let range = max(1, Float(parameters.number("ceiling")) - floor)
         if useSpectrum {

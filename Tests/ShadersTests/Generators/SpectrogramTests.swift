@@ -137,6 +137,25 @@ import Testing
         Golden.check("spectrogram-history", bytes, width: testWidth, height: testHeight)
     }
 
+    @Test("the frequency range can follow a binding: the axis is mapped again when it moves")
+    func rangeFollowsBindings() throws {
+        let rig = try Rig("spectrogram", ["frequency_scale": .text("linear"), "min_frequency": .number(0)])
+        var parameters = rig.parameters
+        let tone = Self.features(tones: [200: -10])   // 4307 Hz
+        func litRow(_ p: ShaderParameters, _ n: Int) -> Int? {
+            let u = Self.uniforms(n, tone)
+            rig.shader.prepare(u, parameters: p)
+            rig.target.fill(RGBA8(r: 0, g: 0, b: 0, a: 0))
+            rig.shader.render(rig.target.view, source: rig.source.view, rows: 0..<testHeight, uniforms: u)
+            let bytes = rig.target.packedBytes()
+            return (0..<testHeight).first { Self.pixel(bytes, testWidth - 1, $0) != Self.table(.magma)[0] }
+        }
+        // 4307 Hz of 16 kHz: row 9.7 from the bottom; of 8 kHz: 19.4.
+        #expect(litRow(parameters, 0).map { testHeight - 1 - $0 } == 9)
+        parameters.setNumber(at: Spectrogram.descriptor.index(of: "max_frequency")!, 8000)
+        #expect(litRow(parameters, 1).map { testHeight - 1 - $0 } == 19)
+    }
+
     @Test("ceiling below floor is refused")
     func badRange() {
         #expect(throws: ParameterError.self) { try Rig("spectrogram", ["floor": .number(-30), "ceiling": .number(-40)]) }
