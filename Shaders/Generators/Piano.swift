@@ -11,15 +11,15 @@ import MarbleCore
 /// round the hue circle to B) or a gradient from `low_color` to `high_color` across the range.
 /// Layout, top to bottom: the bars; the keyboard (`keyboard` of the frame's height, 0 hides it): the
 /// upper part has a key per semitone under each bar, the lower part the white keys, seven per octave
-/// as on a piano (C–E and F–B share their octave's thirds), each key tinted by its note's level, a dot
-/// on every C (`c_markers`); then the sonogram (`sonogram` of the height, 0 hides it): one row per
+/// as on a piano (C, D, E share 5/12 of their octave, F, G, A, B the other 7/12), each key tinted by
+/// its note's level, a dot on every C (`c_markers`); then the sonogram (`sonogram` of the height, 0 hides it): one row per
 /// frame, the newest just under the keyboard, each semitone's colour at its level.
 /// Antialiased: every column is a box filter over the bars or keys it overlaps (so 108 notes on 64
 /// pixels stay smooth), bar tops cover their top pixel by their fraction, dots by their distance.
 /// It draws onto the picture under it (`drawsOnCanvas`, with the layer's blend and opacity), touching
-/// only the bars' pixels, the keyboard and the lit sonogram pixels, so a gradient or a background shows
-/// around the bars. State (the falling bars, the sonogram's ring) moves in `prepare` from the frame index, so a render
-/// that starts later draws the same picture. Without pitches in the features (a program that did not
+/// only the bars' pixels, the keyboard and the lit sonogram pixels, so a gradient or a background
+/// shows around the bars. State (the falling bars, the sonogram's ring) moves in `prepare` from the
+/// frame index, so a render that starts later draws the same picture. Without pitches in the features (a program that did not
 /// request them), the band levels are read at each note's frequency instead.
 public final class Piano: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the per-column tables and the ring.
@@ -48,7 +48,6 @@ public final class Piano: Shader, @unchecked Sendable {
         ])
 
     private let low: Int, count: Int
-    private let fall: Float
     private let markers: Bool
     private let keyboardShare: Float, sonogramShare: Float
     /// Per note: colour (premultiplied, opaque), level 0…1 before and after this frame, height in pixels.
@@ -76,7 +75,6 @@ public final class Piano: Shader, @unchecked Sendable {
             throw ParameterError(shader: "piano", parameter: "ceiling", message: "must be above floor")
         }
         count = high - low + 1
-        fall = Float(parameters.number("fall"))
         markers = parameters.flag("c_markers")
         keyboardShare = Float(parameters.number("keyboard"))
         sonogramShare = Float(parameters.number("sonogram"))
@@ -145,6 +143,7 @@ public final class Piano: Shader, @unchecked Sendable {
             level0.update(from: level1, count: count)
             frame0 = lastFrame
         }
+        let fall = Float(parameters.number("fall"))
         let drop = fall * Float(n - frame0) / Float(max(uniforms.fps.doubleValue, 1e-6))
         let barsHeight = Float(barsBottom)
         for i in 0..<count {
