@@ -89,11 +89,15 @@ public final class FeatureExtractor: @unchecked Sendable {
     /// Per-frame decay of the onset normaliser (a 5 s time constant).
     private let onsetScaleDecay: Float
     private let frameSamples: Int
+    /// The constant-Q semitone analysis, made by ``request(_:)`` when pitches are asked for.
+    private var pitchBank: PitchBank?
+    /// The optional features ``makeFeatures()`` sizes for (set with ``request(_:)``).
+    public private(set) var outputs: OptionalFeatures = []
     private var loudnessPosition = 0
     private var nextHop = 0
     private var lastFrame = -1
     private var finished = false
-    private let longestWindow: Int
+    private var longestWindow: Int
 
     /// An extractor for one stream of `sampleRate` Hz audio, producing features at `fps` frames per second. Allocates its buffers and FFT setups now.
     ///
@@ -165,10 +169,34 @@ public final class FeatureExtractor: @unchecked Sendable {
         }
     }
 
-    /// A features value sized for this extractor (bands, waveform; spectrum when `spectrum` is true).
-    public func makeFeatures(spectrum: Bool = false) -> AudioFeatures {
+    /// A features value sized for this extractor: bands and waveform, plus the optional features
+    /// requested with ``request(_:)``.
+    public func makeFeatures() -> AudioFeatures {
+        makeFeatures(spectrum: outputs.contains(.spectrum), pitches: outputs.contains(.pitches))
+    }
+
+    /// A features value sized for this extractor (bands, waveform; the spectrum when `spectrum` is
+    /// true; semitones when `pitches` is true, which needs ``request(_:)`` with `.pitches` first).
+    public func makeFeatures(spectrum: Bool, pitches: Bool = false) -> AudioFeatures {
         AudioFeatures(bandCount: bank.count, waveformLength: configuration.waveformLength,
-                      spectrumLength: spectrum ? main.binCount : 0)
+                      spectrumLength: spectrum ? main.binCount : 0,
+                      pitchCount: pitches && pitchBank != nil ? AudioFeatures.pitchCount : 0)
+    }
+
+    /// Asks for optional features (a scene's `ShaderDescriptor.needs`): ``makeFeatures()`` then sizes
+    /// features to hold them, and ``computeFeatures(forFrame:into:)`` fills whatever a features value
+    /// has room for. `.pitches` builds the constant-Q analysis (`PitchBank`: kernels and a long FFT,
+    /// a few tens of milliseconds, once). Call before the first frame; allocates.
+    ///
+    /// - Throws: `MarbleError` (`.media`) if av_tx cannot set up the long FFT.
+    public func request(_ outputs: OptionalFeatures) throws(MarbleError) {
+        precondition(lastFrame < 0, "request optional features before the first frame")
+        self.outputs = outputs
+        if outputs.contains(.pitches), pitchBank == nil {
+            let bank = try PitchBank(sampleRate: sampleRate, minimumWindow: main.size)
+            pitchBank = bank
+            longestWindow = max(longestWindow, bank.size)
+        }
     }
 
     /// Oldest sample any later frame can still read.
@@ -230,6 +258,7 @@ public final class FeatureExtractor: @unchecked Sendable {
         fillBands(&features)
         fillRelativeLevels(&features)
         fillChroma(&features)
+        fillPitches(end: end, &features)
         fillLevels(end: end, &features)
         fillWaveform(end: end, &features)
         lastFrame = index
@@ -320,6 +349,7 @@ public final class FeatureExtractor: @unchecked Sendable {
             for b in 0..<bandCount { d[b] = FastMath.amplitudeToDecibels(bandAmplitude[b], floor: -120) }
         }
         if !features.spectrum.isEmpty {
+            features.spectrumResolution = Float(sampleRate) / Float(main.size)
             let c = min(features.spectrum.count, bins)
             features.spectrum.withUnsafeMutableBufferPointer { s in
                 for k in 0..<c { s[k] = previousMagnitude[k] }
@@ -343,6 +373,12 @@ public final class FeatureExtractor: @unchecked Sendable {
     private func fillChroma(_ features: inout AudioFeatures) {
         if features.chroma.count != 12 { features.chroma = [Float](repeating: 0, count: 12) }
         _ = features.chroma.withUnsafeMutableBufferPointer { c in chroma.fill(power: longPower, into: c.baseAddress!) }
+    }
+
+    /// Semitone amplitudes, when the features have room for them and they were requested.
+    private func fillPitches(end: Int, _ features: inout AudioFeatures) {
+        guard let pitchBank, features.pitches.count == AudioFeatures.pitchCount else { return }
+        features.pitches.withUnsafeMutableBufferPointer { pitchBank.fill(ring: ring, end: end, into: $0.baseAddress!) }
     }
 
     /// RMS and peak over the last frame period (both channels, and each one), and the smoothed level.

@@ -48,6 +48,7 @@ public struct BenchSignal: Sendable {
     /// Features for frames `0..<frames` at `fps`, computed by the real analysis engine.
     public func features(fps: Rational, frames: Int) throws(MarbleError) -> [AudioFeatures] {
         let extractor = try FeatureExtractor(sampleRate: sampleRate, fps: fps)
+        try extractor.request([.spectrum, .pitches])   // every shader gets what it may read
         extractor.append(left: left, right: right)
         extractor.finish()
         var out: [AudioFeatures] = []

@@ -20,6 +20,7 @@ struct PresetBench {
         let decoder = try AudioDecoder(path: song)
         let extractor = try MediaAnalysis.extractor(sampleRate: decoder.sampleRate, fps: c.fps,
                                                     configuration: AnalysisConfiguration(), report: nil)
+        try extractor.request(preset.featureNeeds)
         let compositor = try Compositor(preset: preset, width: w, height: h, threads: threads)
         let canvas = Texture(width: w, height: h)
         var features = extractor.makeFeatures()

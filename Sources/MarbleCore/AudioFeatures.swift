@@ -95,9 +95,29 @@ public struct AudioFeatures: Sendable, Equatable {
     public var spectrum: [Float]
     /// `spectrum` in dBFS, floored at −120; empty when `spectrum` is.
     public var spectrumDecibels: [Float]
+    /// Hz between two `spectrum` bins (sample rate / FFT length; bin k is at k × this), 0 without a spectrum.
+    public var spectrumResolution: Float = 0
+    /// Amplitude per equal-tempered semitone (A4 = 440 Hz), constant-Q: ``pitchCount`` values from
+    /// MIDI note ``lowestPitch`` (C0, 16.35 Hz) to B8 (7.9 kHz); a full-scale sine at a note's frequency
+    /// reads ≈ 1 there and ≈ 0 one semitone away. Empty when not requested (size it with `pitchCount`;
+    /// see ``OptionalFeatures/pitches``).
+    public var pitches: [Float]
 
-    /// Silence, with the arrays allocated once at these sizes: `bandCount` bands, `waveformLength` samples per waveform channel, and `spectrumLength` spectrum bins (0: no spectrum).
+    /// MIDI note number of `pitches[0]` (C0).
+    public static let lowestPitch = 12
+    /// Semitones in `pitches` when requested: nine octaves, C0…B8.
+    public static let pitchCount = 108
+
+    /// Silence, with the arrays allocated once at these sizes: `bandCount` bands, `waveformLength` samples per waveform channel, and `spectrumLength` spectrum bins (0: no spectrum); no pitches.
     public init(bandCount: Int = 64, waveformLength: Int = 1024, spectrumLength: Int = 0) {
+        self.init(bandCount: bandCount, waveformLength: waveformLength, spectrumLength: spectrumLength, pitchCount: 0)
+    }
+
+    /// Silence, with the arrays allocated once at these sizes: `bandCount` bands, `waveformLength` samples
+    /// per waveform channel, `spectrumLength` spectrum bins (0: no spectrum) and `pitchCount` semitones
+    /// (0: no pitches, else ``pitchCount``).
+    public init(bandCount: Int, waveformLength: Int, spectrumLength: Int, pitchCount: Int) {
+        pitches = [Float](repeating: 0, count: pitchCount)
         bands = [Float](repeating: 0, count: bandCount)
         bandsDecibels = [Float](repeating: -120, count: bandCount)
         spectrum = [Float](repeating: 0, count: spectrumLength)
@@ -140,12 +160,14 @@ extension AudioFeatures {
         // Park this value's arrays (swapping in empty ones allocates nothing), take every field of
         // `other`, then put the parked arrays back, still uniquely owned, and overwrite their contents.
         var b = [Float](), bp = [Float](), c = [Float](), wl = [Float](), wr = [Float]()
-        var bd = [Float](), sp = [Float](), sd = [Float]()
+        var bd = [Float](), sp = [Float](), sd = [Float](), pi = [Float]()
         swap(&b, &bands); swap(&bp, &bandPeaks); swap(&c, &chroma); swap(&wl, &waveformLeft)
         swap(&wr, &waveformRight); swap(&bd, &bandsDecibels); swap(&sp, &spectrum); swap(&sd, &spectrumDecibels)
+        swap(&pi, &pitches)
         self = other
         swap(&b, &bands); swap(&bp, &bandPeaks); swap(&c, &chroma); swap(&wl, &waveformLeft)
         swap(&wr, &waveformRight); swap(&bd, &bandsDecibels); swap(&sp, &spectrum); swap(&sd, &spectrumDecibels)
+        swap(&pi, &pitches)
         Self.overwrite(&bands, with: other.bands)
         Self.overwrite(&bandPeaks, with: other.bandPeaks)
         Self.overwrite(&chroma, with: other.chroma)
@@ -154,6 +176,7 @@ extension AudioFeatures {
         Self.overwrite(&bandsDecibels, with: other.bandsDecibels)
         Self.overwrite(&spectrum, with: other.spectrum)
         Self.overwrite(&spectrumDecibels, with: other.spectrumDecibels)
+        Self.overwrite(&pitches, with: other.pitches)
     }
 
     private static func overwrite(_ target: inout [Float], with source: [Float]) {
@@ -168,4 +191,18 @@ extension AudioFeatures {
             }
         }
     }
+}
+
+/// Features that cost extra analysis, computed only when a scene's shaders ask for them
+/// (``ShaderDescriptor/needs``): the render, live and play paths request the union of their scenes'
+/// needs from the analyser, which then sizes ``AudioFeatures`` to hold them.
+public struct OptionalFeatures: OptionSet, Sendable, Hashable {
+    /// The set's bits.
+    public let rawValue: Int
+    /// The set with these bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// ``AudioFeatures/spectrum`` and ``AudioFeatures/spectrumDecibels`` (the main FFT's bins; cheap).
+    public static let spectrum = OptionalFeatures(rawValue: 1)
+    /// ``AudioFeatures/pitches`` (a constant-Q transform: one long FFT per frame, about 0.3 ms).
+    public static let pitches = OptionalFeatures(rawValue: 2)
 }

@@ -23,10 +23,14 @@ public struct ShaderDescriptor: Sendable {
     public let drawsOnCanvas: Bool
     /// The parameter table, in the order `marble effects` lists it.
     public let parameters: [ParameterDescriptor]
+    /// The optional features the shader reads (``AudioFeatures/spectrum``, ``AudioFeatures/pitches``):
+    /// jobs ask the analyser for them only when a layer's shader needs them. Default: none.
+    public let needs: OptionalFeatures
 
     /// A descriptor; see the properties for what each value means.
     public init(name: String, summary: String, kind: ShaderKind, isOpaque: Bool = false,
-                drawsOnCanvas: Bool = false, parameters: [ParameterDescriptor]) {
+                drawsOnCanvas: Bool = false, needs: OptionalFeatures = [], parameters: [ParameterDescriptor]) {
+        self.needs = needs
         self.name = name
         self.summary = summary
         self.kind = kind

@@ -18,7 +18,7 @@ package final class RealFFT {
     /// `size` real input samples. Not modified by ``transform()``.
     package let input: UnsafeMutablePointer<Float>
     /// `binCount` complex outputs, interleaved (2 · binCount floats).
-    let output: UnsafeMutablePointer<Float>
+    package let output: UnsafeMutablePointer<Float>
 
     private var context: OpaquePointer?
     private let function: av_tx_fn

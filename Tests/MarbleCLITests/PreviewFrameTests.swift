@@ -21,7 +21,7 @@ struct PreviewFrameTests {
     }
 
     @Test("the PNG at 2 s is frame 60 of the 30 fps video, closer to it than to its neighbours",
-          arguments: ["oscilloscope", "magma", "spectrum", "vectorscope"])
+          arguments: ["oscilloscope", "magma", "spectrum", "vectorscope", "piano"])
     func previewIsTheVideoFrame(preset: String) throws {
         let folder = try CLI.subfolder("preview-\(preset)")
         let song = folder.appendingPathComponent("song.wav").path

@@ -52,7 +52,8 @@ package final class CaptureFrameSource: FrameSource, @unchecked Sendable {
 
     package init(buffer: CaptureBuffer, fps: Rational, configuration: AnalysisConfiguration = AnalysisConfiguration(),
          frameLimit: Int? = nil, lagAllowance: Int = 0, idleAfter: Double = 2, idleFramesPerSecond: Double = 5,
-         sensitivity: @escaping @Sendable () -> Float = { 1 }, fromStart: Bool = false) throws(MarbleError) {
+         sensitivity: @escaping @Sendable () -> Float = { 1 }, fromStart: Bool = false,
+         needs: OptionalFeatures = []) throws(MarbleError) {
         self.buffer = buffer
         self.fps = fps
         self.frameLimit = frameLimit
@@ -66,6 +67,7 @@ package final class CaptureFrameSource: FrameSource, @unchecked Sendable {
         let idle = idleAfter * Double(buffer.sampleRate)
         idleSamples = idle.isFinite && idle >= 0 && idle < 1e15 ? Int(idle) : Int.max
         extractor = try FeatureExtractor(sampleRate: buffer.sampleRate, fps: fps, configuration: configuration)
+        try extractor.request(needs)   // the optional features the presets read
         scratch = extractor.makeFeatures()
         // Live, the timeline starts now; a playlist's starts with its first sample.
         startSample = fromStart ? 0 : buffer.written

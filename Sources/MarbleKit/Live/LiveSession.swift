@@ -110,7 +110,8 @@ public final class LiveSession {
                                             frameLimit: options.frameLimit,
                                             lagAllowance: lagAllowance,
                                             idleAfter: options.idleAfter, sensitivity: { live.snapshot.sensitivity },
-                                            fromStart: sound.startsAtZero)
+                                            fromStart: sound.startsAtZero,
+                                            needs: PresetLibrary.featureNeeds(of: presets, with: scene))
         var sinks: [any FrameSink] = []
         let encodings = try LiveOutputs.encodings(options: options, width: size.width, height: size.height,
                                                   buffer: sound.buffer, startSample: source.startSample)

@@ -37,8 +37,11 @@ final class PlaybackFrameSource: FrameSource, @unchecked Sendable {
     /// True once the media played to its end (the session's outcome).
     private(set) var ended = false
 
+    /// The optional features the presets read (the spectrum, pitches); every extractor is asked for them.
+    private let needs: OptionalFeatures
+
     init(pump: AudioPump, player: PlayerComponent, sampleRate: Int, fps: Rational, keepOpen: Bool,
-         configuration: AnalysisConfiguration = AnalysisConfiguration()) throws(MarbleError) {
+         configuration: AnalysisConfiguration = AnalysisConfiguration(), needs: OptionalFeatures = []) throws(MarbleError) {
         self.pump = pump
         self.player = player
         controls = PlayerControls(player: player, clock: pump.clock)
@@ -46,7 +49,9 @@ final class PlaybackFrameSource: FrameSource, @unchecked Sendable {
         self.fps = fps
         self.keepOpen = keepOpen
         self.configuration = configuration
+        self.needs = needs
         extractor = try FeatureExtractor(sampleRate: sampleRate, fps: fps, configuration: configuration)
+        try extractor.request(needs)
         features = extractor.makeFeatures()
     }
 
@@ -113,6 +118,7 @@ final class PlaybackFrameSource: FrameSource, @unchecked Sendable {
             lastFrame = -1
             do throws(MarbleError) {
                 extractor = try FeatureExtractor(sampleRate: sampleRate, fps: fps, configuration: configuration)
+                try extractor.request(needs)
             } catch { resetError = error }
         }, append: { left, right in
             extractor.append(left: left, right: right)

@@ -75,10 +75,12 @@ public final class PlayerSession {
         let preset = player.snapshot.preset ?? PresetLibrary.defaultName
         let scene = try PresetLibrary.load(preset)
         try scene.validate()
-        // The starting preset says how to measure the sound (a later switch keeps this measure).
+        // The starting preset says how to measure the sound (a later switch keeps this measure); the
+        // analysis computes what any preset the keys can switch to reads (the spectrum, pitches).
         let source = try PlaybackFrameSource(pump: pump, player: player, sampleRate: decoder.sampleRate,
                                              fps: options.fps, keepOpen: options.keepOpen,
-                                             configuration: AnalysisConfiguration().applying(scene.analysis))
+                                             configuration: AnalysisConfiguration().applying(scene.analysis),
+                                             needs: PresetLibrary.featureNeeds(of: PresetLibrary.names(), with: scene))
         let controls = source.controls
         let onKey: @Sendable (Key) -> Void = { key in
             guard let command = PlayerCommand(key: key) else { return }

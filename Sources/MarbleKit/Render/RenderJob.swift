@@ -100,6 +100,7 @@ public final class RenderJob {
                                          song: song)
         let extractor = try MediaAnalysis.extractor(sampleRate: decoder.sampleRate, fps: o.fps,
                                                     configuration: analysis, report: report)
+        try extractor.request(scene.featureNeeds)   // the spectrum or pitches, when a layer reads them
         let analysed = MonotonicClock.now()
 
         // The whole render's frame grid, from the sample count of the first pass.
