@@ -17,6 +17,7 @@ struct RenderCommand: AsyncParsableCommand {
               marble render song.flac -o out.mp4 --size 1920x1080 --fps 60 --preset spectrum
               marble render clip.mp4 -o clip-fx.mp4 --effect ink
               marble render song.ogg -o out.mp4 --background cover.png
+              marble render song.mp3 -o out.mp4 --background cover --fit contain    (its embedded picture)
               marble render song.mp3 -o look.png --at 42s
               marble render mix.flac -o part-07.mp4 --segment 7/40    (then: marble join)
 
@@ -42,7 +43,7 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(name: .customLong("effect"), help: ArgumentHelp("Add an effect kernel over the picture (repeatable), e.g. ink.", valueName: "name"))
     var effects: [String] = []
 
-    @Option(help: ArgumentHelp("A picture or video drawn under the visuals (a shorter video loops).", valueName: "file"))
+    @Option(help: ArgumentHelp("A picture or video drawn under the visuals (a shorter video loops), or `cover`: the input's embedded cover picture (a file named cover: ./cover).", valueName: "file|cover"))
     var background: String?
 
     @Option(help: ArgumentHelp("How pictures of another shape fill the frame: contain (whole picture, bars) or cover (crop).", valueName: "contain|cover"))

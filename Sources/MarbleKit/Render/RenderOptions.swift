@@ -21,8 +21,14 @@ public struct RenderOptions: Sendable {
     public var scene: Preset?
     /// Extra kernels drawn over the scene, in order (`--effect ink`).
     public var effects: [String] = []
-    /// A picture or video drawn under the scene instead of the preset's background.
+    /// A picture or video drawn under the scene instead of the preset's background, or the word
+    /// ``coverBackground`` (`cover`) for the input's own embedded cover picture (a file named `cover`
+    /// is then written `./cover`).
     public var background: String?
+    /// The `background` value meaning "the input's embedded cover picture".
+    public static let coverBackground = "cover"
+    /// True when `background` asks for the input's embedded cover picture.
+    public var backgroundIsCover: Bool { background == Self.coverBackground }
     /// How `background` (or the input's own video) is scaled to the output size: cover (crop) or contain (letterbox).
     public var fit = Fit.cover
     /// Constant rate factor of the video encoder, 0…63: lower is better quality and a bigger file.

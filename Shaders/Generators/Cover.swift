@@ -1,0 +1,192 @@
+import MarbleCore
+
+/// Cover: the song's embedded cover picture (``SongInfo/cover``) as a square, a rounded square or a
+/// disc ("cover in a ring"), with a border and a soft drop shadow.
+///
+/// Audio: the picture grows by `pulse` × `features.beatPulse` on beats. `spin` turns it slowly (turns
+/// per minute of media time, vinyl-like; best with `shape: circle`). A picture that is not square shows
+/// its centred square. Quality: the picture is shrunk once with an area-averaging filter (when the
+/// cover or the wanted size changes by more than a few per cent, in `prepare`, into a buffer allocated
+/// on first sight of the cover), then sampled bilinearly per pixel; edges are coverage-weighted from a
+/// signed distance, so they stay smooth at any size and angle. Without a cover (a live session, a file
+/// without one) it draws a placeholder in the same shape: a violet-to-teal gradient with a note glyph
+/// (`placeholder: false` draws nothing instead).
+/// Parameters: `center_x`, `center_y` (fractions of the frame), `size` (fraction of the height),
+/// `shape`, `corner` (radius, fraction of the size, for `rounded`), `border` (pixels at 1080p) and
+/// `border_color`, `shadow` (0…1), `pulse`, `spin`, `placeholder`.
+public final class Cover: Shader, @unchecked Sendable {
+    // @unchecked Sendable: see the `Shader` contract; `render` only reads the shrunk picture and the per-frame values.
+    public static let descriptor = ShaderDescriptor(
+        name: "cover", summary: "The song's embedded cover picture: square, rounded or a disc, with border and shadow.",
+        kind: .generator, drawsOnCanvas: true,
+        parameters: [
+            ParameterDescriptor("center_x", "Horizontal position of the centre, fraction of the width.", .number(default: 0.5, range: 0...1)),
+            ParameterDescriptor("center_y", "Vertical position of the centre, fraction of the height.", .number(default: 0.5, range: 0...1)),
+            ParameterDescriptor("size", "Side (or diameter) as a fraction of the frame height.", .number(default: 0.5, range: 0.05...1)),
+            ParameterDescriptor("shape", "square, rounded (corner radius `corner`) or circle (a disc).",
+                                .choice(default: "rounded", options: ["square", "rounded", "circle"])),
+            ParameterDescriptor("corner", "Corner radius for rounded, fraction of the side.", .number(default: 0.06, range: 0...0.5)),
+            ParameterDescriptor("border", "Border width in pixels at 1080p (scales with the height); 0: none.", .number(default: 0, range: 0...40)),
+            ParameterDescriptor("border_color", "Border colour.", .color(default: .white)),
+            ParameterDescriptor("shadow", "Strength of the soft drop shadow; 0: none.", .number(default: 0.5, range: 0...1)),
+            ParameterDescriptor("pulse", "Growth on a beat, fraction of the size.", .number(default: 0.04, range: 0...0.5)),
+            ParameterDescriptor("spin", "Turns per minute (media time), like a record; 0: still.", .number(default: 0, range: -60...60)),
+            ParameterDescriptor("placeholder", "Without a cover, draw a gradient with a note glyph (else nothing).", .flag(default: true)),
+        ])
+
+    private enum Shape { case square, rounded, circle }
+    private let shape: Shape
+    private let placeholder: Bool
+    // The cover shrunk to `side`×`side` (allocated on first sight of a cover, for the largest size it may be drawn at).
+    private var source: Texture?
+    private var pixels: UnsafeMutablePointer<UInt32> = .allocate(capacity: 1)
+    private var capacity = 1, side = 0
+    private var frameHeight = 0
+    // Per frame.
+    private var hasPicture = false
+    private var cx: Float = 0, cy: Float = 0, half: Float = 1, radius: Float = 0
+    private var cosA: Float = 1, sinA: Float = 0
+    private var borderWidth: Float = 0, borderPixel: UInt32 = 0
+    private var shadowAlpha: Float = 0, shadowBlur: Float = 1, shadowOffset: Float = 0
+    private var reach: Float = 0
+    private var firstRow = 0, endRow = 0, firstColumn = 0, endColumn = 0
+    private var mode = BlendMode.normal, opacity: UInt32 = 255
+
+    public init(parameters: ShaderParameters) throws {
+        shape = switch parameters.choice("shape") { case "square": .square; case "circle": .circle; default: .rounded }
+        placeholder = parameters.flag("placeholder")
+    }
+
+    deinit { pixels.deallocate() }
+
+    public func configure(width: Int, height: Int) { frameHeight = height }
+
+    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+        mode = uniforms.blend
+        opacity = byte(uniforms.opacity)
+        let w = Float(uniforms.width), h = Float(uniforms.height)
+        let beat = clamp01(uniforms.features.beatPulse)
+        half = 0.5 * parameters.number("size") * h * (1 + parameters.number("pulse") * beat)
+        cx = parameters.number("center_x") * w
+        cy = parameters.number("center_y") * h
+        radius = switch shape { case .square: 0; case .rounded: parameters.number("corner") * 2 * half; case .circle: half }
+        let turns = wrapped(uniforms.time * Double(parameters.number("spin")) / 60, period: 1)
+        cosA = fastCos(turns * 2 * .pi); sinA = fastSin(turns * 2 * .pi)
+        borderWidth = parameters.number("border") * h / 1080
+        borderPixel = PremultipliedColor(parameters.color("border_color")).packed
+        shadowAlpha = parameters.number("shadow") * 0.6
+        shadowBlur = max(1, half * 0.12)
+        shadowOffset = half * 0.04
+        hasPicture = uniforms.song?.cover != nil
+        if let cover = uniforms.song?.cover { shrink(cover, forHalf: half) }
+        // Rows and columns anything can touch: the shape's bounding circle (any angle) and the shadow.
+        let extent = (shape == .circle ? half : half * 1.4143) + 1
+        reach = shadowAlpha > 0 ? shadowBlur + shadowOffset : 0
+        let visible = hasPicture || placeholder
+        firstRow = visible ? max(0, Int((cy - extent - reach).rounded(.down))) : 0
+        endRow = visible ? min(uniforms.height, Int((cy + extent + reach).rounded(.up)) + 1) : 0
+        firstColumn = max(0, Int((cx - extent - reach).rounded(.down)))
+        endColumn = min(uniforms.width, Int((cx + extent + reach).rounded(.up)) + 1)
+    }
+
+    /// Shrinks `cover` to about the drawn size, once: again only when another cover comes, or the size
+    /// drawn moves more than 15 % away from the shrunk one (a bound `size`). Allocates only for a new cover.
+    private func shrink(_ cover: Texture, forHalf half: Float) {
+        let crop = min(cover.width, cover.height)
+        let wanted = min(crop, max(1, Int((2 * half).rounded(.up))))
+        let isNew = source !== cover
+        guard isNew || Float(abs(wanted - side)) > 0.15 * Float(side) else { return }
+        if isNew {
+            // Room for the largest size the layer can take at this frame height (size 1, pulse 0.5).
+            let largest = min(crop, max(wanted, Int(Float(max(frameHeight, 1)) * 1.5) + 2))
+            if largest * largest > capacity {
+                pixels.deallocate()
+                capacity = largest * largest
+                pixels = .allocate(capacity: capacity)
+            }
+            source = cover
+        }
+        side = min(wanted, Int(Double(capacity).squareRoot()))
+        AreaDownscale.squareCrop(of: cover.view, into: pixels, side: side)
+    }
+
+    public func coveredRows(height: Int) -> Range<Int> { firstRow..<max(firstRow, min(height, endRow)) }
+
+    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+        switch mode {
+        case .normal: drawRows(NormalBlend.self, target, rows)
+        case .add: drawRows(AddBlend.self, target, rows)
+        case .screen: drawRows(ScreenBlend.self, target, rows)
+        case .multiply: drawRows(MultiplyBlend.self, target, rows)
+        }
+    }
+
+    /// Signed distance (pixels) from the shape's edge, in the shape's own (rotated) coordinates.
+    @inline(__always) private func distance(_ x: Float, _ y: Float) -> Float {
+        if shape == .circle { return (x * x + y * y).squareRoot() - half }
+        let qx = abs(x) - half + radius, qy = abs(y) - half + radius
+        let outside = (max(qx, 0) * max(qx, 0) + max(qy, 0) * max(qy, 0)).squareRoot()
+        return outside + min(max(qx, qy), 0) - radius
+    }
+
+    @inline(__always)
+    private func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
+        let band = rows.clamped(to: firstRow..<max(firstRow, endRow))
+        guard !band.isEmpty, firstColumn < endColumn else { return }
+        let limit = 0.5 + reach
+        for y in band {
+            let row = target.row32(y)
+            let dy = Float(y) + 0.5 - cy
+            for x in firstColumn..<endColumn {
+                let dx = Float(x) + 0.5 - cx
+                let lx = cosA * dx + sinA * dy, ly = cosA * dy - sinA * dx
+                let d = distance(lx, ly)
+                guard d < limit else { continue }
+                var pixel: UInt32 = 0
+                if shadowAlpha > 0 {
+                    let sx = lx - sinA * shadowOffset, sy = ly - cosA * shadowOffset
+                    let s = 1 - smoothstep(-shadowBlur, shadowBlur, distance(sx, sy))
+                    pixel = UInt32(byte(shadowAlpha * s)) << 24
+                }
+                if d < 0.5 {
+                    var face = hasPicture ? sample(lx, ly) : placeholderPixel(lx, ly)
+                    if borderWidth > 0 { face = lerpPixel(borderPixel, face, weight256(0.5 - d - borderWidth)) }
+                    pixel = NormalBlend.blend(scalePixel(face, weight256(0.5 - d)), onto: pixel)
+                }
+                guard pixel != 0 else { continue }
+                row[x] = B.blend(Blend.scaled(pixel, opacity: opacity), onto: row[x])
+            }
+        }
+    }
+
+    /// The shrunk picture at shape coordinates (`x`, `y`), bilinear, clamped at its edges.
+    @inline(__always) private func sample(_ x: Float, _ y: Float) -> UInt32 {
+        let scale = Float(side) / (2 * half)
+        let u = min(max((x + half) * scale - 0.5, 0), Float(side - 1))
+        let v = min(max((y + half) * scale - 0.5, 0), Float(side - 1))
+        let x0 = Int(u), y0 = Int(v)
+        let x1 = min(x0 + 1, side - 1), y1 = min(y0 + 1, side - 1)
+        let fx = weight256(u - Float(x0)), fy = weight256(v - Float(y0))
+        let top = lerpPixel(pixels[y0 * side + x0], pixels[y0 * side + x1], fx)
+        let bottom = lerpPixel(pixels[y1 * side + x0], pixels[y1 * side + x1], fx)
+        return lerpPixel(top, bottom, fy)
+    }
+
+    /// No cover: a diagonal violet-to-teal gradient with an eighth note drawn from distances.
+    @inline(__always) private func placeholderPixel(_ x: Float, _ y: Float) -> UInt32 {
+        let u = x / half, v = y / half   // −1…1 across the shape
+        let t = clamp01(0.5 + 0.35 * (u + v))
+        let background = packOpaque(mix(0.23, 0.05, t), mix(0.12, 0.45, t), mix(0.42, 0.50, t))
+        // The note: a tilted oval head, a stem and a flag (a thick segment), in shape units.
+        let hx = u + 0.12, hy = v - 0.30
+        let rx = 0.8 * hx + 0.35 * hy, ry = -0.35 * hx + 0.8 * hy
+        let head = ((rx * rx) / 0.04 + (ry * ry) / 0.018).squareRoot() - 1
+        let headDistance = head * 0.14
+        let stem = max(abs(u - 0.09) - 0.025, abs(v + 0.08) - 0.38)
+        let fx = u - 0.09, fy = v + 0.46
+        let along = clamp01((fx * 0.2 + fy * 0.22) / (0.2 * 0.2 + 0.22 * 0.22))
+        let flag = ((fx - 0.2 * along) * (fx - 0.2 * along) + (fy - 0.22 * along) * (fy - 0.22 * along)).squareRoot() - 0.045
+        let glyph = min(headDistance, min(stem, flag)) * half
+        return lerpPixel(background, 0xFFF0_F0F0, weight256(clamp01(0.5 - glyph) * 0.85))
+    }
+}
