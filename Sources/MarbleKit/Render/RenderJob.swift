@@ -110,7 +110,7 @@ public final class RenderJob {
         let cover = try CoverArt.picture(in: o.input)
         if let warning = cover.warning { coverWarnings.append(warning) }
         let song = SongInfo(tags: decoder.input.songTags(stream: decoder.streamIndex), duration: report.duration,
-                            cover: cover.picture)
+                            cover: cover.picture, overview: report.overview)
         let renderer = try FrameRenderer(scene: scene, width: o.width, height: o.height, fps: o.fps, threads: o.threads,
                                          song: song)
         let extractor = try MediaAnalysis.extractor(sampleRate: decoder.sampleRate, fps: o.fps,
