@@ -28,7 +28,7 @@ public enum ShaderLibrary {
     /// The shaders that ship with the engine: core generators, Marble's effects, generative backgrounds.
     public static let builtIn: [any Shader.Type] = [
         // Core generators
-        Solid.self, Gradient.self, Media.self, SpectrumBars.self, Waveform.self, Cover.self, Overview.self,
+        Solid.self, Gradient.self, Media.self, SpectrumBars.self, Waveform.self, Cover.self, Overview.self, Particles.self,
         // Marble's effects
         Ink.self, Analog.self, Pixellate.self, Disco.self, Drive.self, Vibes.self, Polka.self, Blur.self,
         LightRays.self, Bokeh.self, Stars.self,
