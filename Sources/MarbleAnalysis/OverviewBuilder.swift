@@ -40,15 +40,17 @@ final class OverviewBuilder {
         }
     }
 
+    /// Adds samples to a bin, summing squares in sample order from the bin's running sum, so the
+    /// result does not depend on how the song was cut into chunks.
     private func accumulate(channel: Int, _ samples: UnsafePointer<Float>, _ n: Int, bin: Int) {
-        var p: Float = 0, s: Float = 0
+        var p: Float = 0, s = squares[channel][bin]
         for k in 0..<n {
             let x = samples[k]
             p = max(p, abs(x))
             s += x * x
         }
         peak[channel][bin] = max(peak[channel][bin], p)
-        squares[channel][bin] += s
+        squares[channel][bin] = s
     }
 
     /// Pairs of bins become one bin twice as wide.
