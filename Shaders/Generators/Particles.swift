@@ -5,9 +5,10 @@ import MarbleCore
 /// Audio: the bands, in eight groups from low to high, emit continuously in proportion to their level
 /// (`rate` per second at full level); a beat throws a burst of `burst` sparks (more with a
 /// stronger `beatPulse`), an onset a third of that; bursts are gated by the level, so silence emits
-/// nothing. Each spark takes its group's colour (`low_color` → `high_color`), a speed and size that
+/// nothing. Each spark takes its group's colour (`low_color` → `mid_color` → `high_color`), a speed and size that
 /// grow with its group's level, then flies under `gravity` and `drag`, shrinking and fading over
-/// `life` seconds. Sprites are soft discs (a smooth falloff, antialiased at any size); draw the layer
+/// `life` seconds. Sprites are soft discs (a smooth falloff, antialiased at any size) with a white-hot
+/// core (`hot`); draw the layer
 /// with `blend: add` for glowing, additive light. `emitter: bottom` places low bands at the left and
 /// high ones at the right, thrown upwards like a spectrum of fountains.
 ///
@@ -34,9 +35,11 @@ public final class Particles: Shader, @unchecked Sendable {
             ParameterDescriptor("gravity", "Downward pull, frame heights per second²; negative rises.", .number(default: 0.12, range: -2...2)),
             ParameterDescriptor("drag", "Speed lost per second (a fraction, exponential).", .number(default: 0.6, range: 0...6)),
             ParameterDescriptor("life", "Seconds a spark lives.", .number(default: 2.2, range: 0.2...8)),
-            ParameterDescriptor("size", "Spark radius in pixels at 1080p (scales with the height).", .number(default: 6, range: 1...40)),
+            ParameterDescriptor("size", "Spark radius in pixels at 1080p (scales with the height).", .number(default: 7, range: 1...40)),
             ParameterDescriptor("low_color", "Colour of sparks from the lowest bands.", .color(default: Color(parsing: "#ff6a2b")!)),
+            ParameterDescriptor("mid_color", "Colour of sparks from the middle bands.", .color(default: Color(parsing: "#ff2ebd")!)),
             ParameterDescriptor("high_color", "Colour of sparks from the highest bands.", .color(default: Color(parsing: "#36c8ff")!)),
+            ParameterDescriptor("hot", "How white-hot each spark's core is.", .number(default: 0.6, range: 0...1)),
             ParameterDescriptor("seed", "Varies the random pattern.", .integer(default: 1, range: 0...9999)),
         ])
 
@@ -59,7 +62,9 @@ public final class Particles: Shader, @unchecked Sendable {
     private let energy = allocateFilled(Particles.groups, Float(0))
     // Per frame, for `render`.
     private let colour: UnsafeMutablePointer<UInt32>, reach: UnsafeMutablePointer<Float>
-    private var lowColour = PremultipliedColor(.black), highColour = PremultipliedColor(.black)
+    private let hotColour: UnsafeMutablePointer<UInt32>
+    private var lowColour = PremultipliedColor(.black), midColour = PremultipliedColor(.black)
+    private var highColour = PremultipliedColor(.black), hot: Float = 0
     private var life: Float = 1, emitterRadius: Float = 0
     private var covered = 0..<0
     private var mode = BlendMode.normal, opacity: UInt32 = 255
@@ -70,12 +75,12 @@ public final class Particles: Shader, @unchecked Sendable {
         state = allocateFilled(Self.fields * capacity, 0); saved = allocateFilled(Self.fields * capacity, 0)
         x = state; y = state + capacity; vx = state + 2 * capacity; vy = state + 3 * capacity
         age = state + 4 * capacity; radius = state + 5 * capacity; tint = state + 6 * capacity
-        colour = allocateFilled(capacity, 0); reach = allocateFilled(capacity, 0)
+        colour = allocateFilled(capacity, 0); hotColour = allocateFilled(capacity, 0); reach = allocateFilled(capacity, 0)
     }
 
     deinit {
         for p in [state, saved, savedCarry, carry, energy, reach] { p.deallocate() }
-        colour.deallocate()
+        colour.deallocate(); hotColour.deallocate()
     }
 
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
@@ -86,7 +91,9 @@ public final class Particles: Shader, @unchecked Sendable {
         life = parameters.number("life")
         emitterRadius = parameters.number("radius")
         lowColour = PremultipliedColor(parameters.color("low_color"))
+        midColour = PremultipliedColor(parameters.color("mid_color"))
         highColour = PremultipliedColor(parameters.color("high_color"))
+        hot = parameters.number("hot")
         var random = SplitMix(uniforms.frameIndex, parameters.integer("seed"))
         // The frame just prepared, again (drawn twice): its step is redone from the state before it.
         // An earlier frame starts over (a new render from its first frame). Then keep the state
@@ -152,7 +159,10 @@ public final class Particles: Shader, @unchecked Sendable {
             let r = max(1, radius[k] * (0.45 + 0.55 * fade))
             // Sparks smaller than a pixel keep their light: drawn one pixel wide, dimmer.
             let light = fade * fade * min(1, radius[k] * radius[k])
-            colour[k] = lowColour.mixed(with: highColour, tint[k]).scaled(light).packed
+            let t = tint[k]
+            let hue = t < 0.5 ? lowColour.mixed(with: midColour, 2 * t) : midColour.mixed(with: highColour, 2 * t - 1)
+            colour[k] = hue.scaled(light).packed
+            hotColour[k] = PremultipliedColor(r: light, g: light, b: light, a: light).packed
             reach[k] = r
             top = min(top, y[k] - r); bottom = max(bottom, y[k] + r)
         }
@@ -217,8 +227,9 @@ public final class Particles: Shader, @unchecked Sendable {
         for k in 0..<alive {
             let r = reach[k], cy = y[k], cx = x[k]
             guard cy + r > lowRow, cy - r < highRow, cx + r > 0, cx - r < Float(width) else { continue }
-            let pixel = Blend.scaled(colour[k], opacity: opacity)
+            let pixel = Blend.scaled(colour[k], opacity: opacity), white = Blend.scaled(hotColour[k], opacity: opacity)
             guard pixel != 0 else { continue }
+            let core = hot * 0.8
             let inverse = 1 / (r * r)
             let y0 = max(band.lowerBound, Int(cy - r)), y1 = min(band.upperBound, Int(cy + r) + 1)
             let x0 = max(0, Int(cx - r)), x1 = min(width, Int(cx + r) + 1)
@@ -230,7 +241,9 @@ public final class Particles: Shader, @unchecked Sendable {
                     let dx = Float(px) + 0.5 - cx
                     let q = 1 - (dx * dx + dy * dy) * inverse
                     guard q > 0 else { continue }
-                    row[px] = B.blend(scalePixel(pixel, weight256(q * q)), onto: row[px])
+                    let q2 = q * q
+                    let lit = lerpPixel(pixel, white, weight256(core * q2 * q2))
+                    row[px] = B.blend(scalePixel(lit, weight256(q2)), onto: row[px])
                 }
             }
         }
