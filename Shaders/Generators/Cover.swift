@@ -37,15 +37,18 @@ public final class Cover: Shader, @unchecked Sendable {
     private enum Shape { case square, rounded, circle }
     private let shape: Shape
     private let placeholder: Bool
-    // The cover shrunk to `side`×`side` (allocated on first sight of a cover, for the largest size it may be drawn at).
+    // What is drawn, as `side`×`side` pixels: the cover shrunk, or the placeholder painted, once
+    // (allocated on first sight, for the largest size the layer may be drawn at).
     private var source: Texture?
+    private var showsPlaceholder = false
     private var pixels: UnsafeMutablePointer<UInt32> = .allocate(capacity: 1)
     private var capacity = 1, side = 0
     private var frameHeight = 0
     // Per frame.
-    private var hasPicture = false
+    private var hasFace = false
     private var cx: Float = 0, cy: Float = 0, half: Float = 1, radius: Float = 0
     private var cosA: Float = 1, sinA: Float = 0
+    private var texelScale: Float = 1, texelOffset: Float = 0   // shape coordinates → texels of the face
     private var borderWidth: Float = 0, borderPixel: UInt32 = 0
     private var shadowAlpha: Float = 0, shadowBlur: Float = 1, shadowOffset: Float = 0
     private var reach: Float = 0
@@ -77,37 +80,71 @@ public final class Cover: Shader, @unchecked Sendable {
         shadowAlpha = parameters.number("shadow") * 0.6
         shadowBlur = max(1, half * 0.12)
         shadowOffset = half * 0.04
-        hasPicture = uniforms.song?.cover != nil
-        if let cover = uniforms.song?.cover { shrink(cover, forHalf: half) }
-        // Rows and columns anything can touch: the shape's bounding circle (any angle) and the shadow.
-        let extent = (shape == .circle ? half : half * 1.4143) + 1
+        if let cover = uniforms.song?.cover {
+            shrink(cover, forHalf: half)
+        } else if placeholder {
+            paintPlaceholder(forHalf: half)
+        }
+        hasFace = uniforms.song?.cover != nil || placeholder
+        if uniforms.song?.cover == nil { cosA = 1; sinA = 0 }   // a placeholder glyph does not spin
+        texelScale = Float(side) / (2 * half)
+        texelOffset = half * texelScale - 0.5
+        // Rows and columns anything can touch: the shape (its bounding circle when turned) and the shadow.
+        let turned = sinA != 0 && shape != .circle
+        let extent = (turned ? half * 1.4143 : half) + 1
         reach = shadowAlpha > 0 ? shadowBlur + shadowOffset : 0
-        let visible = hasPicture || placeholder
-        firstRow = visible ? max(0, Int((cy - extent - reach).rounded(.down))) : 0
-        endRow = visible ? min(uniforms.height, Int((cy + extent + reach).rounded(.up)) + 1) : 0
+        firstRow = hasFace ? max(0, Int((cy - extent - reach).rounded(.down))) : 0
+        endRow = hasFace ? min(uniforms.height, Int((cy + extent + reach).rounded(.up)) + 1) : 0
         firstColumn = max(0, Int((cx - extent - reach).rounded(.down)))
         endColumn = min(uniforms.width, Int((cx + extent + reach).rounded(.up)) + 1)
     }
 
+    /// Whether the face drawn at `side` should be redone for `wanted`: only when the size drawn moves
+    /// more than 15 % away from it (a bound `size`), not for a beat's pulse.
+    private func resized(_ wanted: Int) -> Bool { Float(abs(wanted - side)) > 0.15 * Float(side) }
+
+    /// Room for `largest`×`largest` pixels (allocates only when it grows: a new cover, a new frame size).
+    private func reserve(_ largest: Int) {
+        guard largest * largest > capacity else { return }
+        pixels.deallocate()
+        capacity = largest * largest
+        pixels = .allocate(capacity: capacity)
+    }
+
+    /// The largest side the layer can be drawn at for this frame height (size 1, pulse 0.5).
+    private var largestSide: Int { Int(Float(max(frameHeight, 1)) * 1.5) + 2 }
+
     /// Shrinks `cover` to about the drawn size, once: again only when another cover comes, or the size
-    /// drawn moves more than 15 % away from the shrunk one (a bound `size`). Allocates only for a new cover.
+    /// drawn moves more than 15 % away (see ``resized(_:)``). Allocates only for a new cover.
     private func shrink(_ cover: Texture, forHalf half: Float) {
         let crop = min(cover.width, cover.height)
         let wanted = min(crop, max(1, Int((2 * half).rounded(.up))))
         let isNew = source !== cover
-        guard isNew || Float(abs(wanted - side)) > 0.15 * Float(side) else { return }
+        guard isNew || resized(wanted) else { return }
         if isNew {
-            // Room for the largest size the layer can take at this frame height (size 1, pulse 0.5).
-            let largest = min(crop, max(wanted, Int(Float(max(frameHeight, 1)) * 1.5) + 2))
-            if largest * largest > capacity {
-                pixels.deallocate()
-                capacity = largest * largest
-                pixels = .allocate(capacity: capacity)
-            }
+            reserve(min(crop, max(wanted, largestSide)))
             source = cover
+            showsPlaceholder = false
         }
         side = min(wanted, Int(Double(capacity).squareRoot()))
         AreaDownscale.squareCrop(of: cover.view, into: pixels, side: side)
+    }
+
+    /// Paints the placeholder at about the drawn size, once (again only as ``shrink(_:forHalf:)`` would).
+    private func paintPlaceholder(forHalf half: Float) {
+        let wanted = max(2, Int((2 * half).rounded(.up)))
+        guard !showsPlaceholder || resized(wanted) else { return }
+        reserve(max(wanted, largestSide))
+        source = nil
+        showsPlaceholder = true
+        side = min(wanted, Int(Double(capacity).squareRoot()))
+        let scale = 2 / Float(side)
+        for i in 0..<side {
+            for j in 0..<side {
+                pixels[i * side + j] = placeholderPixel((Float(j) + 0.5) * scale - 1, (Float(i) + 0.5) * scale - 1,
+                                                        pixelsPerUnit: Float(side) / 2)
+            }
+        }
     }
 
     public func coveredRows(height: Int) -> Range<Int> { firstRow..<max(firstRow, min(height, endRow)) }
@@ -133,37 +170,102 @@ public final class Cover: Shader, @unchecked Sendable {
     private func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
         let band = rows.clamped(to: firstRow..<max(firstRow, endRow))
         guard !band.isEmpty, firstColumn < endColumn else { return }
-        let limit = 0.5 + reach
         for y in band {
             let row = target.row32(y)
             let dy = Float(y) + 0.5 - cy
-            for x in firstColumn..<endColumn {
-                let dx = Float(x) + 0.5 - cx
-                let lx = cosA * dx + sinA * dy, ly = cosA * dy - sinA * dx
-                let d = distance(lx, ly)
-                guard d < limit else { continue }
-                var pixel: UInt32 = 0
-                if shadowAlpha > 0 {
-                    let sx = lx - sinA * shadowOffset, sy = ly - cosA * shadowOffset
-                    let s = 1 - smoothstep(-shadowBlur, shadowBlur, distance(sx, sy))
-                    pixel = UInt32(byte(shadowAlpha * s)) << 24
+            var from = firstColumn, to = endColumn
+            if shape == .circle {
+                // Only the columns the disc and its shadow can reach in this row.
+                let r = half + reach + 1.5, h2 = r * r - dy * dy
+                guard h2 > 0 else { continue }
+                let halfSpan = h2.squareRoot()
+                from = max(firstColumn, Int(cx - halfSpan)); to = min(endColumn, Int(cx + halfSpan) + 1)
+            }
+            // The columns surely inside the face, away from its edge, border and corners: sampled without
+            // the distance and shadow work (all of them for a disc; for a square only when not turned).
+            var innerFrom = 0, innerTo = 0
+            let margin = borderWidth + 1.5
+            if shape == .circle || sinA == 0 {
+                // The shape shrunk by the margin: a rounded square of half side `inner`, corner radius
+                // `corner` (a disc when the corner is the whole half side).
+                let inner = half - margin, corner = max(0, radius - margin), core = inner - corner
+                let ay = abs(dy)
+                if ay <= inner {
+                    let over = max(0, ay - core)
+                    let halfSpan = core + max(0, corner * corner - over * over).squareRoot()
+                    innerFrom = max(from, Int((cx - halfSpan).rounded(.up)))
+                    innerTo = max(innerFrom, min(to, Int((cx + halfSpan).rounded(.down)) - 1))
                 }
-                if d < 0.5 {
-                    var face = hasPicture ? sample(lx, ly) : placeholderPixel(lx, ly)
-                    if borderWidth > 0 { face = lerpPixel(borderPixel, face, weight256(0.5 - d - borderWidth)) }
-                    pixel = NormalBlend.blend(scalePixel(face, weight256(0.5 - d)), onto: pixel)
+            }
+            if innerFrom < innerTo {
+                // Texel coordinates step linearly along the row (turned by the spin).
+                let dx = Float(innerFrom) + 0.5 - cx
+                var u = (cosA * dx + sinA * dy) * texelScale + texelOffset
+                var v = (cosA * dy - sinA * dx) * texelScale + texelOffset
+                let du = cosA * texelScale, dv = -sinA * texelScale
+                let pixels = self.pixels, side = self.side, opacity = self.opacity
+                let store = B.self == NormalBlend.self && opacity == 255
+                let translucentShows = shadowAlpha > 0
+                for x in innerFrom..<innerTo {
+                    var face = Self.sample(pixels, side, u, v)
+                    if face >> 24 == 255 && store {
+                        row[x] = face
+                    } else {
+                        // A translucent cover lets its shadow through: the full path then.
+                        if face >> 24 != 255 && translucentShows {
+                            let px = Float(x) + 0.5 - cx
+                            face = pixel(cosA * px + sinA * dy, cosA * dy - sinA * px)
+                        }
+                        row[x] = B.blend(Blend.scaled(face, opacity: opacity), onto: row[x])
+                    }
+                    u += du; v += dv
                 }
-                guard pixel != 0 else { continue }
-                row[x] = B.blend(Blend.scaled(pixel, opacity: opacity), onto: row[x])
+            }
+            @inline(__always) func edges(_ columns: Range<Int>) {
+                for x in columns {
+                    let dx = Float(x) + 0.5 - cx
+                    let pixel = pixel(cosA * dx + sinA * dy, cosA * dy - sinA * dx)
+                    guard pixel != 0 else { continue }
+                    row[x] = B.blend(Blend.scaled(pixel, opacity: opacity), onto: row[x])
+                }
+            }
+            if innerFrom < innerTo {
+                edges(from..<innerFrom); edges(innerTo..<max(innerTo, to))
+            } else {
+                edges(from..<max(from, to))
             }
         }
     }
 
+    /// The layer's pixel at shape coordinates (`x`, `y`): the face with its antialiased edge and border,
+    /// over the soft shadow; 0 outside both.
+    @inline(__always) private func pixel(_ x: Float, _ y: Float) -> UInt32 {
+        let d = distance(x, y)
+        guard d < 0.5 + reach else { return 0 }
+        var pixel: UInt32 = 0
+        if d < 0.5 {
+            var face = sample(x, y)
+            if borderWidth > 0 { face = lerpPixel(borderPixel, face, weight256(0.5 - d - borderWidth)) }
+            pixel = scalePixel(face, weight256(0.5 - d))
+        }
+        // The shadow shows only where the face does not cover it.
+        if shadowAlpha > 0 && pixel >> 24 != 255 {
+            let s = 1 - smoothstep(-shadowBlur, shadowBlur, distance(x - sinA * shadowOffset, y - cosA * shadowOffset))
+            pixel = NormalBlend.blend(pixel, onto: UInt32(byte(shadowAlpha * s)) << 24)
+        }
+        return pixel
+    }
+
     /// The shrunk picture at shape coordinates (`x`, `y`), bilinear, clamped at its edges.
     @inline(__always) private func sample(_ x: Float, _ y: Float) -> UInt32 {
-        let scale = Float(side) / (2 * half)
-        let u = min(max((x + half) * scale - 0.5, 0), Float(side - 1))
-        let v = min(max((y + half) * scale - 0.5, 0), Float(side - 1))
+        Self.sample(pixels, side, x * texelScale + texelOffset, y * texelScale + texelOffset)
+    }
+
+    /// Bilinear sample of the `side`×`side` pixels at texel coordinates (`u`, `v`), clamped at the edges.
+    @inline(__always)
+    private static func sample(_ pixels: UnsafeMutablePointer<UInt32>, _ side: Int, _ u: Float, _ v: Float) -> UInt32 {
+        let last = Float(side - 1)
+        let u = min(max(u, 0), last), v = min(max(v, 0), last)
         let x0 = Int(u), y0 = Int(v)
         let x1 = min(x0 + 1, side - 1), y1 = min(y0 + 1, side - 1)
         let fx = weight256(u - Float(x0)), fy = weight256(v - Float(y0))
@@ -172,9 +274,9 @@ public final class Cover: Shader, @unchecked Sendable {
         return lerpPixel(top, bottom, fy)
     }
 
-    /// No cover: a diagonal violet-to-teal gradient with an eighth note drawn from distances.
-    @inline(__always) private func placeholderPixel(_ x: Float, _ y: Float) -> UInt32 {
-        let u = x / half, v = y / half   // −1…1 across the shape
+    /// No cover: a diagonal violet-to-teal gradient with an eighth note drawn from distances, at
+    /// (`u`, `v`) in −1…1 across the face; `pixelsPerUnit` turns distances into pixels for the edges.
+    private func placeholderPixel(_ u: Float, _ v: Float, pixelsPerUnit: Float) -> UInt32 {
         let t = clamp01(0.5 + 0.35 * (u + v))
         let background = packOpaque(mix(0.23, 0.05, t), mix(0.12, 0.45, t), mix(0.42, 0.50, t))
         // The note: a tilted oval head, a stem and a flag (a thick segment), in shape units.
@@ -186,7 +288,7 @@ public final class Cover: Shader, @unchecked Sendable {
         let fx = u - 0.09, fy = v + 0.46
         let along = clamp01((fx * 0.2 + fy * 0.22) / (0.2 * 0.2 + 0.22 * 0.22))
         let flag = ((fx - 0.2 * along) * (fx - 0.2 * along) + (fy - 0.22 * along) * (fy - 0.22 * along)).squareRoot() - 0.045
-        let glyph = min(headDistance, min(stem, flag)) * half
+        let glyph = min(headDistance, min(stem, flag)) * pixelsPerUnit
         return lerpPixel(background, 0xFFF0_F0F0, weight256(clamp01(0.5 - glyph) * 0.85))
     }
 }
