@@ -78,7 +78,7 @@ public final class Cover: Shader, @unchecked Sendable {
         borderWidth = parameters.number("border") * h / 1080
         borderPixel = PremultipliedColor(parameters.color("border_color")).packed
         shadowAlpha = parameters.number("shadow") * 0.6
-        shadowBlur = max(1, half * 0.12)
+        shadowBlur = max(1, half * 0.08)
         shadowOffset = half * 0.04
         if let cover = uniforms.song?.cover {
             shrink(cover, forHalf: half)
