@@ -206,8 +206,20 @@ public final class Cover: Shader, @unchecked Sendable {
                 let pixels = self.pixels, side = self.side, opacity = self.opacity
                 let store = B.self == NormalBlend.self && opacity == 255
                 let translucentShows = shadowAlpha > 0
+                // Not turned: the row reads two fixed rows of texels with one vertical weight.
+                let still = dv == 0
+                let last = Float(side - 1), vc = min(max(v, 0), last)
+                let y0 = Int(vc), y1 = min(Int(vc) + 1, side - 1), fy = weight256(vc - Float(y0))
+                let upper = pixels + y0 * side, lower = pixels + y1 * side
                 for x in innerFrom..<innerTo {
-                    var face = Self.sample(pixels, side, u, v)
+                    var face: UInt32
+                    if still {
+                        let uc = min(max(u, 0), last)
+                        let x0 = Int(uc), x1 = min(x0 + 1, side - 1), fx = weight256(uc - Float(x0))
+                        face = lerpPixel(lerpPixel(upper[x0], upper[x1], fx), lerpPixel(lower[x0], lower[x1], fx), fy)
+                    } else {
+                        face = Self.sample(pixels, side, u, v)
+                    }
                     if face >> 24 == 255 && store {
                         row[x] = face
                     } else {
