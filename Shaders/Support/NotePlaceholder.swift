@@ -14,8 +14,8 @@ enum NotePlaceholder {
         }
     }
 
-    /// The placeholder at
-    /// (`u`, `v`) in −1…1 across the face; `pixelsPerUnit` turns distances into pixels for the edges.
+    /// The placeholder at (`u`, `v`) in −1…1 across the face; `pixelsPerUnit` turns distances into
+    /// pixels for the edges.
     static func pixel(_ u: Float, _ v: Float, pixelsPerUnit: Float) -> UInt32 {
         let t = clamp01(0.5 + 0.35 * (u + v))
         let background = packOpaque(mix(0.23, 0.05, t), mix(0.12, 0.45, t), mix(0.42, 0.50, t))
