@@ -91,6 +91,8 @@ public struct AnalysisReport: Codable, Sendable, Equatable {
     public var frames: [Frame]?
     /// Frame rate of `frames`, e.g. "60" or "30000/1001".
     public var frameRate: String?
+    /// The song's waveform envelope (peak and RMS per bin, for the `overview` layer); not in the JSON.
+    public var overview: WaveformOverview? = nil
 
     enum CodingKeys: String, CodingKey {
         case duration, sampleRate, tempo, beats, downbeats, beatsPerBar, onsets, loudness, peak, dominantPitchClasses, chroma, frames, frameRate

@@ -2,7 +2,7 @@ import Foundation
 import MarbleCore
 import MarbleMedia
 
-/// Whole-song analysis: tempo, beats, onsets, loudness, peak, pitch classes, and optionally per-frame
+/// Whole-song analysis: tempo, beats, onsets, loudness, peak, pitch classes, the waveform overview, and optionally per-frame
 /// features. Offline, so it may look ahead: the beat grid comes from a global tempo (autocorrelation
 /// scored by a comb, `TempoEstimator`) and a dynamic-programming tracker (Ellis 2007,
 /// `BeatTracker`) over overlapping 5-minute windows of the onset envelope (`RhythmStream`).
@@ -35,6 +35,7 @@ public final class OfflineAnalyzer: @unchecked Sendable {
     private let chromaMap: ChromaMap
     private var chromaSum = [Double](repeating: 0, count: 12)
     private let rhythm: RhythmStream
+    private let overview: OverviewBuilder
     private var nextHop = 0
     private var total = 0
     private var peak: Float = 0
@@ -75,6 +76,7 @@ public final class OfflineAnalyzer: @unchecked Sendable {
         onsets = try OnsetDetector(sampleRate: sampleRate)
         rhythm = RhythmStream(detector: onsets, configuration: configuration, window: rhythmWindow, overlap: rhythmOverlap)
         loudness = LoudnessMeter(sampleRate: sampleRate)
+        overview = OverviewBuilder(sampleRate: sampleRate)
         let n = FastMath.powerOfTwo(from: 1024, atLeast: Double(sampleRate) * 0.17)
         chromaFFT = try RealFFT(size: n)
         chromaWindow = .allocate(capacity: n)
@@ -130,6 +132,7 @@ public final class OfflineAnalyzer: @unchecked Sendable {
             ring.append(l, r, keepFrom: onsets.windowEnd(ofHop: nextHop) - max(onsets.windowSize, chromaFFT.size))
             peak = max(peak, FastMath.absolutePeak(l), r.map(FastMath.absolutePeak) ?? 0)
             loudness.process(l.baseAddress, r?.baseAddress, stereo: stereo, count: n)
+            overview.append(l, r)
             total += n
             processHops(upTo: total)
             if let fx = extractor {
@@ -204,7 +207,8 @@ public final class OfflineAnalyzer: @unchecked Sendable {
             loudness: .init(integrated: Double(loudness.integrated()), range: Double(loudness.range()),
                             momentaryMax: Double(loudness.maxMomentary), shortTermMax: Double(loudness.maxShortTerm)),
             peak: Double(FastMath.amplitudeToDecibels(peak, floor: -120)),
-            dominantPitchClasses: dominant, chroma: chroma, frames: nil, frameRate: frameRate?.description)
+            dominantPitchClasses: dominant, chroma: chroma, frames: nil, frameRate: frameRate?.description,
+            overview: overview.finish())
         if let rate = frameRate {
             var clock = BeatClock()
             clock.pulseDecay = configuration.beatPulseDecay

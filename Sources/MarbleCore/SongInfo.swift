@@ -1,5 +1,5 @@
 /// What a render knows about the whole song before its first frame: its tags, its length, its
-/// embedded cover picture. Shared by every layer through ``FrameUniforms/song``; immutable.
+/// embedded cover picture, its waveform overview. Shared by every layer through ``FrameUniforms/song``; immutable.
 ///
 /// A file render fills it from the input (tags from the container and the audio stream, the length
 /// from the analysis pass); a live session has no song (``FrameUniforms/song`` is nil) unless a
@@ -14,10 +14,14 @@ public final class SongInfo: Sendable {
     /// The song's embedded cover picture (an attached picture stream), premultiplied RGBA at the
     /// picture's own size, or nil when the file has none.
     public let cover: Texture?
+    /// The whole song's waveform envelope (peak and RMS per bin), from the analysis pass, or nil when
+    /// unknown (a live session).
+    public let overview: WaveformOverview?
 
     /// A song; see the properties. Tag names are lower-cased and values trimmed here; empty values
     /// are dropped.
-    public init(tags: [String: String] = [:], duration: Double = 0, cover: Texture? = nil) {
+    public init(tags: [String: String] = [:], duration: Double = 0, cover: Texture? = nil,
+                overview: WaveformOverview? = nil) {
         var normalised: [String: String] = [:]
         for (name, value) in tags {
             let trimmed = value.trimmingWhitespace()
@@ -27,6 +31,7 @@ public final class SongInfo: Sendable {
         self.tags = normalised
         self.duration = duration.isFinite && duration > 0 ? duration : 0
         self.cover = cover
+        self.overview = overview
     }
 
     /// The tag named `name` (any case), or nil.

@@ -17,6 +17,7 @@ struct RenderCommand: AsyncParsableCommand {
               marble render song.flac -o out.mp4 --size 1920x1080 --fps 60 --preset spectrum
               marble render clip.mp4 -o clip-fx.mp4 --effect ink
               marble render song.ogg -o out.mp4 --background cover.png
+              marble render song.mp3 -o out.mp4 --background cover --fit contain    (its embedded picture)
               marble render song.mp3 -o look.png --at 42s
               marble render song.flac -o out.mp4 --title "{artist} — {title}"
               marble render mix.flac -o part-07.mp4 --segment 7/40    (then: marble join)
@@ -46,7 +47,7 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Draw a title in the lower third: text with fields from the file's tags and clock, e.g. \"{artist} — {title}\" ({album}, {elapsed}, {remaining}, any tag; \\n for a new line).", valueName: "text"))
     var title: String?
 
-    @Option(help: ArgumentHelp("A picture or video drawn under the visuals (a shorter video loops).", valueName: "file"))
+    @Option(help: ArgumentHelp("A picture or video drawn under the visuals (a shorter video loops), or `cover`: the input's embedded cover picture (a file named cover: ./cover).", valueName: "file|cover"))
     var background: String?
 
     @Option(help: ArgumentHelp("How pictures of another shape fill the frame: contain (whole picture, bars) or cover (crop).", valueName: "contain|cover"))

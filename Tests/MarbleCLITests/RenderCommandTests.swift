@@ -54,6 +54,7 @@ struct RenderCommandTests {
         (["render", "SONG", "-o", "OUT.png", "--at", "99s"], 2, "past the end"),
         (["render", "GARBAGE", "-o", "OUT.mp4"], 1, "GARBAGE"),
         (["render", "NOAUDIO", "-o", "OUT.mp4"], 1, "has no audio stream"),
+        (["render", "SONG", "-o", "OUT.png", "--background", "cover"], 1, "has no embedded cover picture"),
     ])
     func errors(arguments: [String], status: Int32, words: String) throws {
         let garbage = CLI.path("garbage.mp3")

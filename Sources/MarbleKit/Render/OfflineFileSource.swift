@@ -22,6 +22,8 @@ final class OfflineFileSource: FrameSource, @unchecked Sendable {
     let decoder: AudioDecoder
     let extractor: FeatureExtractor
     let pictures: PictureSource?
+    /// A still picture already at the output size (`--background cover`), used when `pictures` is nil.
+    let still: Texture?
     let fps: Rational
     /// The frames produced (nil: all); earlier ones are only replayed (``skip(to:cancel:each:)``).
     let frames: Range<Int>?
@@ -31,10 +33,12 @@ final class OfflineFileSource: FrameSource, @unchecked Sendable {
     private var ended = false
     private var scratch: AudioFeatures?
 
-    init(decoder: AudioDecoder, extractor: FeatureExtractor, pictures: PictureSource?, fps: Rational, frames: Range<Int>?) {
+    init(decoder: AudioDecoder, extractor: FeatureExtractor, pictures: PictureSource?, still: Texture? = nil,
+         fps: Rational, frames: Range<Int>?) {
         self.decoder = decoder
         self.extractor = extractor
         self.pictures = pictures
+        self.still = still
         self.fps = fps
         self.frames = frames
     }
@@ -96,6 +100,10 @@ final class OfflineFileSource: FrameSource, @unchecked Sendable {
         slot.time = fps.seconds(ofFrame: frame)
         extractor.computeFeatures(forFrame: frame, into: &slot.features)
         slot.features.time = slot.time
+        if let still {
+            slot.pictureView = still.view
+            return
+        }
         guard let pictures else { return }
         if let still = pictures.still {
             slot.pictureView = still.view

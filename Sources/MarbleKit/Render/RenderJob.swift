@@ -44,20 +44,25 @@ public final class RenderJob {
         if let scene = options.scene { preset = scene } else { preset = try PresetLibrary.load(options.preset) }
         // The output must not be one of the inputs (same device and inode, however the path is spelled):
         // the render would replace what it reads.
+        // `--background cover`: the input's own embedded picture, not a file.
+        let backgroundFile = options.backgroundIsCover ? nil : options.background
         var inputs = [(path: options.input, role: "the input")]
-        if let background = options.background { inputs.append((path: background, role: "the --background picture")) }
+        if let backgroundFile { inputs.append((path: backgroundFile, role: "the --background picture")) }
         try OutputFile.checkNotAnInput(options.output, inputs: inputs)
         _ = try OutputFile.checkReplaceable(options.output)
         try OutputFile.checkFolder(of: options.output)
         let input = try InputFile(options.input, shouldContinue: { !cancel.isCancelled })
-        let background = try options.background.map { path throws(MarbleError) in try InputFile(path, shouldContinue: { !cancel.isCancelled }) }
+        let background = try backgroundFile.map { path throws(MarbleError) in try InputFile(path, shouldContinue: { !cancel.isCancelled }) }
         inputFiles = [input] + (background.map { [$0] } ?? [])
         options.input = input.path
-        options.background = background?.path
+        if let background { options.background = background.path }
         self.options = options
         // Open the inputs once now, so a bad file fails before the output is created.
         inputHasVideo = try AudioDecoder(path: options.input).input.hasVideo
-        if let background = options.background { _ = try MediaInput(path: background) }
+        if let background = background?.path { _ = try MediaInput(path: background) }
+        if options.backgroundIsCover, try !CoverArt.hasPicture(in: options.input) {
+            throw MarbleError(.input, "\(userInput): has no embedded cover picture for --background cover")
+        }
         scene = try SceneBuilder.layers(preset: preset, effects: options.effects,
                                         hasPicture: options.background != nil || inputHasVideo, title: options.title)
         try scene.validate()
@@ -71,7 +76,16 @@ public final class RenderJob {
         let decoder = try AudioDecoder(path: o.input)
         var expectedFrames = decoder.statedDuration.map { o.fps.frameCount(covering: $0) }
         let pictures: PictureSource?
-        if let background = o.background {
+        var still: Texture?
+        var coverWarnings: [String] = []
+        if o.backgroundIsCover {
+            pictures = nil
+            let found = try CoverArt.picture(in: o.input, width: o.width, height: o.height, fit: o.fit)
+            guard let picture = found.picture else {
+                throw MarbleError(.input, "\(userInput): its cover picture cannot be used for --background cover (\(found.warning ?? "none found"))")
+            }
+            still = picture
+        } else if let background = o.background {
             pictures = try PictureSource(path: background, width: o.width, height: o.height, fit: o.fit, loop: true)
         } else if inputHasVideo {
             // The input's own video keeps its place next to its sound: both follow the file's timeline.
@@ -95,7 +109,10 @@ public final class RenderJob {
                                     expectedSeconds: decoder.statedDuration, wallSeconds: Double(now - started) / 1e9))
         }
         // The scene is built once the song is known: text fields and the cover read it.
-        let song = SongInfo(tags: decoder.input.songTags(stream: decoder.streamIndex), duration: report.duration)
+        let cover = try CoverArt.picture(in: o.input)
+        if let warning = cover.warning { coverWarnings.append(warning) }
+        let song = SongInfo(tags: decoder.input.songTags(stream: decoder.streamIndex), duration: report.duration,
+                            cover: cover.picture, overview: report.overview)
         let renderer = try FrameRenderer(scene: scene, width: o.width, height: o.height, fps: o.fps, threads: o.threads,
                                          song: song)
         let extractor = try MediaAnalysis.extractor(sampleRate: decoder.sampleRate, fps: o.fps,
@@ -114,8 +131,8 @@ public final class RenderJob {
         } else {
             frames = try o.segment?.range(totalFrames: totalFrames)
         }
-        let source = OfflineFileSource(decoder: decoder, extractor: extractor, pictures: pictures, fps: o.fps,
-                                       frames: frames)
+        let source = OfflineFileSource(decoder: decoder, extractor: extractor, pictures: pictures, still: still,
+                                       fps: o.fps, frames: frames)
         if let first = frames?.lowerBound, first > 0 {
             var lastReport = analysed
             let reached = try source.skip(to: first, cancel: cancel) { features, index in
@@ -176,7 +193,7 @@ public final class RenderJob {
         summary.replaySeconds = Double(replayed - analysed) / 1e9
         if o.segment != nil, let frames { summary.segment = (frames, totalFrames) }
         summary.bytes = (try? FileManager.default.attributesOfItem(atPath: o.output)[.size] as? Int) ?? 0
-        summary.warnings = source.warnings + (fileSink?.writer.warnings ?? [])
+        summary.warnings = coverWarnings + source.warnings + (fileSink?.writer.warnings ?? [])
         let perFrame = Double(max(1, summary.frames))
         summary.stageMilliseconds.decodeAnalysis = statistics.sourceMilliseconds / perFrame
         summary.stageMilliseconds.render = (statistics.renderMilliseconds - statistics.convertMilliseconds) / perFrame
@@ -193,7 +210,11 @@ public final class RenderJob {
         let codec = format == .webm ? "vp9" : "h264"
         var settings = "\(o.width)x\(o.height) \(o.fps)fps scene \(scene.name)#\(try Self.fingerprint(of: scene))"
         settings += " crf \(o.crf) \(o.encoderPreset.rawValue) \(codec) encoder-threads \(o.encoderThreads) bands \(o.bandCount.map(String.init) ?? "preset") fit \(o.fit.rawValue)"
-        if let background = o.background { settings += " background \(try Fingerprint.of(file: background).prefix(16))" }
+        if o.backgroundIsCover {
+            settings += " background cover"
+        } else if let background = o.background {
+            settings += " background \(try Fingerprint.of(file: background).prefix(16))"
+        }
         // The input as the command named it, not made absolute: the same command on any machine (or in
         // any folder) writes the same bytes; `join` looks for it from where it runs.
         return SegmentLabel(frames: frames, totalFrames: totalFrames, fps: o.fps, segment: segment.description,

@@ -27,8 +27,14 @@ public struct RenderOptions: Sendable {
     public var title: String?
     /// The longest ``title`` accepted, in characters.
     public static let maximumTitleLength = 500
-    /// A picture or video drawn under the scene instead of the preset's background.
+    /// A picture or video drawn under the scene instead of the preset's background, or the word
+    /// ``coverBackground`` (`cover`) for the input's own embedded cover picture (a file named `cover`
+    /// is then written `./cover`).
     public var background: String?
+    /// The `background` value meaning "the input's embedded cover picture".
+    public static let coverBackground = "cover"
+    /// True when `background` asks for the input's embedded cover picture.
+    public var backgroundIsCover: Bool { background == Self.coverBackground }
     /// How `background` (or the input's own video) is scaled to the output size: cover (crop) or contain (letterbox).
     public var fit = Fit.cover
     /// Constant rate factor of the video encoder, 0…63: lower is better quality and a bigger file.
