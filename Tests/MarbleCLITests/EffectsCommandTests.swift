@@ -24,7 +24,7 @@ struct EffectsCommandTests {
         #expect(r.status == 0, "\(r.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         let shaders = try #require(object["shaders"] as? [[String: Any]])
-        #expect(shaders.count >= 41)
+        #expect(shaders.count >= 50)
         let bars = try #require(shaders.first { $0["name"] as? String == "bars" })
         #expect(bars["kind"] as? String == "generator" && bars["opaque"] as? Bool == false)
         let count = try #require((bars["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "count" })
@@ -33,6 +33,11 @@ struct EffectsCommandTests {
         let presets = try #require(object["presets"] as? [[String: Any]])
         let spectrum = try #require(presets.first { $0["name"] as? String == "spectrum" })
         #expect((spectrum["layers"] as? [[String: Any]])?.isEmpty == false)
+        // A preset's analysis section, keys as in the YAML; absent when the preset has none.
+        let podcast = try #require(presets.first { $0["name"] as? String == "podcast" })
+        let analysis = try #require(podcast["analysis"] as? [String: Any])
+        #expect(analysis["noise_floor"] as? Double == -55 && analysis["dynamics"] as? Double == 0.7)
+        #expect(spectrum["analysis"] == nil)
         #expect((object["features"] as? [String])?.contains("bass_att") == true)
         // One name: just that one; an unknown name is the same one-line error as without --json.
         let one = try CLI.run(["effects", "waveform", "--json"])
