@@ -5,47 +5,38 @@ import MarbleCore
 ///
 /// Audio: the burst's reach grows with the level, beats flare it white-hot. Angles are sampled on a
 /// circle (cos, sin), so the streaks have no seam.
-public final class Bankai: Shader, @unchecked Sendable {
-    // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
-    public static let descriptor = ShaderDescriptor(
-        name: "bankai", summary: "Radiating burst of flame streaks flaring on beats.", kind: .generator,
-        isOpaque: true,
-        parameters: [
+struct Bankai: LaneField {
+    static let descriptor = ShaderDescriptor.background(
+        "bankai", "Radiating burst of flame streaks flaring on beats.", speed: 1, [
             ParameterDescriptor("streaks", "Angular detail of the streaks.", .number(default: 6, range: 1...20)),
-        ] + BackgroundParameters.common(speed: 1))
-
+        ])
     static let stops = ["#000000", "#1a0000", "#6b0000", "#d01010", "#ff7a3a", "#ffffff"].compactMap(Color.init(parsing:))
-    private let canvas = BackgroundCanvas()
-    private var frame = BackgroundFrame()
-    private var streaks: Float = 6, reach: Float = 0.5, flare: Float = 0
+    static let resolution = BackgroundResolution(scale: 4)
 
-    public init(parameters: ShaderParameters) throws {}
+    private let noise = Noise.Sampler()
+    private var t: Float = 0, streaks: Float = 6, reach: Float = 0.5, flare: Float = 0
 
-    public func configure(width: Int, height: Int) { canvas.configure(width: width, height: height) }
+    init(parameters: ShaderParameters) {}
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
-        frame = BackgroundFrame(uniforms, parameters)
+    var paletteGain: Float { 1 + 0.3 * flare }
+
+    mutating func prepare(_ frame: BackgroundFrame, _ parameters: ShaderParameters) {
+        t = frame.time
         streaks = parameters.number("streaks")
         reach = 0.35 + 0.3 * frame.react * frame.drive.level
         flare = 0.5 * frame.react * frame.drive.beat
-        canvas.setPalette(Self.stops, hue: parameters.number("hue"), gain: 1 + 0.3 * flare)
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        let t = frame.time, k = streaks, rc = reach, fl = flare
-        let noise = Noise.Sampler()
-        canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
-            let yy = y * y, flow = t * 1.5, coreGain = 0.6 + fl
-            forEachLaneGroup(count: count, { first in
-                let x = lanes(x0, step: step, first: first)
-                let r = (x * x + yy).squareRoot() + 1e-5
-                let cx = x / r, cy = y / r
-                // Noise along the ray flows outwards with time.
-                let n = noise.fbm(cx * k + 13, cy * k + r * 3 - flow, octaves: 3)
-                let flame = smoothstep(0.0, 1.0, (rc + 0.4 * n - r) * 3)
-                let core = fastExp(-r * 10) * coreGain
-                return flame * (0.5 + n) + core
-            }, store: { i, v in out[i] = canvas.color(v) })
-        }
+    func row(_ y: Float) -> (y: Float, yy: Float) { (y, y * y) }
+
+    func shade(_ x: Lanes, _ row: (y: Float, yy: Float)) -> Lanes {
+        let flow = t * 1.5, coreGain = 0.6 + flare, k = streaks
+        let r = (x * x + row.yy).squareRoot() + 1e-5
+        let cx = x / r, cy = row.y / r
+        // Noise along the ray flows outwards with time.
+        let n = noise.fbm(cx * k + 13, cy * k + r * 3 - flow, octaves: 3)
+        let flame = smoothstep(0.0, 1.0, (reach + 0.4 * n - r) * 3)
+        let core = fastExp(-r * 10) * coreGain
+        return flame * (0.5 + n) + core
     }
 }

@@ -6,51 +6,40 @@ import MarbleCore
 /// Stars are the feature points of a cellular field (one per cell, jittered); each pixel finds its
 /// nearest and second-nearest star and lights up near the segment joining them, which links every
 /// star to its close neighbours. Audio: stars swell with the beat, lines brighten with the level.
-public final class Constellation: Shader, @unchecked Sendable {
-    // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
-    public static let descriptor = ShaderDescriptor(
-        name: "constellation", summary: "Stars joined by faint lines, turning slowly.", kind: .generator,
-        isOpaque: true,
-        parameters: [
+struct Constellation: LaneField {
+    static let descriptor = ShaderDescriptor.background(
+        "constellation", "Stars joined by faint lines, turning slowly.", speed: 0.2, [
             ParameterDescriptor("stars", "Stars across the frame height.", .number(default: 6, range: 2...20)),
-        ] + BackgroundParameters.common(speed: 0.2))
-
+        ])
     static let stops = ["#01020a", "#07122b", "#1b3566", "#5b8bd1", "#cfe3ff", "#ffffff"].compactMap(Color.init(parsing:))
     /// Soft glows and hairlines drawn wide enough to survive stretching: 1/5 resolution.
-    private let canvas = BackgroundCanvas(scale: 5)
-    private var frame = BackgroundFrame()
-    private var stars: Float = 6, starSize: Float = 0.05, lineLight: Float = 0.2
-    private var cosTurn: Float = 1, sinTurn: Float = 0
+    static let resolution = BackgroundResolution(scale: 5)
 
-    public init(parameters: ShaderParameters) throws {}
+    private let noise = Noise.Sampler()
+    private var stars: Float = 6, spread: Float = 0.0025, line: Float = 0.2
+    private var c: Float = 1, s: Float = 0
 
-    public func configure(width: Int, height: Int) { canvas.configure(width: width, height: height) }
+    init(parameters: ShaderParameters) {}
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
-        frame = BackgroundFrame(uniforms, parameters)
+    mutating func prepare(_ frame: BackgroundFrame, _ parameters: ShaderParameters) {
         stars = parameters.number("stars")
-        starSize = 0.06 * (1 + 0.5 * frame.react * frame.drive.beat)
-        lineLight = 0.18 + 0.2 * frame.react * frame.drive.level
+        let size = 0.06 * (1 + 0.5 * frame.react * frame.drive.beat)
+        spread = size * size
+        line = 0.18 + 0.2 * frame.react * frame.drive.level
         let turn = frame.time * 0.05
-        cosTurn = fastCos(turn); sinTurn = fastSin(turn)
-        canvas.setPalette(Self.stops, hue: parameters.number("hue"))
+        c = fastCos(turn); s = fastSin(turn)
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        let k = stars, size = starSize, line = lineLight, c = cosTurn, s = sinTurn
-        let noise = Noise.Sampler(), spread = size * size
-        canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
-            let sy = s * y, cy = c * y
-            forEachLaneGroup(count: count, { first in
-                let x = lanes(x0, step: step, first: first)
-                let u = (c * x - sy) * k, v = (s * x + cy) * k
-                let (d1, d2, segment) = Self.nearestStars(u + 50, v + 50, noise)
-                let glow = fastExp(-d1 * d1 / spread)
-                let link = smoothstep(0.035, 0.01, segment) * smoothstep(1.6, 0.8, d1 + d2)
-                let background = 0.04 + 0.04 * noise.value(u * 0.5, v * 0.5)
-                return background + line * link + glow
-            }, store: { i, v in out[i] = canvas.color(v) })
-        }
+    func row(_ y: Float) -> (sy: Float, cy: Float) { (s * y, c * y) }
+
+    func shade(_ x: Lanes, _ row: (sy: Float, cy: Float)) -> Lanes {
+        let k = stars
+        let u = (c * x - row.sy) * k, v = (s * x + row.cy) * k
+        let (d1, d2, segment) = Self.nearestStars(u + 50, v + 50, noise)
+        let glow = fastExp(-d1 * d1 / spread)
+        let link = smoothstep(0.035, 0.01, segment) * smoothstep(1.6, 0.8, d1 + d2)
+        let background = 0.04 + 0.04 * noise.value(u * 0.5, v * 0.5)
+        return background + line * link + glow
     }
 
     /// ``nearestStars(_:_:)`` on eight points, select for select.
