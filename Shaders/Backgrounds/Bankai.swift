@@ -13,7 +13,8 @@ struct Bankai: LaneField {
             ParameterDescriptor("streaks", "Angular detail of the streaks.", .number(default: 6, range: 1...20)),
         ])
     static let stops = ["#000000", "#1a0000", "#6b0000", "#d01010", "#ff7a3a", "#ffe2a8"].compactMap(Color.init(parsing:))
-    static let resolution = BackgroundResolution(scale: 4)
+    /// Fine streaks: full resolution at small sizes, a third at 720p, a quarter at 1080p (≈26 ns a pixel).
+    static let resolution = BackgroundResolution(coarsest: 4, budget: 200_000)
 
     private let noise = Noise.Sampler()
     private var t: Float = 0, streaks: Float = 6, reach: Float = 0.5, flare: Float = 0
