@@ -18,7 +18,7 @@ struct Bedazzled: LaneField {
         ])
     static let stops = ["#1a0d05", "#4a2a0d", "#8c5a1c", "#d4a043", "#ffe7a3", "#ffffff"].compactMap(Color.init(parsing:))
     /// Small sparkles: full resolution at small sizes, coarser at 720p and 1080p within the budget.
-    static let resolution = BackgroundResolution(coarsest: 4, budget: 260_000)
+    static let resolution = BackgroundResolution(coarsest: 4, budget: 170_000)
 
     private let noise = Noise.Sampler()
     private var t: Float = 0, density: Float = 28, share: Float = 0.3, beat: Float = 0, slot: Int32 = 0

@@ -1335,7 +1335,7 @@ enum GoldenImages {
         CRf/BQkX/wUJF/8FCRf/BgkY/wYJGP8GCRj/BgkY/wYJGP8GCRn/BgkZ/wYKGv8GChr/Bgob/wYK
         G/8GChv/Bgob/wYKG/8GChr/BgkZ/wYJGf8GCRj/BgkY/wYJGP8GCRj/BgkY/wUJF/8FCRf/BQkX
         /wUJF/8FCRf/BQkX/wUJF/8FCRf/BQkX/wUJF/8FCRf/BQkX/wUJF/8FCRf/BQkX/wUJF/8FCRf/
-        BQkX/wUJF/8FCRf/BQkX/wUJF/8FCRf/BQkX/wUJF/8FCRf/BQkX/wUJF/8GCRj/BgkY/wYJGP8G
+        BQkX/wUJF/8FCRf/BQkX/wUJF/8FCRf/BQkX/wUJF/8FCRf/BQkX/wUJF/8FCRf/BgkY/wYJGP8G
         CRj/BgkY/wYJGP8GCRj/BgkY/wYJGP8GCRj/BgkY/wYJGP8GCRj/BgkY/wYJGP8GCRj/BgkY/wYJ
         GP8GCRn/Bgoa/wYKGv8GChv/Bgoc/wcLHP8HCxz/Bwsc/wcLHP8GChz/Bgoc/wYKG/8GChr/BgkZ
         /wYJGf8GCRj/BgkY/wYJGP8GCRj/BgkY/wUJF/8FCRf/BQkX/wYJGP8GCRj/BgkY/wYJGP8GCRj/
@@ -1344,7 +1344,7 @@ enum GoldenImages {
         GP8GCRj/BgkY/wYJGP8GCRj/BgkZ/wYJGf8GChr/Bgoa/wYKG/8GChz/Bwsc/wcLHf8HCx7/Bwwf
         /wcMH/8HDB//Bwse/wcLHf8GChz/Bgob/wYKGv8GChr/BgkZ/wYJGf8GCRj/BgkY/wYJGP8GCRj/
         BgkY/wYJGP8GCRj/BgkY/wYJGP8GCRj/BgkY/wYJGP8GCRj/BgkY/wYJGP8GCRj/BgkY/wYJGP8G
-        CRj/BgkY/wYJGP8GCRj/BgkY/wYJGP8GCRj/BgkY/wYJGP8GCRj/BgkY/wYJGf8GCRn/BgkZ/wYJ
+        CRj/BgkY/wYJGP8GCRj/BgkY/wYJGP8GCRj/BgkY/wYJGP8GCRj/BgkY/wYJGP8GCRn/BgkZ/wYJ
         Gf8GCRn/BgkZ/wYJGf8GCRn/BgkZ/wYJGf8GCRn/BgkZ/wYJGf8GCRn/Bgoa/wYKGv8GChr/Bgob
         /wYKHP8HCxz/Bwsd/wcMH/8HDCD/CAwh/wgNIv8IDSL/CA0i/wcMIP8HDB//Bwse/wcLHP8GChz/
         Bgob/wYKG/8GChr/Bgoa/wYJGf8GCRn/BgkZ/wYJGf8GCRj/Bgoa/wYKGv8GChr/Bgoa/wYKGv8G
@@ -1358,53 +1358,53 @@ enum GoldenImages {
         Bwwf/wcMIP8IDCH/CA0j/wkOJf8yLVD/77Nl//bNjv+FUjr/ChAr/wgOJP8IDSL/Bwwg/wcMIP8H
         DB//Bwse/wcLHf8HCx3/Bwsc/wcLHP8HCxz/Bwsc/wYKHP8HCxz/Bwsc/wcLHP8HCxz/Bwsc/wcL
         HP8GChz/Bgoc/wYKHP8GChz/Bgoc/wYKHP8GChz/Bgoc/wYKHP8GChz/Bgoc/wYKHP8GChz/Bgoc
-        /wYKHP8HCxz/Bwsc/wcLHP8HCxz/Bwsc/wcLHP8HCxz/Bwsc/wcLHP8HCxz/Bwsc/wcLHP8HCx3/
+        /wYKHP8GChz/Bwsc/wcLHP8HCxz/Bwsc/wcLHP8HCxz/Bwsc/wcLHP8HCxz/Bwsc/wcLHP8HCx3/
         Bwsd/wcLHf8HCx7/Bwse/wcMH/8HDB//Bwwg/wgMIf8IDSL/CA0j/wkOJf8JDyf/TjhI//fSl//5
         2KL/tnY7/wwTMf8JDib/CA4k/wgNI/8IDCH/Bwwg/wcMIP8HDCD/Bwwf/wcMH/8HCx7/Bwse/wcL
         Hv8HCx7/Bwse/wcLHv8HCx3/Bwsd/wcLHf8HCx3/Bwsd/wcLHf8HCx3/Bwsd/wcLHf8HCx3/Bwsd
         /wcLHf8HCx3/Bwsd/wcLHf8HCx3/Bwsd/wcLHf8HCx3/Bwsd/wcLHf8HCx3/Bwsd/wcLHf8HCx3/
-        Bwsd/wcLHf8HCx7/Bwse/wcLHv8HCx7/Bwse/wcMH/8HDB//Bwwf/wcMIP8HDCD/Bwwg/wgMIf8I
-        DSL/CA0j/wgOJP8JDib/CQ8o/xkcPv+QWjr/u3k7/zgvTv8JDyn/CQ4n/wkOJf8IDiT/CA0j/wgN
+        Bwsd/wcLHf8HCx3/Bwse/wcLHv8HCx7/Bwse/wcMH/8HDB//Bwwf/wcMIP8HDCD/Bwwg/wgMIf8I
+        DSL/CA0j/wgOJP8JDib/CQ8o/xkcPv+QWjr/u3k7/zgvTv8JDyn/Bgob/wcLHP8IDiT/CA0j/wgN
         Iv8IDCH/CAwh/wcMIP8HDCD/Bwwg/wcMIP8HDCD/Bwwg/wcMIP8HDCD/Bwwf/wcMH/8HDB//Bwwf
-        /wcMH/8HDB//Bwwf/wcMH/8HDB//Bwsc/wcLHP8HDB//Bwwf/wcMH/8HDB//Bwwf/wcMH/8HDB//
-        Bwwf/wcMH/8HDB//Bwwf/wcMH/8HDB//Bwwf/wYKGv8HDB//Bwwf/wcMH/8HDB//Bwwf/wcMIP8H
-        DCD/Bwwg/wYJGP8HDCD/CAwh/wgNIv8IDSP/CA0j/wgOJP8JDiX/CQ4n/wUIFf8JDiX/CxIw/w8V
-        NP8KECv/CQ8p/wUIFf8FCBX/CQ4l/wgOJP8IDSP/CA0j/wgNI/8IDSL/CA0i/wgNIv8IDCH/CAwh
-        /wgMIf8IDCH/CAwh/wYKG/8GChz/Bwwg/wYKHP8GChz/Bwwg/wcMIP8HDCD/Bwwg/wMFDf8DBQ3/
-        Bwse/wcMIP8HDCD/Bwwg/wcLHf8FCBX/Bwwg/wcMIP8HDCD/Bwwg/wcMIP8HDCD/Bwwg/wYKGv8E
-        BhH/Bwsd/wcMIP8HDCD/Bwwg/wcMIP8GChr/Bwwg/wYKG/8EBxL/BgkY/wgNI/8IDSP/CA0j/wgO
-        JP8JDiX/CQ4m/wYJGf8DBQ7/AwUO/woQK/8KECv/ChAq/wUHFP8EBhH/BAYR/wkOJ/8JDib/CQ4l
-        /wkOJf8IDiT/CA4k/wgNI/8IDSP/CA0j/wgNI/8EBg//CA0i/wgNI/8DBQ7/AwUO/wgNIv8DBQ3/
-        AwUN/wgNIv8IDCH/CAwh/wgMIf8ZHD//BAYQ/wQGD/8IDCH/CAwh/wgMIf8DBQ7/AwUO/wUIFf8I
-        DCH/CAwh/wgMIf8IDCH/BAYR/wgMIf8EBhH/BAYR/wQGEP8IDCH/CAwh/wgMIf8IDCH/BAcR/wgN
-        Iv8EBxH/BAcS/wQHEv8IDSP/CA4k/wkOJf8JDiX/CQ4m/wkOJ/8GChz/JiVL/wQGEf8KECr/CQ8n
+        /wcMH/8HDB//Bwwf/wcMH/8HDB//Bgoc/wUJF/8HDB//Bwwf/wcMH/8HDB//Bwwf/wcLHf8HDB//
+        Bwwf/wcMH/8HDB//Bwwf/wcMH/8HDB//Bwwf/wcLHP8HDB//Bwwf/wcMH/8HDB//Bwwf/wcMIP8H
+        DCD/Bwwg/wUIFf8HDCD/CAwh/wgNIv8IDSP/CA0j/wgOJP8JDiX/CQ4n/wgMIf8KECr/CxIw/w8V
+        NP8KECv/CQ8p/wQGEf8EBhH/CQ4l/wgOJP8IDSP/CA0j/wgNI/8IDSL/CA0i/wgNIv8IDCH/CAwh
+        /wgMIf8IDCH/CAwh/wgMIf8HDCD/Bwwg/wcMIP8HDCD/Bwwg/wcMIP8HDCD/Bwwg/wMFDf8DBQ3/
+        Bgob/wcMIP8HDCD/Bwwg/wUIFv8DBQ7/Bwwg/wcMIP8HDCD/Bwwg/wcMIP8HDCD/Bwwg/wcLHf8E
+        BhH/Bwsd/wcMIP8HDCD/Bwwg/wcMIP8GChr/Bwwg/wgMIf8EBxL/CA0i/wgNI/8IDSP/CA0j/wgO
+        JP8JDiX/CQ4m/wgMIf8DBQ7/BQgV/woQK/8KECv/ChAq/wUHFP8EBhH/BAYR/wkOJ/8JDib/CQ4l
+        /wkOJf8IDiT/CA4k/wgNI/8IDSP/CA0j/wgNI/8EBg//CA0i/wgNI/8FCBX/BQgV/wgNIv8EBxL/
+        BAcS/wgNIv8IDCH/CAwh/wgMIf8ZHD//BAYQ/wQGD/8IDCH/CAwh/wgMIf8DBQ7/AwUO/wMFDv8I
+        DCH/CAwh/wgMIf8IDCH/BAYR/wgMIf8EBhH/BAYR/wQGEP8HDCD/CAwh/wgMIf8IDCH/BAcR/wgN
+        Iv8EBxP/BAcS/wUHFP8IDSP/CA4k/wkOJf8JDiX/CQ4m/wkOJ/8GChz/JiVL/wQGEf8KECr/BQkX
         /woQKv8GCRn/HR9D/xgbPf8JDyf/CQ8n/wkOJ/8JDif/CQ4n/wkOJv8JDib/CQ4m/wkOJv8JDib/
-        GRw//wwSMf8FCBX/AwUO/wMFDv8FCBb/AwUN/wMFDf8FCBb/BAYQ/wMFDv8IDSP/ChEt/wMFDv8E
+        GRw//wwSMf8FCBX/AwUO/wMFDv8FCBX/AwUN/wMFDf8FCBX/Bgoa/wYJGP8IDSP/ChEt/wMFDv8E
         BxP/CA0j/wgNI/8IDSP/DxU0/wQGEP8EBg//CA0j/wgNI/8IDSP/BAcR/wQGD/8GChv/HB9C/wYK
-        G/8eIET/CA0j/wgNI/8IDSP/BgkZ/wQHEf8GCRn/HyFF/x4gRP8dH0P/CQ4l/wYJGP8JDib/CQ4n
-        /wkPJ/8JDyj/BAYP/xEWNv8FCBb/CQ8o/wQHE/8HCxz/CxEu/wsSL/8LEi//CQ8p/wkPKf8JDyn/
+        G/8eIET/CA0i/wgNIv8IDSP/BgkZ/wQHEf8GCRn/HyFF/x4gRP8dH0P/CQ4l/wYJGP8JDib/CQ4n
+        /wkPJ/8JDyj/BAYP/xEWNv8FCBb/CQ8o/wQHE/8JDyn/CxEu/wsSL/8LEi//CQ8p/wkPKf8JDyn/
         CQ8o/wkPKP8JDyj/CQ8o/wkPKP8JDyj/CQ8o/wQGEP8IDiT/AwUN/wQGD/8EBg//Bgoa/wYKHP8D
-        BQ7/AwUN/wMFDf8DBQ3/Bwwf/wcMIP8DBQ7/BAYQ/wkOJf8JDiX/CQ4l/wgOJP8EBg//AwUO/wgO
+        BQ7/AwUN/wMFDf8DBQ3/Bwsc/wcMIP8DBQ7/BAYQ/wkOJf8JDiX/CQ4l/wgOJP8EBg//AwUO/wgO
         JP8IDiT/CA4k/woRLf8EBhD/BAYP/wsRLv8FCBb/CxIw/wgOJP8IDiT/CA4k/w4UM/8GCRj/BAcR
         /wwSMf8MEjH/CxIw/wkOJ/8EBxH/CQ8o/wkPKP8JDyn/ChAq/wMFDv8JDib/BAcT/wkOJf8JDif/
-        BAcT/wgMIf8IDSL/CA0j/woQK/8KECv/ChAr/woQK/8EBhD/BAYQ/woQK/8KECv/ChAr/woQK/8E
+        BAcT/wgMIf8IDSL/CA0j/woQK/8KECv/ChAr/woQK/8IDSL/CA0i/woQK/8KECv/ChAr/woQK/8E
         BhD/Bgoa/wMFDv8EBhD/BQgV/wwTMf8KES7/BAYP/wMFDf8EBg//BAYP/wMFDf8EBg//Ehc3/xMY
         Of8JDyf/CQ8n/wkPJ/8EBhH/BAYR/x8hRf8JDif/CQ4n/wkOJ/8oJ07/BAcR/ysqUf8EBxL/BAcS
-        /0Y1Sv8JDib/Bgoc/wkOJ/8EBxP/UTlH/wQHE/86ME7/BAcT/wQHE/8FCBX/BAcR/wUIFf8KECv/
+        /0Y1Sv8JDib/Bwwg/wkOJv8EBxP/UTlH/wQHE/86ME7/BAcT/wQHE/8FCBX/BAcR/wUIFf8KECv/
         ChAr/woQK/8GCRn/Bgoa/wYJGf8EBxH/HiBE/wQHE/8VGTr/BgkY/xIXN/8KES3/Bgob/wYKG/8I
         DSP/AwUO/wMFDv8IDSP/ChEt/woRLf8KES3/Exg5/wYJGf8FBxT/BAYQ/wwSMf8DBQ3/BAYP/wkP
-        J/8JDyj/BQcU/wQGD/8KES7/BAYP/wQGD/8OFDP/CQ8o/wcLHv8KECv/BAYQ/wQGEP8ZHD//ChAq
-        /wUIFv8JDyn/ICJG/wQHEf8kJEn/BAcS/ygnTv8pKE//Bwwg/wQGEf8IDCH/BAcS/wcMH/8rKlH/
+        J/8JDyj/BQcU/wQGD/8KES7/BAYP/wQGD/8OFDP/ChAr/wUIFf8KECv/BAYQ/wQGEP8ZHD//CQ8p
+        /wUIFv8JDyn/ICJG/wQHEf8kJEn/BAcS/ygnTv8pKE//CA0j/wQGEf8IDSP/BAcS/wcMH/8rKlH/
         KShP/ygnTv8EBxP/BAcR/yQkSf8EBxL/ChEs/wgNI/8KES3/BAYQ/xgbPf8XGjz/Fho7/wQHE/8G
-        Chr/BAYQ/xAVNf8OFDP/Bgob/wQGD/8EBg//AwUN/wQGD/8EBhD/AwUO/wUIFv8EBxH/CxIv/wUI
+        Chr/BAYQ/xAVNf8OFDP/Bgob/wQGD/8EBg//AwUN/wQGD/8EBhD/AwUO/wYKGv8GChr/CxIv/wUI
         Fv8FCBX/BAYP/wQGD/8GCRj/AwUN/wMFDv8FCBX/BQcU/wQGD/8DBQ3/BQgV/wMFDf8DBQ3/BQkX
-        /wQGEf8EBhH/CA4k/wQGD/8EBg//Bgoc/wYJGP8DBQ3/CQ8n/wcMIP8EBhD/Bwwg/wQGEf8IDSP/
-        CA0j/wQGEf8EBhH/BAYQ/wQHEf8FCBX/CQ4l/wgOJP8IDiT/BAcS/wQGEf8IDSL/BAcR/wsRLv8D
-        BQ7/CQ4n/wMFDv8HCxz/Bgoc/wcLHf8EBxP/BQgV/wQGD/8GChv/Bgob/wUJF/8EBhH/BgkY/wMF
-        Df8EBg//BAYP/wMFDf8DBQ7/AwUO/wUIFv8EBxH/BAcT/w0TMv8EBhD/ChEt/woQK/8JDyn/CQ8n
+        /woRLP8EBhH/ChAr/wQGD/8EBg//Bgoc/wMFDf8DBQ3/Bgoc/wcMIP8EBhD/Bwwg/wQGEf8IDSP/
+        CA0j/wQGEf8EBhH/BAYQ/wQHEf8FCBX/CQ4l/wgOJP8IDiT/BAcS/wQGEf8IDSL/BAcR/woQKv8D
+        BQ7/Bgob/wMFDv8HCxz/Bgoc/wcLHf8EBxP/BQgV/wQGD/8GChv/Bgob/wUJF/8EBhH/BgkY/wMF
+        Df8EBg//BAYP/wMFDf8DBQ7/AwUO/wYKGv8EBxH/BAcT/w0TMv8EBhD/ChEt/woQK/8JDyn/CQ8n
         /wkPKP8EBhD/BAYP/wsSL/8FCBX/BQgV/w0TMv8EBxH/BAcR/xQZOf8VGjv/BAYR/xkcPv8aHT//
         BAYQ/xweQf8GChr/JCRK/yIiR/8kJEr/BAcS/wQHEf8HCx3/BAcT/y4rUv8vK1H/BAcT/wcLHv8n
-        J03/KylR/wQHE/8EBxH/JiVL/yQkSf8FCBb/AwUO/wQGD/8ZHD7/Fxs9/xUaO/8EBxH/FRk6/xMY
+        J03/KylR/wQHE/8EBxH/JiVL/yQkSf8DBQ3/AwUO/wQGD/8ZHD7/Fxs9/xUaO/8EBxH/FRk6/xMY
         OP8EBhD/DxU0/wUJF/8KES7/ChEu/woRLf8EBg//CQ8o/woQKv8KECr/BAYQ/wQGEP8LEi//BAYQ
         /wQHE/8DBQ7/BQgW/wUIFv8LEjD/DhQz/wYJGf8GChv/BQgV/xEXN/8DBQ7/BAYP/xMYOf8VGTr/
         BAcS/xseQf8GChr/HiBE/wUIFf8GCRj/LitS/wcLHf8EBhH/KShP/wcLHf8EBxH/BAcS/wQHEv8H
@@ -1447,46 +1447,46 @@ enum GoldenImages {
         Chr/Bgob/wwTMf8MEzH/Bwse/wsSMP8MEzH/Bwse/wYJGf8PFTT/EBU1/xAWNf8SFzf/Ehc3/xYa
         O/8VGTr/Exg5/xMYOf8UGTn/Fxo8/wYKGv8GCRn/BgkZ/xEWNv8QFjX/Bwwf/xMYOP8HDCD/Bgob
         /wYJGf8LEjD/BgkY/wsRLv8KES3/Bwsc/wYKGv8TGDj/BgkZ/xEXN/8TGDn/ERc3/xIXN/8GCRn/
-        BgkZ/xMYOf8HCx3/Bwsd/w8VNP8GCRj/BgkZ/wcMIP8LEjD/BgkY/wsSL/8HDB//BgkY/wYJGP8H
+        BgkZ/xMYOf8HCx3/Bwsd/w8VNP8GChv/BgkZ/wgNIv8LEjD/BgkY/wsSL/8HCx3/BgkY/wYJGP8H
         DCD/CQ8o/woRLf8KECv/Bwwg/wYJGf8GChr/Bgob/wgNI/8KECv/CA0j/wYKG/8GChz/ChEs/wsS
-        L/8GCRn/BgkZ/w0TMv8NEzL/BgkY/wYJGP8HCxz/DxU0/xAVNf8QFTX/Bgoa/xEXN/8RFzf/BgkZ
+        L/8GCRn/BgkZ/w0TMv8NEzL/BgkY/wYJGP8GChv/DxU0/xAVNf8QFTX/Bgoa/xEXN/8RFzf/BgkZ
         /xEXN/8HDB//ERc3/xEXN/8SFzf/BgkZ/xIXN/8SFzf/BgkY/wYJGf8RFjb/BgkY/wcLHv8GChz/
-        Bwwg/wYJGP8KECv/Bwse/wcLHf8JDyn/Bgoa/wYJGP8JDyn/BgkZ/wYJGf8JDyj/Bwwg/wYJGf8H
-        Cxz/Bwwf/wYJGP8JDib/CA0j/wYJGP8GChv/Bwwf/wcLHv8IDSP/Bwsd/wcLHv8HCx7/Bwsd/wYJ
-        GP8GCRj/Bwwg/wYJGf8GChv/CA0j/wgOJP8IDCH/BgkY/wcLHP8JDiX/Bgob/wcMIP8GCRn/CQ4m
+        Bwwg/wYJGP8KECv/Bwse/wcLHf8JDyn/Bgoa/wYJGP8JDyn/BgkZ/wYJGf8JDyj/CQ4l/wYJGf8I
+        DiT/Bwwf/wYJGP8JDib/Bwwg/wYJGP8GCRj/Bwwf/wcLHv8IDSP/Bwsd/wcLHv8HCx7/Bwse/wYJ
+        GP8GCRj/Bwwg/wYJGf8GChv/CA0j/wgOJP8IDCH/BgkY/wcLHP8JDiX/Bgob/wcLHf8GCRj/CQ4m
         /wYKHP8JDif/CQ4n/wkOJv8HCx7/Bwwg/wYJGf8KECv/CQ4n/woQK/8HDCD/ChAq/wYJGP8HCx7/
-        Bwse/wYKGv8GCRj/BgkY/wYKGv8GChr/Bgoa/wYKGv8GChr/BgkY/wkOJf8GCRj/BgkY/wkOJv8G
-        Chv/BgkY/wkPJ/8GCRj/BgkY/woQKv8IDSP/Bwsd/wgNI/8GCRj/BgkY/woRLv8IDSP/Bwsc/wgN
-        I/8LEjD/BgkY/wsRLv8GCRn/ChEu/woRLv8IDCH/BgkY/wcMH/8GCRn/Bwsc/woQKv8JDyn/CQ8p
-        /wYJGf8GCRj/CQ4n/wYJGf8IDSP/CA4k/wgOJP8GCRj/CA0i/wgMIf8IDCH/Bgoa/wYKGv8GChr/
-        BgkZ/wgNI/8IDSP/BgkY/wYJGP8HDB//BgkY/wYJGP8GCRj/Bwwg/wYJGf8JDiX/Bgoc/woRLv8H
+        Bwse/wcLHf8GCRj/Bgoc/wYKGv8GChr/Bgoa/wYKGv8GChr/BgkY/wkOJf8GCRj/BgkY/wkOJv8G
+        Chv/BgkY/wkPJ/8GCRj/BgkY/woQKv8IDSP/Bgob/wgNI/8GCRj/BgkY/woRLv8IDSP/Bgoa/wgN
+        I/8LEjD/BgkY/wsRLv8GCRn/ChEu/woRLv8IDSL/BgkZ/wgMIf8GCRn/Bwsc/woQKv8JDyn/CQ8p
+        /wYJGf8GCRj/CQ4n/wYJGf8IDSP/CA0j/wgOJP8GCRj/CA0i/wgMIf8IDCH/Bgoa/wYKGv8GChr/
+        BgkZ/wgNI/8IDSP/BgkY/wYJGP8HDB//BgkY/wYJGP8GCRj/CA0j/wcLHv8JDiX/Bgoc/woRLv8H
         Cx3/BgkY/wYJGP8GChz/CQ4l/wkPKf8HCx7/BgkY/wYJGP8GCRj/BgkY/wcMIP8JDyj/CQ4l/wgM
         If8IDCH/Bwsc/wYJGP8HCx7/CQ8o/wgMIf8IDCH/CAwh/woRLP8GCRj/ChEu/wYJGf8GCRn/DRMy
-        /wgMIf8HDB//CAwh/wYJGf8OFDP/BgkZ/wwTMf8GCRn/BgkZ/wYKHP8GCRn/Bgoc/wgNI/8IDSP/
+        /wcMIP8HDCD/CAwh/wYJGf8OFDP/BgkZ/wwTMf8GCRn/BgkZ/wYKHP8GCRn/Bgoc/wgNI/8IDSP/
         CA0j/wcLHP8HCx3/Bwsc/wYJGf8MEjH/BgkZ/woRLf8HCxz/ChAr/wgNI/8GChv/Bwwg/wgNI/8G
-        CRj/Bwsd/wgMIf8IDSP/CA0j/wkOJ/8GCRn/CQ4n/wYJGP8GCRj/BgkY/wgOJP8JDib/BgkY/wcM
-        H/8GCRj/Bwse/wgOJP8GCRj/Bgoa/wcMIP8HDCD/Bwwg/wgMIf8GCRj/BgkY/wYKHP8HDCD/Bwwg
+        CRj/Bgob/wgMIf8IDSP/CA0j/wkOJ/8GCRn/CQ4n/wYJGP8GCRj/BgkY/wgOJP8JDib/BgkY/wYK
+        G/8GCRj/BgkY/wgOJP8GCRj/Bgoa/wcMIP8HDCD/Bwwg/wgMIf8GCRj/BgkY/wYKHP8HDCD/Bwwg
         /wcMIP8HDCD/BgkY/wYKHP8IDCH/Bwsd/wgOJP8HDCD/Bwwg/wcMH/8IDSP/Bgob/wYKG/8JDib/
-        CQ4m/wkPKP8HCxz/BgkY/wgMIf8IDCH/CAwh/wgMIf8GCRj/CQ8n/wYKG/8HCx3/Bgoc/wYJGf8J
-        Dif/CQ4n/wkPJ/8IDSL/CA0i/wgNIv8IDSL/BgkZ/wgNIv8IDSL/CA0i/wgNIv8GCRj/BgkZ/wgN
-        Iv8GCRn/BgkY/wYKG/8GCRn/BgkY/wYKHP8HDB//BgkY/wcMH/8JDiX/BgkY/wYJGf8HDB//Bwwf
+        CQ4m/wkPKP8HCxz/BgkY/wgMIf8IDCH/CAwh/wgMIf8GCRj/CQ8n/wYKG/8HCx3/Bgoc/wYKGv8J
+        Dif/CQ4n/wkPJ/8IDSL/CA0i/wgNIv8IDSL/Bwsd/wgNIv8IDSL/CA0i/wgNIv8GCRj/BgkZ/wgN
+        Iv8GCRj/BgkY/wYKG/8GCRj/BgkY/wYJGf8HCx7/Bgoa/wcMH/8JDiX/BgkY/wYJGf8HDB//Bwwf
         /wcMH/8IDSP/BgkY/wYKHP8HCx7/Bwse/wcLHv8GChv/BgkY/wYJGf8IDCH/Bwse/wcMIP8HCx7/
         Bwse/wcLHv8GChz/BgkY/wcLHP8HDB//Bwwf/wcLHv8HDB//Bwsc/wcLHv8HDCD/Bwwg/wcMIP8H
-        Cxz/Bgoa/wcLHf8HCx3/Bgoa/wYKGv8HCxz/CAwh/wgMIf8IDCH/Bwwg/wcMIP8HDCD/Bwwg/wcM
-        IP8HDCD/Bwwg/wcMIP8HDCD/Bgob/wcLHf8HCx7/BgkY/wcLHv8HCx7/BgkY/wcLHf8HCx3/Bwsd
-        /wcLHf8JDif/BgkY/wYJGP8HCx3/Bwsd/wcLHf8GCRn/BgkY/wYJGP8HCx3/Bwsd/wcLHf8HCx3/
-        Bgob/wcLHf8GCRn/BgkY/wYJGP8HCx3/Bwsd/wcLHf8HCx3/BgkY/wYKG/8GChr/Bgoa/wYJGf8G
-        Chv/Bwse/wcMH/8HDB//Bwwf/wcMH/8GChz/BgkZ/wcMIP8HCxz/Bwwg/wcMIP8HDCD/Bgoc/wkP
-        Kf8JDyj/Bwwg/wcMH/8HDB//Bwwf/wcMH/8HDB//Bwwf/wcMH/8HDB//CQ4l/wkOJv8HCx3/Bgoc
-        /wcLHP8HCxz/Bgoc/wcLHP8HCxz/Bwsc/wcLHP8GChv/BgkY/wYJGP8HCxz/Bwsc/wcLHP8GChz/
-        BgkZ/wYKHP8HCxz/Bwsc/wcLHP8HCxz/Bwsc/wcLHP8HCxz/Bgoa/wYKGv8HCxz/Bwsc/wcLHP8H
-        Cxz/Bgoc/wcLHP8HCxz/Bgoa/wYJGP8HCx3/Bwsd/wcLHf8HCx7/Bwse/wcLHv8HDB//Bgoa/wYJ
-        GP8GChv/Bwwg/wcMIP8HDCD/Bgoa/wYJGP8GCRj/Bwse/wcLHv8HCx7/Bwse/wcLHv8HCx7/Bwse
-        /wcLHf8HCx3/Bgoc/wYJGP8GCRn/Bgoc/wYKHP8GChz/Bgoc/wYKHP8GChz/Bgoc/wYKHP8GChz/
-        Bgoc/wYKHP8GChv/Bgoc/wYKHP8GChz/Bgoc/wYKHP8GChz/Bgoc/wYKHP8GChz/Bgoc/wYKHP8G
-        Chz/Bgoc/wYKHP8GChz/Bgob/wYKHP8GChz/Bgoc/wYKHP8GChz/Bgoc/wcLHP8HCxz/Bgob/wcL
-        HP8HCxz/Bwsc/wcLHP8HCx3/Bwsd/wcLHf8HCx7/Bgoa/wcMIP8IDiT/CA0j/wcMH/8HCx7/BgkY
-        /wYKG/8HCx3/Bwsd/wcLHf8HCx3/Bwsc/wcLHP8HCxz/Bwsc/wcLHP8HCxz/Bgoc/w==
+        Cxz/Bgoa/wcLHf8HCx3/Bwsc/wYJGf8HCxz/CAwh/wgMIf8IDCH/Bwwg/wcMIP8HDCD/Bwwg/wcM
+        IP8HDCD/Bwwg/wcMIP8HDCD/Bgob/wcLHf8HCxz/Bgoa/wcLHv8GChz/BgkY/wcLHf8HCx3/Bwsd
+        /wcLHf8JDif/BgkY/wYJGP8HCx3/Bwsd/wcLHf8GCRj/BgkY/wYJGP8HCx3/Bwsd/wcLHf8HCx3/
+        Bgob/wcLHf8GChv/BgkY/wYJGf8HCx3/Bwsd/wcLHf8HCx3/BgkY/wYKG/8GChv/Bgoa/wYKGv8G
+        Chz/Bwse/wcMH/8HDB//Bwwf/wcMH/8GChz/BgkZ/wcMIP8HCxz/Bwwf/wYKHP8HDCD/Bgoc/wkP
+        Kf8JDyj/Bwwg/wcMH/8HDB//Bwwf/wcMH/8HDB//Bwwf/wcMH/8HDB//CQ4l/wkOJv8HCx3/Bwsc
+        /wcLHP8HCxz/Bwsc/wcLHP8HCxz/Bwsc/wcLHP8GChr/BgkY/wYJGP8HCxz/Bwsc/wcLHP8GChz/
+        BgkZ/wYKGv8HCxz/Bwsc/wcLHP8HCxz/Bwsc/wcLHP8HCxz/Bgoa/wYKHP8HCxz/Bwsc/wcLHP8H
+        Cxz/Bgoc/wcLHP8HCx3/Bgob/wYJGP8HCx3/Bwsd/wcLHf8HCx7/Bwse/wcLHv8HDB//Bgoc/wYJ
+        GP8HCxz/Bwwg/wcMIP8HDCD/Bgob/wYJGP8GChr/Bwse/wcLHv8HCx7/Bwse/wcLHv8HCx7/Bwse
+        /wcLHf8HCx3/Bgoc/wYJGf8GChr/Bgoc/wYKHP8GChz/Bgoc/wYKHP8GChz/Bgoc/wYKHP8GChz/
+        Bgoc/wYKHP8GChr/Bgob/wYKHP8GChz/Bgoc/wYKHP8GChz/Bgoc/wYKHP8GChz/Bgoc/wYKHP8G
+        Chz/Bgoc/wYKHP8GChz/Bgoc/wYKHP8GChz/Bgoc/wYKHP8GChz/Bgoc/wcLHP8GChz/Bgoa/wcL
+        HP8HCxz/Bwsc/wcLHP8HCx3/Bwsd/wcLHf8HCx7/Bwsd/wcMIP8IDiT/CA0j/wcMH/8HCx7/BgkY
+        /wcLHv8HCx3/Bwsd/wcLHf8HCx3/Bwsc/wcLHP8HCxz/Bwsc/wcLHP8HCxz/Bgoc/w==
         """,
         "every-analog": """
         UDcKV0lEVEggNjQKSEVJR0hUIDM2CkRFUFRIIDQKTUFYVkFMIDI1NQpUVVBMVFlQRSBSR0JfQUxQ
