@@ -33,11 +33,14 @@ public enum ShaderLibrary {
         // Marble's effects
         Ink.self, Analog.self, Pixellate.self, Disco.self, Drive.self, Vibes.self, Polka.self, Blur.self,
         LightRays.self, Bokeh.self, Stars.self,
-        // Generative backgrounds
-        Magma.self, MarbleBackground.self, Voronoise.self, Waves.self, Warp.self, Aura.self, Andromeda.self,
-        GraniteBackground.self, Satin.self, Latte.self, Oculus.self, Vinyl.self, Glitch.self, GodraysBackground.self,
-        Carbon.self, Temple.self, Kami.self, Bedazzled.self, BlackDiamond.self, Discotech.self, Dairy.self,
-        Constellation.self, MilkyWay.self, Bankai.self, Amsterdam.self,
+        // Generative backgrounds (each a field in Backgrounds/ on the shared skeleton, Support/Background.swift)
+        Background<Magma>.self, Background<MarbleBackground>.self, Background<Voronoise>.self, Background<Waves>.self,
+        Background<Warp>.self, Background<Aura>.self, Background<Andromeda>.self, Background<GraniteBackground>.self,
+        Background<Satin>.self, Background<Latte>.self, Background<Oculus>.self, Background<Vinyl>.self,
+        Background<Glitch>.self, Background<GodraysBackground>.self, Background<Carbon>.self, Background<Temple>.self,
+        Background<Kami>.self, Background<Bedazzled>.self, Background<BlackDiamond>.self, Background<Discotech>.self,
+        Background<Dairy>.self, Background<Constellation>.self, Background<MilkyWay>.self, Background<Bankai>.self,
+        Background<Amsterdam>.self,
     ]
 
     /// The shader type whose descriptor is named `name` (`magma`, `ink`), built-in or registered, or nil

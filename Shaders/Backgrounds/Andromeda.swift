@@ -3,58 +3,65 @@ import MarbleCore
 /// Andromeda: a spiral galaxy — spiral arms of fbm dust around a bright core, turning. The arms wind
 /// linearly with radius (Archimedean), cheaper than a logarithmic spiral and alike at this scale.
 ///
-/// Audio: the core glows with the level, the arms brighten with the slow bass, beats flash the core.
-/// k·θ with whole k is continuous across ±π, so the arms have no seam.
-public final class Andromeda: Shader, @unchecked Sendable {
-    // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
-    public static let descriptor = ShaderDescriptor(
-        name: "andromeda", summary: "Turning spiral galaxy with a glowing core.", kind: .generator, isOpaque: true,
-        parameters: [
+/// The dust is sampled in the galaxy's own turning frame, so the whole disc visibly rotates (a turn
+/// in half a minute at the default speed). Audio: the core glows with the level, the arms brighten with
+/// the slow bass; each beat flashes the core and sends a bright ring out through the disc (its radius
+/// follows the decaying beat pulse). k·θ with whole k is continuous across ±π, so the arms have no seam.
+struct Andromeda: LaneField {
+    static let descriptor = ShaderDescriptor.background(
+        "andromeda", "Turning spiral galaxy, its core flashing a ring out on beats.", speed: 0.4, [
             ParameterDescriptor("arms", "Number of spiral arms.", .integer(default: 2, range: 1...6)),
             ParameterDescriptor("twist", "How tightly the arms wind.", .number(default: 3, range: 0.5...8)),
-        ] + BackgroundParameters.common(speed: 0.4))
-
+        ])
     static let stops = ["#000004", "#120a2e", "#3a2a7a", "#8a6fd1", "#f0d9ff", "#fff6e0"].compactMap(Color.init(parsing:))
     /// Smooth field: 1/6 resolution is enough.
-    private let canvas = BackgroundCanvas(scale: 6)
-    private var frame = BackgroundFrame()
-    private let arms: Float, twist: Float
-    private var core: Float = 1, armLight: Float = 1
+    static let resolution = BackgroundResolution(scale: 6)
 
-    public init(parameters: ShaderParameters) throws {
+    private let noise = Noise.Sampler()
+    private let arms: Float, twist: Float
+    private var spin: Float = 0, cosS: Float = 1, sinS: Float = 0, dustFlow: Float = 0
+    private var core: Float = 1, armLight: Float = 1, ring: Float = 0, ringRadius: Float = 0.1
+    private(set) var paletteGain: Float = 1
+
+    init(parameters: ShaderParameters) {
         arms = Float(parameters.integer("arms")); twist = parameters.number("twist")
     }
 
-    public func configure(width: Int, height: Int) { canvas.configure(width: width, height: height) }
-
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
-        frame = BackgroundFrame(uniforms, parameters)
-        core = 0.6 + 0.4 * frame.react * (frame.drive.level + 0.5 * frame.drive.beat)
-        armLight = 0.8 + 0.25 * frame.react * min(2, frame.drive.bassSlow)
-        canvas.setPalette(Self.stops, hue: parameters.number("hue"))
+    mutating func prepare(_ frame: BackgroundFrame, _ parameters: ShaderParameters) {
+        let beat = frame.react * frame.drive.beat
+        spin = wrapped(Double(frame.time) * 0.5, period: 2 * Double.pi)
+        cosS = fastCos(spin); sinS = fastSin(spin)
+        dustFlow = frame.time * 0.05
+        core = 0.6 + 0.4 * frame.react * frame.drive.level + 0.7 * beat
+        armLight = 0.8 + 0.3 * frame.react * min(2, frame.drive.bassSlow) + 0.35 * beat
+        // The ring leaves the core as the pulse starts (1) and fades as it reaches the rim (0).
+        ring = 0.45 * beat
+        ringRadius = 0.04 + 0.42 * (1 - clamp01(frame.drive.beat))
+        paletteGain = 1 + 0.12 * beat
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        let t = frame.time, k = arms, tw = twist, coreGlow = core, arm = armLight
-        let noise = Noise.Sampler()
-        canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y0, step, count, out in
-            // A tilted disc: squash y.
-            let y = y0 * 1.8
-            let yy = y * y, yLanes = Lanes(repeating: y), winding = tw * 6, spin = t * 0.3
-            let dustY = Lanes(repeating: y * 6 + 0.1 * t)
-            forEachLaneGroup(count: count, { first in
-                let x = lanes(x0, step: step, first: first)
-                let r2 = x * x + yy, r = r2.squareRoot() + 1e-4
-                let angle = fastAtan2(yLanes, x)
-                // Arms where cos(k·θ − twist·r + t) peaks.
-                let wind = angle * k - winding * r + spin
-                let armShape = 0.5 + 0.5 * fastCos(wind)
-                let dust = noise.fbm(x * 6 + 20, dustY, octaves: 3)
-                let disc = fastExp(-r * 3.2)
-                let coreLight = coreGlow * fastExp(-r2 * 90)
-                let arms: Lanes = arm * disc * armShape * armShape * (0.4 + 0.9 * dust)
-                return clamp01(arms + coreLight + 0.03 * dust)
-            }, store: { i, v in out[i] = canvas.color(v) })
-        }
+    struct Row { var y: Float, yy: Float, yLanes: Lanes }
+
+    func row(_ y0: Float) -> Row {
+        // A tilted disc: squash y.
+        let y = y0 * 1.8
+        return Row(y: y, yy: y * y, yLanes: Lanes(repeating: y))
+    }
+
+    func shade(_ x: Lanes, _ row: Row) -> Lanes {
+        let r2 = x * x + row.yy, r = r2.squareRoot() + 1e-4
+        let angle = fastAtan2(row.yLanes, x)
+        // Arms where cos(k·(θ − spin) − twist·r) peaks: they turn with the dust.
+        let wind = angle * arms - twist * 6 * r - spin * arms
+        let armShape = 0.5 + 0.5 * fastCos(wind)
+        // Dust in the galaxy's turning frame.
+        let u = cosS * x + sinS * row.y, v = cosS * row.y - sinS * x
+        let dust = noise.fbm(u * 6 + 20, v * 6 + dustFlow, octaves: 3)
+        let disc = fastExp(-r * 3.2)
+        let coreLight = core * fastExp(-r2 * 90)
+        let shell = (r - ringRadius) * 22
+        let wave = ring * fastExp(-shell * shell) * (0.5 + dust)
+        let light: Lanes = armLight * disc * armShape * armShape * (0.4 + 0.9 * dust)
+        return clamp01(light + coreLight + wave + 0.03 * dust)
     }
 }

@@ -1,109 +1,99 @@
 import MarbleCore
 
-/// Constellation: a night sky of soft stars, neighbouring stars joined by faint lines, the whole sky
+/// Constellation: a night sky of stars joined into constellations by thin lines, the whole sky
 /// turning slowly.
 ///
-/// Stars are the feature points of a cellular field (one per cell, jittered); each pixel finds its
-/// nearest and second-nearest star and lights up near the segment joining them, which links every
-/// star to its close neighbours. Audio: stars swell with the beat, lines brighten with the level.
-public final class Constellation: Shader, @unchecked Sendable {
-    // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
-    public static let descriptor = ShaderDescriptor(
-        name: "constellation", summary: "Stars joined by faint lines, turning slowly.", kind: .generator,
-        isOpaque: true,
-        parameters: [
+/// Stars sit one per cell of a square lattice, jittered. Each star may link to the star of the next
+/// cell to the right and to the one below (a hash of the cell decides, `links` is the share kept), so
+/// every line runs from a star to a star and a pixel only has four lines and five stars to look at:
+/// a star's neighbours in its row and column. A horizontal link stays inside its row of cells (stars
+/// keep 0.1 cell from the cell border), a vertical one inside its column. Lines are a fixed share of a
+/// cell wide but never thinner than 1.5 grid pixels, with a one-pixel soft edge, so they stay smooth.
+///
+/// Audio: stars swell and flare on beats, lines brighten with the level, and on each beat a different
+/// set of lines (chosen by the beat's hash) lights up brighter.
+struct Constellation: LaneField {
+    static let descriptor = ShaderDescriptor.background(
+        "constellation", "Stars joined into constellations by thin lines, turning slowly.", speed: 0.2, [
             ParameterDescriptor("stars", "Stars across the frame height.", .number(default: 6, range: 2...20)),
-        ] + BackgroundParameters.common(speed: 0.2))
-
+            ParameterDescriptor("links", "Share of neighbouring stars joined by a line.", .number(default: 0.5, range: 0...1)),
+        ])
     static let stops = ["#01020a", "#07122b", "#1b3566", "#5b8bd1", "#cfe3ff", "#ffffff"].compactMap(Color.init(parsing:))
-    /// Soft glows and hairlines drawn wide enough to survive stretching: 1/5 resolution.
-    private let canvas = BackgroundCanvas(scale: 5)
-    private var frame = BackgroundFrame()
-    private var stars: Float = 6, starSize: Float = 0.05, lineLight: Float = 0.2
-    private var cosTurn: Float = 1, sinTurn: Float = 0
+    /// Thin lines: evaluated at full resolution at small sizes, a third at 720p, a quarter at 1080p.
+    static let resolution = BackgroundResolution(coarsest: 5, budget: 170_000)
 
-    public init(parameters: ShaderParameters) throws {}
+    private let noise = Noise.Sampler()
+    private var stars: Float = 6, links: Float = 0.5, spread: Float = 0.002, line: Float = 0.2
+    private var halfWidth: Float = 0.02, edge: Float = 0.01
+    private var c: Float = 1, s: Float = 0
 
-    public func configure(width: Int, height: Int) { canvas.configure(width: width, height: height) }
+    init(parameters: ShaderParameters) {}
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
-        frame = BackgroundFrame(uniforms, parameters)
+    mutating func prepare(_ frame: BackgroundFrame, _ parameters: ShaderParameters) {
         stars = parameters.number("stars")
-        starSize = 0.06 * (1 + 0.5 * frame.react * frame.drive.beat)
-        lineLight = 0.18 + 0.2 * frame.react * frame.drive.level
+        links = parameters.number("links")
+        let size = 0.045 * (1 + 0.5 * frame.react * frame.drive.beat)
+        spread = size * size
+        line = 0.22 + 0.25 * frame.react * frame.drive.level
+        // One grid pixel in star-cell units: the soft edge, and the floor of the line's width.
+        edge = max(frame.pixel * stars, 1e-4)
+        halfWidth = max(0.012, 0.75 * edge)
         let turn = frame.time * 0.05
-        cosTurn = fastCos(turn); sinTurn = fastSin(turn)
-        canvas.setPalette(Self.stops, hue: parameters.number("hue"))
+        c = fastCos(turn); s = fastSin(turn)
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        let k = stars, size = starSize, line = lineLight, c = cosTurn, s = sinTurn
-        let noise = Noise.Sampler(), spread = size * size
-        canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
-            let sy = s * y, cy = c * y
-            forEachLaneGroup(count: count, { first in
-                let x = lanes(x0, step: step, first: first)
-                let u = (c * x - sy) * k, v = (s * x + cy) * k
-                let (d1, d2, segment) = Self.nearestStars(u + 50, v + 50, noise)
-                let glow = fastExp(-d1 * d1 / spread)
-                let link = smoothstep(0.035, 0.01, segment) * smoothstep(1.6, 0.8, d1 + d2)
-                let background = 0.04 + 0.04 * noise.value(u * 0.5, v * 0.5)
-                return background + line * link + glow
-            }, store: { i, v in out[i] = canvas.color(v) })
-        }
+    func row(_ y: Float) -> (sy: Float, cy: Float) { (s * y, c * y) }
+
+    func shade(_ x: Lanes, _ row: (sy: Float, cy: Float)) -> Lanes {
+        let k = stars
+        let u = (c * x - row.sy) * k + 50, v = (s * x + row.cy) * k + 50
+        let (nearest, segment) = Self.sky(u, v, links: links, noise)
+        let glow = fastExp(-nearest * nearest / spread)
+        let link = smoothstep(halfWidth + edge * 0.5, halfWidth - edge * 0.5, segment)
+        let background = 0.04 + 0.04 * noise.value(u * 0.5, v * 0.5)
+        return background + line * link + glow
     }
 
-    /// ``nearestStars(_:_:)`` on eight points, select for select.
-    @inline(__always) static func nearestStars(_ x: Lanes, _ y: Lanes, _ noise: Noise.Sampler) -> (Lanes, Lanes, Lanes) {
+    /// Distance from (x, y) (in cells) to the nearest star of its cell's row and column neighbours, and
+    /// to the nearest line: the links from the left and to the right (the row), from above and to
+    /// below (the column); 64 where no line is linked.
+    @inline(__always) static func sky(_ x: Lanes, _ y: Lanes, links: Float, _ noise: Noise.Sampler) -> (Lanes, Lanes) {
         let i = floorToInt32(x), j = floorToInt32(y)
         let fx = x - Lanes(i), fy = y - Lanes(j)
-        var d1 = Lanes(repeating: 64), d2 = Lanes(repeating: 64)
-        var ax = Lanes(repeating: 0), ay = Lanes(repeating: 0), bx = Lanes(repeating: 0), by = Lanes(repeating: 0)
+        var cx = Lanes(), cy = Lanes(), lx = Lanes(), ly = Lanes(), rx = Lanes(), ry = Lanes()
+        var ux = Lanes(), uy = Lanes(), dx = Lanes(), dy = Lanes()
         noise.forEachCell(i, j) { di, dj, hx, hy in
-            let px = (Float(di) + 0.5) + 0.8 * (hx - 0.5)
-            let py = (Float(dj) + 0.5) + 0.8 * (hy - 0.5)
-            let ex = px - fx, ey = py - fy
-            let d = ex * ex + ey * ey
-            let nearer = d .< d1, second = .!nearer .& (d .< d2)
-            bx = bx.replacing(with: px, where: second).replacing(with: ax, where: nearer)
-            by = by.replacing(with: py, where: second).replacing(with: ay, where: nearer)
-            d2 = d2.replacing(with: d, where: second).replacing(with: d1, where: nearer)
-            ax = ax.replacing(with: px, where: nearer); ay = ay.replacing(with: py, where: nearer)
-            d1 = d1.replacing(with: d, where: nearer)
-        }
-        // Distance from (fx, fy) to segment a–b.
-        let sx = bx - ax, sy = by - ay
-        let along: Lanes = (fx - ax) * sx + (fy - ay) * sy
-        let h = clamp01(along / lanesMax(sx * sx + sy * sy, Lanes(repeating: 1e-6)))
-        let ex = fx - ax - sx * h, ey = fy - ay - sy * h
-        return (d1.squareRoot(), d2.squareRoot(), (ex * ex + ey * ey).squareRoot())
-    }
-
-    /// Distances to the nearest and second-nearest star (one per unit cell, jitter 0.8) and the
-    /// distance from the point to the segment joining those two stars. The reference the lane version
-    /// above is checked against, bit for bit (`LanesTests`); the shader itself draws with that one.
-    @inline(__always) static func nearestStars(_ x: Float, _ y: Float) -> (Float, Float, Float) {
-        let i = floorToInt32(x), j = floorToInt32(y)
-        let fx = x - Float(i), fy = y - Float(j)
-        var d1: Float = 64, d2: Float = 64
-        var ax: Float = 0, ay: Float = 0, bx: Float = 0, by: Float = 0
-        for dj: Int32 in -1...1 {
-            for di: Int32 in -1...1 {
-                let ci = i &+ di, cj = j &+ dj
-                let px = Float(di) + 0.5 + 0.8 * (Noise.lattice(ci, cj) - 0.5)
-                let py = Float(dj) + 0.5 + 0.8 * (Noise.lattice(cj &+ 91, ci &+ 37) - 0.5)
-                let d = (px - fx) * (px - fx) + (py - fy) * (py - fy)
-                let nearer = d < d1, second = !nearer && d < d2
-                bx = nearer ? ax : (second ? px : bx); by = nearer ? ay : (second ? py : by)
-                d2 = nearer ? d1 : (second ? d : d2)
-                ax = nearer ? px : ax; ay = nearer ? py : ay
-                d1 = nearer ? d : d1
+            let px = (Float(di) + 0.5) + 0.8 * (hx - 0.5) - fx
+            let py = (Float(dj) + 0.5) + 0.8 * (hy - 0.5) - fy
+            switch (di, dj) {
+            case (0, 0): cx = px; cy = py
+            case (-1, 0): lx = px; ly = py
+            case (1, 0): rx = px; ry = py
+            case (0, -1): ux = px; uy = py
+            case (0, 1): dx = px; dy = py
+            default: break
             }
         }
-        // Distance from (fx, fy) to segment a–b.
+        // Star positions are relative to the pixel; the nearest of the five.
+        var nearest = cx * cx + cy * cy
+        nearest = pointwiseMin(nearest, pointwiseMin(lx * lx + ly * ly, rx * rx + ry * ry))
+        nearest = pointwiseMin(nearest, pointwiseMin(ux * ux + uy * uy, dx * dx + dy * dy))
+        // Which links exist: a hash per cell and direction.
+        let far = Lanes(repeating: 64)
+        let fromLeft = noise.lattice(i &- 1 &+ 17, j &+ 5) .< links, toRight = noise.lattice(i &+ 17, j &+ 5) .< links
+        let fromAbove = noise.lattice(i &+ 29, j &- 1 &+ 43) .< links, toBelow = noise.lattice(i &+ 29, j &+ 43) .< links
+        var d = far.replacing(with: segmentDistance(lx, ly, cx, cy), where: fromLeft)
+        d = pointwiseMin(d, far.replacing(with: segmentDistance(cx, cy, rx, ry), where: toRight))
+        d = pointwiseMin(d, far.replacing(with: segmentDistance(ux, uy, cx, cy), where: fromAbove))
+        d = pointwiseMin(d, far.replacing(with: segmentDistance(cx, cy, dx, dy), where: toBelow))
+        return (nearest.squareRoot(), d.squareRoot())
+    }
+
+    /// Squared distance from the origin to the segment a–b.
+    @inline(__always) static func segmentDistance(_ ax: Lanes, _ ay: Lanes, _ bx: Lanes, _ by: Lanes) -> Lanes {
         let sx = bx - ax, sy = by - ay
-        let h = clamp01(((fx - ax) * sx + (fy - ay) * sy) / max(sx * sx + sy * sy, 1e-6))
-        let ex = fx - ax - sx * h, ey = fy - ay - sy * h
-        return (d1.squareRoot(), d2.squareRoot(), (ex * ex + ey * ey).squareRoot())
+        let h = clamp01(-(ax * sx + ay * sy) / lanesMax(sx * sx + sy * sy, Lanes(repeating: 1e-6)))
+        let ex = ax + sx * h, ey = ay + sy * h
+        return ex * ex + ey * ey
     }
 }

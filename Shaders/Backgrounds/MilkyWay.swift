@@ -1,51 +1,63 @@
 import MarbleCore
 
 /// M1lky way: the galactic band across a night sky — a diagonal glow of fbm star clouds split by
-/// dark dust lanes, over a speckle of faint stars.
+/// dark dust lanes, drifting along the band, over a field of twinkling stars.
 ///
-/// Audio: the band glows with the level, the dust lanes part slightly with the slow bass.
-public final class MilkyWay: Shader, @unchecked Sendable {
-    // @unchecked Sendable: see the `Shader` contract; `render` reads per-frame values and the canvas.
-    public static let descriptor = ShaderDescriptor(
-        name: "m1lky_way", summary: "The galactic band with dust lanes across the sky.", kind: .generator,
-        isOpaque: true,
-        parameters: [
+/// Audio: the band glows with the level and swells on beats, the stars flare on beats, the dust lanes
+/// part with the slow bass.
+struct MilkyWay: LaneField {
+    static let descriptor = ShaderDescriptor.background(
+        "m1lky_way", "The galactic band with dust lanes, stars twinkling on beats.", speed: 0.2, [
             ParameterDescriptor("tilt", "Angle of the band in degrees.", .number(default: 25, range: -90...90)),
-        ] + BackgroundParameters.common(speed: 0.1))
-
+        ])
     static let stops = ["#000105", "#0a0f24", "#2a2f57", "#7d6f9e", "#e8d6c8", "#ffffff"].compactMap(Color.init(parsing:))
-    private let canvas = BackgroundCanvas()
-    private var frame = BackgroundFrame()
-    private var cosTilt: Float = 1, sinTilt: Float = 0, glow: Float = 1, dust: Float = 1
+    /// Point-like stars: full resolution at small sizes, coarser at 720p and 1080p.
+    static let resolution = BackgroundResolution(coarsest: 4, budget: 180_000)
 
-    public init(parameters: ShaderParameters) throws {}
+    private let noise = Noise.Sampler()
+    private var drift: Float = 0, twinkle: Float = 0, c: Float = 1, s: Float = 0
+    private var glow: Float = 1, dust: Float = 1, starLight: Float = 0.3, width: Float = 18, starSpread: Float = 0.01
 
-    public func configure(width: Int, height: Int) { canvas.configure(width: width, height: height) }
+    init(parameters: ShaderParameters) {}
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
-        frame = BackgroundFrame(uniforms, parameters)
+    mutating func prepare(_ frame: BackgroundFrame, _ parameters: ShaderParameters) {
+        let beat = frame.react * frame.drive.beat
+        drift = frame.time * 0.25
+        twinkle = wrapped(frame.mediaTime * Double(frame.speed) * 6, period: 1024)
         let a = parameters.number("tilt") * (Float.pi / 180)
-        cosTilt = fastCos(a); sinTilt = fastSin(a)
-        glow = 0.8 + 0.35 * frame.react * frame.drive.level
-        dust = 1 - 0.15 * frame.react * min(2, frame.drive.bassSlow)
-        canvas.setPalette(Self.stops, hue: parameters.number("hue"))
+        c = fastCos(a); s = fastSin(a)
+        glow = 0.6 + 0.25 * frame.react * frame.drive.level + 0.4 * beat
+        width = 18 / (1 + 0.5 * beat)
+        dust = 1 - 0.2 * frame.react * min(2, frame.drive.bassSlow)
+        starLight = 0.45 + 0.5 * beat
+        let radius = min(0.12, max(0.06, 0.6 * frame.pixel * Self.starCells))
+        starSpread = radius * radius
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        let t = frame.time, c = cosTilt, s = sinTilt, g = glow, d = dust
-        let noise = Noise.Sampler()
-        canvas.render(target, rows: rows, zoom: frame.zoom) { x0, y, step, count, out in
-            let sy = s * y, cy = c * y, speckleY = Lanes(repeating: y * 120)
-            forEachLaneGroup(count: count, { first in
-                let x = lanes(x0, step: step, first: first)
-                let along = c * x + sy + 0.02 * t, across = -s * x + cy
-                let clouds = noise.fbm(along * 3, across * 6, octaves: 4)
-                let band = fastExp(-across * across * 18)
-                let lane = smoothstep(0.45, 0.7, noise.fbm(along * 5 + 9, across * 14, octaves: 2)) * d
-                let speckle = smoothstep(0.9, 1, noise.value(x * 120, speckleY))
-                let light: Lanes = g * band * clouds * 1.3 * (1 - 0.8 * lane)
-                return clamp01(light + 0.04 + 0.3 * speckle)
-            }, store: { i, v in out[i] = canvas.color(v) })
-        }
+    struct Row { var sy: Float, cy: Float, cellY: LaneInts, fy: Lanes }
+
+    func row(_ y: Float) -> Row {
+        let v = y * Self.starCells + 100, j = floorToInt32(v)
+        return Row(sy: s * y, cy: c * y, cellY: LaneInts(repeating: j), fy: Lanes(repeating: v - Float(j)))
+    }
+
+    /// Star lattice cells across the frame height (a star in about a third of them).
+    static let starCells: Float = 60
+
+    func shade(_ x: Lanes, _ row: Row) -> Lanes {
+        let along = c * x + row.sy + drift, across = -s * x + row.cy
+        let clouds = noise.fbm(along * 3, across * 6, octaves: 4)
+        let band = fastExp(-across * across * width)
+        let lane = smoothstep(0.45, 0.7, noise.fbm(along * 5 + 9, across * 14, octaves: 2)) * dust
+        // Stars: a round point in about a third of the lattice cells (kept 0.3 cell from the
+        // border), at least a grid pixel across, each twinkling at its own phase.
+        let u = x * Self.starCells + 100, i = floorToInt32(u)
+        let px = 0.3 + 0.4 * noise.lattice(i, row.cellY), py = 0.3 + 0.4 * noise.lattice(i &+ 31, row.cellY &+ 17)
+        let n = noise.lattice(i &+ 7, row.cellY &+ 59)
+        let dx = u - Lanes(i) - px, dy = row.fy - py
+        let star = Lanes(repeating: 0).replacing(with: fastExp(-(dx * dx + dy * dy) / starSpread), where: n .< 0.33)
+        let flicker = 0.5 + 0.5 * fastSin(twinkle + n * 300) * (0.4 + n)
+        let light: Lanes = glow * band * clouds * 1.1 * (1 - 0.8 * lane)
+        return clamp01(light + 0.04 + starLight * star * flicker)
     }
 }

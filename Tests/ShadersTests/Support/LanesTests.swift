@@ -42,20 +42,6 @@ import Testing
         agree("voronoi id", scalar: { Noise.voronoi($0, $1).id }, lanes: { n.voronoi($0, $1).id })
     }
 
-    @Test("constellation's nearest stars on lanes: every lane has the scalar function's bits")
-    func nearestStars() {
-        let n = Noise.Sampler()
-        for part in 0..<3 {
-            agree("nearest stars \(part)", scalar: { x, y in
-                let r = Constellation.nearestStars(x, y)
-                return [r.0, r.1, r.2][part]
-            }, lanes: { x, y in
-                let r = Constellation.nearestStars(x, y, n)
-                return [r.0, r.1, r.2][part]
-            })
-        }
-    }
-
     @Test("fast trigonometry, clamps and smoothstep: every lane has the scalar bits")
     func fastMath() {
         agree("sin", scalar: { x, _ in fastSin(x) }, lanes: { x, _ in fastSin(x) })
