@@ -28,29 +28,39 @@ public final class Stars: Shader, @unchecked Sendable {
 
     static let layers = 3
     private var cellSize = [Float](repeating: 64, count: Stars.layers)
-    private var shiftCells = [Int](repeating: 0, count: Stars.layers)
-    private var shiftPixels = [Float](repeating: 0, count: Stars.layers)
     private var brightness: Float = 1, twinkle: Float = 0, time: Float = 0, swell: Float = 1
     private var space: UInt32 = 0
     private let behind: Bool
+    /// Per layer, this frame's stars by cell (row-major, `columns[l]` per row): x, y, radius, light;
+    /// radius < 0 for an empty cell. Filled in `prepare`, one hash per cell per frame (not per row).
+    private var stars: [UnsafeMutablePointer<SIMD4<Float>>] = (0..<Stars.layers).map { _ in .allocate(capacity: 1) }
+    private var capacity = [Int](repeating: 1, count: Stars.layers)
+    private var columns = [Int](repeating: 0, count: Stars.layers)
+    private var cellRows = [Int](repeating: 0, count: Stars.layers)
 
     public init(parameters: ShaderParameters) throws {
         behind = parameters.choice("mode") == "behind"
     }
 
+    deinit { for p in stars { p.deallocate() } }
+
+    /// Room for the smallest cells the density range allows (4), so `prepare` never allocates.
+    public func configure(width: Int, height: Int) {
+        let h = Float(max(1, height))
+        for l in 0..<Self.layers {
+            let size = max(3, 96 * h / 1080 / 2 / Float(1 << l))
+            let needed = (Int(Float(width) / size) + 3) * (Int(h / size) + 3)
+            guard needed > capacity[l] else { continue }
+            stars[l].deallocate()
+            stars[l] = .allocate(capacity: needed)
+            capacity[l] = needed
+        }
+    }
+
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let drive = AudioDrive(uniforms.features)
-        let h = Float(max(1, uniforms.height))
+        let w = Float(max(1, uniforms.width)), h = Float(max(1, uniforms.height))
         let base = 96 * h / 1080 / parameters.number("density").squareRoot()
-        for l in 0..<Self.layers {
-            let size = max(3, base / Float(1 << l))
-            cellSize[l] = size
-            // Drift left: nearer (bigger) layers faster. Exact in Double, split into whole cells + rest.
-            let offset = uniforms.time * Double(parameters.number("speed")) * Double(24 * h / 1080) / Double(1 << l)
-            let cells = (offset / Double(size)).isFinite ? Int(offset / Double(size)) : 0
-            shiftCells[l] = cells
-            shiftPixels[l] = Float(offset - Double(cells) * Double(size))
-        }
         let react = parameters.number("react")
         brightness = 1 + react * (1.5 * drive.beat + 0.5 * min(1.5, drive.treble))
         swell = 1 + react * 0.35 * min(2, drive.bass)
@@ -58,6 +68,39 @@ public final class Stars: Shader, @unchecked Sendable {
         time = wrapped(uniforms.time, period: 3600)
         let spaceColor = parameters.color("space")
         space = packOpaque(spaceColor.red, spaceColor.green, spaceColor.blue)
+        for l in 0..<Self.layers {
+            let size = max(3, base / Float(1 << l))
+            cellSize[l] = size
+            // Drift left: nearer (bigger) layers faster. Exact in Double, split into whole cells + rest.
+            let offset = uniforms.time * Double(parameters.number("speed")) * Double(24 * h / 1080) / Double(1 << l)
+            let cells = (offset / Double(size)).isFinite ? Int(offset / Double(size)) : 0
+            let shift = Float(offset - Double(cells) * Double(size))
+            var cols = Int((w + shift) / size) + 2, rowCount = Int(h / size) + 2
+            if cols * rowCount > capacity[l] { cols = 0; rowCount = 0 }   // not configured for this size: no stars
+            columns[l] = cols; cellRows[l] = rowCount
+            fillLayer(l, size: size, shift: shift, shiftCells: cells)
+        }
+    }
+
+    /// One star per occupied cell of layer `l`: placed, sized and phased by a hash of its cell.
+    private func fillLayer(_ l: Int, size: Float, shift: Float, shiftCells: Int) {
+        let salt = UInt32(l) &* 0x68E3_1DA4, levelDim = (1 / Float(1 << l)).squareRoot()
+        let table = stars[l], cols = columns[l]
+        for r in 0..<cellRows[l] {
+            for c in 0..<cols {
+                let worldColumn = c + shiftCells
+                let hv = Noise.hash(UInt32(truncatingIfNeeded: worldColumn) &* 0x9E37_79B1 ^ UInt32(r) &* 0x85EB_CA77 ^ salt)
+                guard hv & 0xFF < 150 else { table[r * cols + c] = SIMD4(0, 0, -1, 0); continue }   // ~40 % empty
+                let fy = Float((hv >> 8) & 0xFF) / 255, fx = Float((hv >> 16) & 0xFF) / 255
+                let magnitude = Float(hv >> 24) / 255
+                let radius = (0.6 + 1.2 * magnitude * magnitude) * (1.4 - 0.3 * Float(l)) * max(1, size / 96) * swell
+                let phase = Float(hv & 0xFFFF) * 0.0001
+                let flicker = 1 - twinkle * 0.5 * (1 + fastSin(time * (1.5 + 3 * magnitude) + phase))
+                let light = min(1.5, (0.35 + 0.65 * magnitude) * levelDim * flicker * brightness)
+                table[r * cols + c] = SIMD4((Float(c) + 0.15 + 0.7 * fx) * size - shift,
+                                            (Float(r) + 0.15 + 0.7 * fy) * size, radius, light)
+            }
+        }
     }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
@@ -66,57 +109,47 @@ public final class Stars: Shader, @unchecked Sendable {
             let dst = target.row32(y)
             guard y < source.height, width > 0 else { fillPixels(dst, target.width, 0); continue }
             let src = source.row32(y)
+            var opaque: UInt32 = 0xFF00_0000
+            for x in 0..<width { opaque &= src[x] }
             if behind {
-                var opaque: UInt32 = 0xFF00_0000
-                for x in 0..<width { opaque &= src[x] }
                 if opaque >> 24 == 0xFF {
                     dst.update(from: src, count: width)
                 } else {
                     fillPixels(dst, width, space)
-                    for l in 0..<Self.layers { splat(layer: l, row: y, into: dst, width: width) }
+                    for l in 0..<Self.layers { splat(layer: l, row: y, into: dst, width: width, night: false) }
                     Blend.normalRow(src, dst, width, 255)
                 }
             } else {
-                // Night sky: the stars alone on black, then added to the picture scaled by its darkness
-                // (transparent areas count as black, over `space`).
-                fillPixels(dst, width, 0)
-                for l in 0..<Self.layers { splat(layer: l, row: y, into: dst, width: width) }
-                for x in 0..<width {
-                    let p = src[x], star = dst[x]
-                    let under = p >> 24 == 0xFF ? p : Blend.pixel(p, onto: space, mode: .normal, opacity: 255)
-                    guard star & 0x00FF_FFFF != 0 else { dst[x] = under; continue }
-                    // Darkness 0…256 from the picture's brightest channel: stars vanish over bright areas.
-                    let bright = max(under & 0xFF, (under >> 8) & 0xFF, (under >> 16) & 0xFF)
-                    let dark = UInt32(256) - min(256, bright * 2)
-                    dst[x] = Blend.saturatingAdd(under, scalePixel(star, dark) & 0x00FF_FFFF)
+                // Night sky: the picture (transparent areas over `space`), then the stars added where it
+                // is dark: each star pixel is weighted by the darkness of the pixel it lands on.
+                if opaque >> 24 == 0xFF {
+                    dst.update(from: src, count: width)
+                } else {
+                    for x in 0..<width {
+                        let p = src[x]
+                        dst[x] = p >> 24 == 0xFF ? p : Blend.pixel(p, onto: space, mode: .normal, opacity: 255)
+                    }
                 }
+                for l in 0..<Self.layers { splat(layer: l, row: y, into: dst, width: width, night: true) }
             }
             if width < target.width { fillPixels(dst + width, target.width - width, 0) }
         }
     }
 
-    /// Adds the stars of one layer that touch row `y`.
-    private func splat(layer l: Int, row y: Int, into dst: UnsafeMutablePointer<UInt32>, width: Int) {
-        let size = cellSize[l], shift = shiftPixels[l], salt = UInt32(l) &* 0x68E3_1DA4
+    /// Adds the stars of one layer that touch row `y`; `night` weights them by the darkness under them.
+    @inline(__always)
+    private func splat(layer l: Int, row y: Int, into dst: UnsafeMutablePointer<UInt32>, width: Int, night: Bool) {
+        let size = cellSize[l], cols = columns[l], table = stars[l]
         let py = Float(y) + 0.5
         let cellRow = Int(py / size)
-        let levelDim: Float = 1 / Float(1 << l)
-        for r in max(0, cellRow - 1)...(cellRow + 1) {
-            let lastColumn = Int((Float(width) + shift) / size) + 1
-            for c in 0...lastColumn {
-                let worldColumn = c + shiftCells[l]
-                let h = Noise.hash(UInt32(truncatingIfNeeded: worldColumn) &* 0x9E37_79B1 ^ UInt32(r) &* 0x85EB_CA77 ^ salt)
-                guard h & 0xFF < 150 else { continue }   // ~40 % of cells are empty
-                let fy = Float((h >> 8) & 0xFF) / 255, fx = Float((h >> 16) & 0xFF) / 255
-                let starY = (Float(r) + 0.15 + 0.7 * fy) * size
-                let dy = py - starY
-                let magnitude = Float(h >> 24) / 255
-                let radius = (0.6 + 1.2 * magnitude * magnitude) * (1.4 - 0.3 * Float(l)) * max(1, size / 96) * swell
-                guard abs(dy) < radius + 1 else { continue }
-                let starX = (Float(c) + 0.15 + 0.7 * fx) * size - shift
-                let phase = Float(h & 0xFFFF) * 0.0001
-                let flicker = 1 - twinkle * 0.5 * (1 + fastSin(time * (1.5 + 3 * magnitude) + phase))
-                let light = min(1.5, (0.35 + 0.65 * magnitude) * levelDim.squareRoot() * flicker * brightness)
+        guard cols > 0 else { return }
+        for r in max(0, cellRow - 1)...min(cellRows[l] - 1, cellRow + 1) {
+            let row = table + r * cols
+            for c in 0..<cols {
+                let star = row[c]
+                let radius = star.z, dy = py - star.y
+                guard radius >= 0, abs(dy) < radius + 1 else { continue }
+                let starX = star.x, light = star.w
                 let x0 = max(0, Int(starX - radius - 1)), x1 = min(width, Int(starX + radius + 2))
                 guard x0 < x1 else { continue }
                 for x in x0..<x1 {
@@ -126,8 +159,14 @@ public final class Stars: Shader, @unchecked Sendable {
                     let v = light * core * core
                     let gray = byte(v)
                     // Stars are slightly blue-white: add (v, v, 1.1·v) saturating.
-                    let star = gray | gray << 8 | byte(v * 1.1) << 16
-                    dst[x] = Blend.saturatingAdd(dst[x], star)
+                    var add = gray | gray << 8 | byte(v * 1.1) << 16
+                    if night {
+                        // Darkness 0…256 from the brightest channel under it: stars vanish over bright areas.
+                        let under = dst[x]
+                        let bright = max(under & 0xFF, (under >> 8) & 0xFF, (under >> 16) & 0xFF)
+                        add = scalePixel(add, UInt32(256) - min(256, bright * 2))
+                    }
+                    dst[x] = Blend.saturatingAdd(dst[x], add)
                 }
             }
         }

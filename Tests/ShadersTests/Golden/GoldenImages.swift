@@ -7925,85 +7925,85 @@ enum GoldenImages {
         """,
         "every-stars": """
         UDcKV0lEVEggNjQKSEVJR0hUIDM2CkRFUFRIIDQKTUFYVkFMIDI1NQpUVVBMVFlQRSBSR0JfQUxQ
-        SEEKRU5ESERSCg8POf8EACj/LydS/4p+s/91ZJb/LBdB/xkAKP8dACj/IgDI/yYAyP8qAMj/LwDI
-        /zMAyP83AMj/OwDI/zgAyP9xLVr/YyNO/2gcR/9pIEv/VQAo/1AAKP9gASn/Zgs0/2cAyP9jAMj/
+        SEEKRU5ESERSCg8POf8EACj/LydS/4B0p/9WRXT/KxZA/xkAKP8dACj/IgDI/yYAyP8qAMj/LwDI
+        /zMAyP83AMj/OwDI/zgAyP9vK1f/YyNO/2UZQv9oH0r/VQAo/1AAKP9gASn/Zgs0/2cAyP9jAMj/
         bgDI/2oAyP92AMj/cgDI/3EAyP91AMj/iQAo/4wAKP+AACj/hAAo/5gAKP+fACj/kwAo/5cAKP+q
         AMj/rgDI/6EAyP+lAMj/vgDI/7oAyP+2AMj/sgDI/88AKP/LACj/xwAo/8AAKP/cACj/2AAo/9QA
-        KP/RACj/7QDI/+kAyP/lAMj/7gDI//IAyP/2AMj/+wDI//4AyP8DCiv/BAco/ywrT/+FgK3/iX+t
-        /zMlSf8ZByj/HQco/yIHyP8mB8j/KgfI/y8HyP8zB8j/NwfI/zsHyP84B8j/qWyX/4dOdf92MVb/
-        bStQ/10PMP9SCSr/ZAwt/2wYO/9nB8j/YwfI/24HyP9qB8j/dgfI/3IHyP9xB8j/dQfI/4kHKP+M
+        KP/RACj/7QDI/+kAyP/lAMj/7gDI//IAyP/2AMj/+wDI//4AyP8DCiv/BAco/ywrT/92cZz/XVN8
+        /zMlSP8ZByj/HQco/yIHyP8mB8j/KgfI/y8HyP8zB8j/NwfI/zsHyP84B8j/h0py/3Y9Y/9qJUr/
+        ZSNI/10PMf9SCSr/ZAwt/2wYOv9nB8j/YwfI/24HyP9qB8j/dgfI/3IHyP9xB8j/dQfI/4kHKP+M
         Byj/gAco/4QHKP+YByj/nwco/5MHKP+XByj/qgfI/64HyP+hB8j/pQfI/74HyP+6B8j/tgfI/7IH
         yP/PByj/ywco/8cHKP/AByj/3Aco/9gHKP/UByj/0Qco/+0HyP/pB8j/5QfI/+4HyP/yB8j/9gfI
-        //sHyP/+B8j/AA4o/wQOKP8LESv/HR86/yAdOf8YESv/GQ4o/x4PKf8iDsj/Jg7I/yoOyP8vDsj/
-        Mw7I/zcOyP87Dsj/OA7I/4NNbv+qeJz/kVN0/45TdP90LUr/XRs2/28eOv9uIT3/Zw7I/2MOyP9u
+        //sHyP/+B8j/AA4o/wQOKP8LESv/HR86/x8cOP8YESv/GQ4o/x4PKf8iDsj/Jg7I/yoOyP8vDsj/
+        Mw7I/zcOyP87Dsj/OA7I/3E7Wv+EUnP/djhW/3tAX/9zLEn/XRs2/24dOf9sHzr/Zw7I/2MOyP9u
         Dsj/ag7I/3YOyP9yDsj/cQ7I/3UOyP+JDij/jA4o/4AOKP+EDij/mA4o/58OKP+TDij/lw4o/6oO
         yP+uDsj/oQ7I/6UOyP++Dsj/ug7I/7YOyP+yDsj/zw4o/8sOKP/HDij/wA4o/9wOKP/YDij/1A4o
         /9EOKP/tDsj/6Q7I/+UOyP/uDsj/8g7I//YOyP/7Dsj//g7I/xEmO/8XKD3/Dxww/wwVKP8SFin/
-        HR0y/zczSf9TS2T/IhXI/yYVyP8qFcj/LxXI/zMVyP83Fcj/OxXI/zgVyP+EVW//lGmF/4dQaf+3
-        g5b/jk5n/2csQf9qIDT/Yhww/2cVyP9jFcj/bhXI/2oVyP92Fcj/chXI/3EVyP91Fcj/iRUo/4wV
+        HR0y/zUxRv9SSmL/IhXI/yYVyP8qFcj/LxXI/zMVyP83Fcj/OxXI/zgVyP9xQlr/dUph/3tEWv+s
+        eJP/jk5m/2csQf9pHzP/Yhwv/2cVyP9jFcj/bhXI/2oVyP92Fcj/chXI/3EVyP91Fcj/iRUo/4wV
         KP+AFSj/hBUo/5gVKP+fFSj/kxUo/5cVKP+qFcj/rhXI/6EVyP+lFcj/vhXI/7oVyP+2Fcj/shXI
         /88VKP/LFSj/xxUo/8AVKP/cFSj/2BUo/9QVKP/RFSj/7RXI/+kVyP/lFcj/7hXI//IVyP/2Fcj/
-        +xXI//4VyP9KZ3r/VG2A/y9EUv8TJDD/KDRB/3mBlf+vs83/XV1v/yIdyP8mHcj/Kh3I/y8dyP8z
-        Hcj/Nx3I/zsdyP84Hcj/cUpZ/3lWZv92R1b/pHiM/4NLW/9jMD3/cC47/2cpNf9nHcj/Yx3I/24d
+        +xXI//4VyP9IZXj/Umt9/y5DUv8TJDD/JzNA/1Zeb/95fZL/VVVl/yIdyP8mHcj/Kh3I/y8dyP8z
+        Hcj/Nx3I/zsdyP84Hcj/Z0BO/29MXP9zRFL/kmZ4/4JKWv9jMD3/by06/2YoM/9nHcj/Yx3I/24d
         yP9qHcj/dh3I/3IdyP9xHcj/dR3I/4kdKP+MHSj/gB0o/4QdKP+YHSj/nx0o/5MdKP+XHSj/qh3I
         /64dyP+hHcj/pR3I/74dyP+6Hcj/th3I/7IdyP/PHSj/yx0o/8cdKP/AHSj/3B0o/9gdKP/UHSj/
-        0R0o/+0dyP/pHcj/5R3I/+4dyP/yHcj/9h3I//sdyP/+Hcj/r9PX/7PT1/90kKD/VW14/3OGlf9r
-        eob/WGNt/ycuMv8iJMj/JiTI/yokyP8vJMj/MyTI/zckyP87JMj/OCTI/0wsMf9FKS7/WjI3/2M+
+        0R0o/+0dyP/pHcj/5R3I/+4dyP/yHcj/9h3I//sdyP/+Hcj/i6/B/6HB1P9RbXf/Qlpj/1Voc/9O
+        XWf/TVhh/ycuMv8iJMj/JiTI/yokyP8vJMj/MyTI/zckyP87JMj/OCTI/0wsMv9FKS3/WjI3/2M+
         Rf9mNTv/Viov/2AlKf9eJyv/ZyTI/2MkyP9uJMj/aiTI/3YkyP9yJMj/cSTI/3UkyP+JJCj/jCQo
         /4AkKP+EJCj/mCQo/58kKP+TJCj/lyQo/6okyP+uJMj/oSTI/6UkyP++JMj/uiTI/7YkyP+yJMj/
         zyQo/8skKP/HJCj/wCQo/9wkKP/YJCj/1CQo/9EkKP/tJMj/6STI/+UkyP/uJMj/8iTI//YkyP/7
-        JMj//iTI/6nU0f+t1NH/qczR/6HAy/+61NH/X3V5/zdJSf9YZmj/IivI/yYryP8qK8j/LyvI/zMr
-        yP83K8j/OyvI/zgryP9bQkH/W0ZF/08uK/9NLy3/WzEv/1ArKP9fKyj/Wyso/2cryP9jK8j/bivI
+        JMj//iTI/2CLkv9sk5r/V3p//1x7fv+uyNH/U2ls/zVHR/9YZmj/IivI/yYryP8qK8j/LyvI/zMr
+        yP83K8j/OyvI/zgryP9YPz//WkVE/04tK/9NLy3/WzEv/1ArKP9fKyj/Wyso/2cryP9jK8j/bivI
         /2oryP92K8j/civI/3EryP91K8j/iSso/4wrKP+AKyj/hCso/5grKP+fKyj/kyso/5crKP+qK8j/
         rivI/6EryP+lK8j/vivI/7oryP+2K8j/sivI/88rKP/LKyj/xyso/8ArKP/cKyj/2Cso/9QrKP/R
-        Kyj/7SvI/+kryP/lK8j/7ivI//IryP/2K8j/+yvI//4ryP+ZzMH/nczB/2GMif9gh4T/dZeX/zpY
-        Uv8vSUH/T2Vf/yIzyP8mM8j/KjPI/y8zyP8zM8j/NzPI/zszyP84M8j/inl1/2teV/9ONSv/YUtC
+        Kyj/7SvI/+kryP/lK8j/7ivI//IryP/2K8j/+yvI//4ryP99sKj/YI+O/0FsZf9FbGj/WHp2/zhW
+        T/8vSUD/T2Vf/yIzyP8mM8j/KjPI/y8zyP8zM8j/NzPI/zszyP84M8j/e2pk/2RXT/9ONSv/YUtC
         /4NhW/9cPzX/XzMo/101Kv9nM8j/YzPI/24zyP9qM8j/djPI/3IzyP9xM8j/dTPI/4kzKP+MMyj/
         gDMo/4QzKP+YMyj/nzMo/5MzKP+XMyj/qjPI/64zyP+hM8j/pTPI/74zyP+6M8j/tjPI/7IzyP/P
         Myj/yzMo/8czKP/AMyj/3DMo/9gzKP/UMyj/0TMo/+0zyP/pM8j/5TPI/+4zyP/yM8j/9jPI//sz
-        yP/+M8j/ADrI/wQ6yP8IOsj/DDrI/xE6yP8VOsj/GTrI/x06yP8jOyn/LEAv/yw8Kv8wOyn/R049
-        /1daTP9VVEX/XV9R/0Q6yP9AOsj/TDrI/0k6yP9VOsj/UDrI/186yP9bOsj/bkEv/2pBMP9xPSv/
-        e0s7/4lNPP+CSjn/dj8u/35DMv+JOsj/jDrI/4A6yP+EOsj/mDrI/586yP+TOsj/lzrI/6o6KP+u
+        yP/+M8j/ADrI/wQ6yP8IOsj/DDrI/xE6yP8VOsj/GTrI/x06yP8jOyn/LEAv/y09K/8wOyn/RUw8
+        /1NWSP9TUkL/XV9Q/0Q6yP9AOsj/TDrI/0k6yP9VOsj/UDrI/186yP9bOsj/bkEv/2pBMP9xPSv/
+        e0s7/4lNPP+CSjn/dj8t/3xBL/+JOsj/jDrI/4A6yP+EOsj/mDrI/586yP+TOsj/lzrI/6o6KP+u
         Oij/oToo/6U6KP++Oij/ujoo/7Y6KP+yOij/zzrI/8s6yP/HOsj/wDrI/9w6yP/YOsj/1DrI/9E6
         yP/tOij/6Too/+U6KP/uOij/8joo//Y6KP/7Oij//joo/wBByP8EQcj/CEHI/wxByP8RQcj/FUHI
-        /xlByP8dQcj/JUQr/zlUPf87Ujv/UGJM/3aEcv+Ainn/cHZi/4+YiP9EQcj/QEHI/0xByP9JQcj/
-        VUHI/1BByP9fQcj/W0HI/2dBKP9jQSj/b0Ip/3RLNP9/SjL/e0oy/3tLM/+LVz7/iUHI/4xByP+A
+        /xlByP8dQcj/JUQr/zlUPf87Ujv/S11H/2VzXv9+iHj/ZWtV/4+Yh/9EQcj/QEHI/0xByP9JQcj/
+        VUHI/1BByP9fQcj/W0HI/2dBKP9jQSj/b0Ip/3RLNP9/SjL/e0oy/3hIMf+ATDT/iUHI/4xByP+A
         Qcj/hEHI/5hByP+fQcj/k0HI/5dByP+qQSj/rkEo/6FBKP+lQSj/vkEo/7pBKP+2QSj/skEo/89B
         yP/LQcj/x0HI/8BByP/cQcj/2EHI/9RByP/RQcj/7UEo/+lBKP/lQSj/7kEo//JBKP/2QSj/+0Eo
-        //5BKP8ASMj/BEjI/whIyP8MSMj/EUjI/xVIyP8ZSMj/HUjI/yNJKf8qTC3/L00t/0VeQf9me2D/
-        Y3RZ/2FuUf92hmz/REjI/0BIyP9MSMj/SUjI/1VIyP9QSMj/X0jI/1tIyP9nSCj/Y0go/25IKP9s
-        Sir/eEoq/3RKKv94TzD/i14+/4lIyP+MSMj/gEjI/4RIyP+YSMj/n0jI/5NIyP+XSMj/qkgo/65I
+        //5BKP8ASMj/BEjI/whIyP8MSMj/EUjI/xVIyP8ZSMj/HUjI/yNJKf8qTC3/L00t/0NcP/9ab1P/
+        YnNX/1toSv91hWv/REjI/0BIyP9MSMj/SUjI/1VIyP9QSMj/X0jI/1tIyP9nSCj/Y0go/25IKP9s
+        Sir/eEoq/3RKKv93Ti//f1Iz/4lIyP+MSMj/gEjI/4RIyP+YSMj/n0jI/5NIyP+XSMj/qkgo/65I
         KP+hSCj/pUgo/75IKP+6SCj/tkgo/7JIKP/PSMj/y0jI/8dIyP/ASMj/3EjI/9hIyP/USMj/0UjI
         /+1IKP/pSCj/5Ugo/+5IKP/ySCj/9kgo//tIKP/+SCj/AFDI/wRQyP8IUMj/DFDI/xFQyP8VUMj/
-        GVDI/x1QyP8iUCj/LVcw/z5kPv85WjP/NlMr/z1WL/9AVS7/R184/0RQyP9AUMj/TFDI/0lQyP9V
-        UMj/UFDI/19QyP9bUMj/b1gw/2lWLv9vUSn/alAo/3ZQKP90Uir/e1oz/35ZMv+JUMj/jFDI/4BQ
+        GVDI/x1QyP8iUCj/LVcw/z5kPv85WjP/NlMr/z5XL/9AVS7/R184/0RQyP9AUMj/TFDI/0lQyP9V
+        UMj/UFDI/19QyP9bUMj/blcv/2lWLv9vUSn/alAo/3ZQKP90Uir/eVgw/3xXMP+JUMj/jFDI/4BQ
         yP+EUMj/mFDI/59QyP+TUMj/l1DI/6pQKP+uUCj/oVAo/6VQKP++UCj/ulAo/7ZQKP+yUCj/z1DI
         /8tQyP/HUMj/wFDI/9xQyP/YUMj/1FDI/9FQyP/tUCj/6VAo/+VQKP/uUCj/8lAo//ZQKP/7UCj/
-        /lAo/wBXyP8EV8j/CFfI/wxXyP8RV8j/FVfI/xlXyP8dV8j/Ilco/zdoO/9nlGv/Rm5C/zxgMv9M
-        bD//Ql4w/0NiNP9EV8j/QFfI/0xXyP9JV8j/VVfI/1BXyP9fV8j/W1fI/35uQf+BdUn/dV4w/2pX
-        KP92Vyj/eV4w/4huQv+CZDb/iVfI/4xXyP+AV8j/hFfI/5hXyP+fV8j/k1fI/5dXyP+qVyj/rlco
+        /lAo/wBXyP8EV8j/CFfI/wxXyP8RV8j/FVfI/xlXyP8dV8j/Ilco/zdoO/9nlGv/Rm5C/zxgMv9L
+        az7/Ql4w/0JhM/9EV8j/QFfI/0xXyP9JV8j/VVfI/1BXyP9fV8j/W1fI/3lpPP+BdUn/dV4w/2pX
+        KP92Vyj/eF0v/39lN/99XzH/iVfI/4xXyP+AV8j/hFfI/5hXyP+fV8j/k1fI/5dXyP+qVyj/rlco
         /6FXKP+lVyj/vlco/7pXKP+2Vyj/slco/89XyP/LV8j/x1fI/8BXyP/cV8j/2FfI/9RXyP/RV8j/
         7Vco/+lXKP/lVyj/7lco//JXKP/2Vyj/+1co//5XKP8AXsj/BF7I/wheyP8MXsj/EV7I/xVeyP8Z
-        Xsj/HV7I/yhkLv80bDj/QHRA/zloM/9Ebzr/e6Js/0lsN/9LcTz/RF7I/0BeyP9MXsj/SV7I/1Ve
-        yP9QXsj/X17I/1teyP98cz7/jIdW/31tOP9wZC7/eWEr/4FtOP+PfEb/h3A8/4leyP+MXsj/gF7I
+        Xsj/HV7I/yhkLv8zazf/PnI+/zloMv9Dbjn/YolX/0hrN/9Ibjr/RF7I/0BeyP9MXsj/SV7I/1Ve
+        yP9QXsj/X17I/1teyP95cDz/hH9M/3pqNf9wZC7/eWEr/31pNP+JdkL/gGk0/4leyP+MXsj/gF7I
         /4ReyP+YXsj/n17I/5NeyP+XXsj/ql4o/65eKP+hXij/pV4o/75eKP+6Xij/tl4o/7JeKP/PXsj/
         y17I/8deyP/AXsj/3F7I/9heyP/UXsj/0V7I/+1eKP/pXij/5V4o/+5eKP/yXij/9l4o//teKP/+
-        Xij/AWbI/wVmyP8JZsj/DWbI/xBmyP8UZsj/GGbI/xxmyP8wczb/PXxA/zNuMf8uZij/Nmos/0Bw
-        M/89aSz/Omcp/0VmyP9BZsj/TWbI/0hmyP9UZsj/UWbI/15myP9aZsj/bW0v/3d7P/+FfED/enU5
-        /3ppLP97bjH/hnxA/4R2Of+IZsj/jWbI/4FmyP+FZsj/mWbI/55myP+SZsj/lmbI/6tmKP+vZij/
+        Xij/AWbI/wVmyP8JZsj/DWbI/xBmyP8UZsj/GGbI/xxmyP8wczb/PXxA/zNuMP8uZij/Nmos/0Bw
+        M/89aSz/Omcp/0VmyP9BZsj/TWbI/0hmyP9UZsj/UWbI/15myP9aZsj/bGwv/3N3PP+Eez//eHM2
+        /3ppK/95bC//fXM3/35wM/+IZsj/jWbI/4FmyP+FZsj/mWbI/55myP+SZsj/lmbI/6tmKP+vZij/
         oGYo/6RmKP+/Zij/u2Yo/7dmKP+zZij/zmbI/8pmyP/GZsj/wWbI/91myP/ZZsj/1WbI/9BmyP/s
         Zij/6GYo/+RmKP/vZij/82Yo//dmKP/6Zij//2Yo/wFtyP8Fbcj/CW3I/w1tyP8Qbcj/FG3I/xht
-        yP8cbcj/K3Uw/zZ8OP8vcS3/Lm0o/zJtKP82bSj/PG8r/0B0MP9Fbcj/QW3I/01tyP9Ibcj/VG3I
-        /1FtyP9ebcj/Wm3I/2tyLf9qdTH/fXs3/4OFQv99cy//eXMv/4qHRf+LhED/iG3I/41tyP+Bbcj/
+        yP8cbcj/K3Uw/zR6N/8vcS3/Lm0o/zJtKP82bSj/PG8r/z9zMP9Fbcj/QW3I/01tyP9Ibcj/VG3I
+        /1FtyP9ebcj/Wm3I/2pxLP9qdTH/e3k1/31/PP99cy//eXMu/4OAPf+Ffjr/iG3I/41tyP+Bbcj/
         hW3I/5ltyP+ebcj/km3I/5ZtyP+rbSj/r20o/6BtKP+kbSj/v20o/7ttKP+3bSj/s20o/85tyP/K
         bcj/xm3I/8FtyP/dbcj/2W3I/9VtyP/Qbcj/7G0o/+htKP/kbSj/720o//NtKP/3bSj/+m0o//9t
-        KP8NgDb/Cnkt/wx3K/8XfjP/Fnov/xR0KP8YdCj/HHQo/yN0yP8ndMj/K3TI/y50yP8ydMj/NnTI
-        /zp0yP85dMj/XYxA/0t+M/9OdSn/Tnou/1t7L/9Udyv/ZXsw/2J8Mf9mdMj/YnTI/290yP9rdMj/
+        KP8KfTL/CXgt/wx3K/8WfTL/Fnou/xR0KP8YdCj/HHQo/yN0yP8ndMj/K3TI/y50yP8ydMj/NnTI
+        /zp0yP85dMj/VIM4/0l8Mf9OdSn/Tnou/1t7L/9Udyv/ZXsw/2J8Mf9mdMj/YnTI/290yP9rdMj/
         d3TI/3N0yP9wdMj/dHTI/4h0KP+NdCj/gXQo/4V0KP+ZdCj/nnQo/5J0KP+WdCj/q3TI/690yP+g
         dMj/pHTI/790yP+7dMj/t3TI/7N0yP/OdCj/ynQo/8Z0KP/BdCj/3XQo/9l0KP/VdCj/0HQo/+x0
-        yP/odMj/5HTI/+90yP/zdMj/93TI//p0yP//dMj/CIIw/wd9Kv8KfCr/EH4r/xF8Kf8Ueyj/GHso
-        /xx7KP8je8j/J3vI/yt7yP8ue8j/MnvI/zZ7yP86e8j/OXvI/0+FMv9HgS7/Tnwp/0x/LP9ZgC7/
-        U30q/2B9Kv9bfCn/ZnvI/2J7yP9ve8j/a3vI/3d7yP9ze8j/cHvI/3R7yP+Ieyj/jXso/4F7KP+F
+        yP/odMj/5HTI/+90yP/zdMj/93TI//p0yP//dMj/CIIw/wZ8Kv8KfCn/D30r/xF8Kf8Ueyj/GHso
+        /xx7KP8je8j/J3vI/yt7yP8ue8j/MnvI/zZ7yP86e8j/OXvI/0uBL/9Ffyz/Tnwp/0x/LP9ZgC7/
+        Unwq/2B9Kv9bfCn/ZnvI/2J7yP9ve8j/a3vI/3d7yP9ze8j/cHvI/3R7yP+Ieyj/jXso/4F7KP+F
         eyj/mXso/557KP+Seyj/lnso/6t7yP+ve8j/oHvI/6R7yP+/e8j/u3vI/7d7yP+ze8j/znso/8p7
         KP/Geyj/wXso/917KP/Zeyj/1Xso/9B7KP/se8j/6HvI/+R7yP/ve8j/83vI//d7yP/6e8j//3vI
         /wGDKP8Fgyj/CYMo/w2DKP8Qgyj/FIMo/xiDKP8cgyj/I4PI/yeDyP8rg8j/LoPI/zKDyP82g8j/
