@@ -3,7 +3,7 @@
 #
 #   Scripts/contact-sheet.sh [--song FILE] [--at SECONDS] [--size WxH] [--columns N] [-o OUT.jpg]
 #
-# Defaults: Samples/sample.ogg at 6.1 s, 320x180 tiles, 6 columns, docs/contact-sheet.jpg. The list is
+# Defaults: Samples/sample.ogg at 6.1 s, 256x144 tiles, 8 columns, docs/contact-sheet.jpg. The list is
 # read from `marble effects --json` (every shader and preset the build has, never a hand-kept list).
 # Generators are drawn alone (a one-layer preset; `media` shows the picture below); filters over a picture (Samples/Pictures/magma.jpg,
 # under the default preset's bars); presets as they are. Needs a release build (swift build -c release)
@@ -11,7 +11,7 @@
 # left unlabelled.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-song=Samples/sample.ogg at=6.1 size=320x180 columns=6 out=docs/contact-sheet.jpg
+song=Samples/sample.ogg at=6.1 size=256x144 columns=8 out=docs/contact-sheet.jpg
 while [ $# -gt 0 ]; do
   case "$1" in
     --song) song=$2; shift 2 ;;
@@ -68,5 +68,5 @@ while IFS=$'\t' read -r name kind; do
 done < "$work/list"
 
 rows=$(( (n + columns - 1) / columns ))
-ffmpeg -v error -y -framerate 1 -i "$work/%03d.png" -vf "tile=${columns}x${rows}:padding=4:color=0x111111" -frames:v 1 -q:v 3 "$out"
+ffmpeg -v error -y -framerate 1 -i "$work/%03d.png" -vf "tile=${columns}x${rows}:padding=4:color=0x111111" -frames:v 1 -q:v 5 "$out"
 echo "contact-sheet: $n effects → $out"
