@@ -14,7 +14,7 @@ import MarbleCore
 /// Parameters: `center_x`, `center_y` (fractions of the frame), `size` (fraction of the height),
 /// `shape`, `corner` (radius, fraction of the size, for `rounded`), `border` (pixels at 1080p) and
 /// `border_color`, `shadow` (0…1), `pulse`, `spin`, `placeholder`.
-public final class Cover: Shader, @unchecked Sendable {
+public final class Cover: Shader, BlendedRowDrawing, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the shrunk picture and the per-frame values.
     public static let descriptor = ShaderDescriptor(
         name: "cover", summary: "The song's embedded cover picture: square, rounded or a disc, with border and shadow.",
@@ -144,12 +144,7 @@ public final class Cover: Shader, @unchecked Sendable {
     public func coveredRows(height: Int) -> Range<Int> { firstRow..<max(firstRow, min(height, endRow)) }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        switch mode {
-        case .normal: drawRows(NormalBlend.self, target, rows)
-        case .add: drawRows(AddBlend.self, target, rows)
-        case .screen: drawRows(ScreenBlend.self, target, rows)
-        case .multiply: drawRows(MultiplyBlend.self, target, rows)
-        }
+        drawRows(blending: mode, target, rows)
     }
 
     /// Signed distance (pixels) from the shape's edge, in the shape's own (rotated) coordinates.
@@ -161,7 +156,7 @@ public final class Cover: Shader, @unchecked Sendable {
     }
 
     @inline(__always)
-    private func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
+    func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
         let band = rows.clamped(to: firstRow..<max(firstRow, endRow))
         guard !band.isEmpty, firstColumn < endColumn else { return }
         for y in band {

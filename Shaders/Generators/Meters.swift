@@ -17,7 +17,7 @@ import MarbleCore
 /// (media time, not the wall clock); a frame that does not follow the previous one starts afresh.
 /// The panel is `width` × `height` of the frame around (`center_x`, `center_y`); every edge is
 /// antialiased by its exact pixel coverage. Without sound only the empty tracks and the scale show.
-public final class Meters: Shader, @unchecked Sendable {
+public final class Meters: Shader, BlendedRowDrawing, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the element list and colours.
     public static let descriptor = ShaderDescriptor(
         name: "meters", summary: "Peak/RMS level meters per channel and an EBU R128 loudness meter.", kind: .generator,
@@ -227,19 +227,14 @@ public final class Meters: Shader, @unchecked Sendable {
     public func coveredRows(height: Int) -> Range<Int> { covered }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        switch blendMode {
-        case .normal: drawRows(NormalBlend.self, target, rows)
-        case .add: drawRows(AddBlend.self, target, rows)
-        case .screen: drawRows(ScreenBlend.self, target, rows)
-        case .multiply: drawRows(MultiplyBlend.self, target, rows)
-        }
+        drawRows(blending: blendMode, target, rows)
     }
 
     /// Strips first (vertical: one profile pixel per row, spread across the strip's columns with its
     /// edge columns scaled by their coverage; horizontal: the profile copied along the row, scaled by
     /// the row's coverage), then the tick rectangles on top.
     @inline(__always)
-    private func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
+    func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
         let width = target.width
         let direct = B.self == NormalBlend.self && opacity == 255
         @inline(__always) func put(_ dst: UnsafeMutablePointer<UInt32>, _ x: Int, _ p: UInt32) {

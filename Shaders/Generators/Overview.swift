@@ -14,7 +14,7 @@ import MarbleCore
 /// edge under the playhead (the frame prepared again rewrites its column; an earlier one starts the
 /// history over). Parameters: `center_y`, `height` (fraction of the frame height for a
 /// full-scale peak), `margin` (empty fraction of the width at each side), `gain`, the colours.
-public final class Overview: Shader, @unchecked Sendable {
+public final class Overview: Shader, BlendedRowDrawing, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the per-column arrays.
     public static let descriptor = ShaderDescriptor(
         name: "overview", summary: "The whole song's waveform with a playhead (showwavespic with progress).",
@@ -147,16 +147,11 @@ public final class Overview: Shader, @unchecked Sendable {
     public func coveredRows(height: Int) -> Range<Int> { firstRow..<max(firstRow, min(height, endRow)) }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        switch mode {
-        case .normal: drawRows(NormalBlend.self, target, rows)
-        case .add: drawRows(AddBlend.self, target, rows)
-        case .screen: drawRows(ScreenBlend.self, target, rows)
-        case .multiply: drawRows(MultiplyBlend.self, target, rows)
-        }
+        drawRows(blending: mode, target, rows)
     }
 
     @inline(__always)
-    private func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
+    func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
         let band = rows.clamped(to: firstRow..<max(firstRow, endRow))
         guard !band.isEmpty, left < right else { return }
         let top = centre - halfHeight, bottom = centre + halfHeight

@@ -18,7 +18,7 @@ import MarbleCore
 /// Preparing the frame just prepared again redoes its step from the state before it (a frame drawn
 /// twice looks the same); an earlier frame index empties the pool (a new render from its start).
 /// `render` visits only the sparks whose box meets its rows.
-public final class Particles: Shader, @unchecked Sendable {
+public final class Particles: Shader, BlendedRowDrawing, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the pool.
     public static let descriptor = ShaderDescriptor(
         name: "particles", summary: "Sparks emitted by the bands, bursting on beats and onsets.", kind: .generator,
@@ -212,18 +212,13 @@ public final class Particles: Shader, @unchecked Sendable {
     public func coveredRows(height: Int) -> Range<Int> { covered.clamped(to: 0..<height) }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        switch mode {
-        case .normal: drawRows(NormalBlend.self, target, rows)
-        case .add: drawRows(AddBlend.self, target, rows)
-        case .screen: drawRows(ScreenBlend.self, target, rows)
-        case .multiply: drawRows(MultiplyBlend.self, target, rows)
-        }
+        drawRows(blending: mode, target, rows)
     }
 
     /// Every spark whose box meets `rows`, in pool order (so any split of rows gives the same bytes):
     /// a soft disc, weight (1 − d²/r²)² of its colour.
     @inline(__always)
-    private func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
+    func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
         let band = rows.clamped(to: covered)
         guard !band.isEmpty else { return }
         let lowRow = Float(band.lowerBound), highRow = Float(band.upperBound), width = target.width

@@ -21,7 +21,7 @@ import MarbleCore
 /// shows around the bars. State (the falling bars, the sonogram's ring) moves in `prepare` from the
 /// frame index, so a render that starts later draws the same picture. Without pitches in the features (a program that did not
 /// request them), the band levels are read at each note's frequency instead.
-public final class Piano: Shader, @unchecked Sendable {
+public final class Piano: Shader, BlendedRowDrawing, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the per-column tables and the ring.
     public static let descriptor = ShaderDescriptor(
         name: "piano", summary: "Constant-Q bars per semitone over a lit piano keyboard (like showcqt).",
@@ -200,17 +200,11 @@ public final class Piano: Shader, @unchecked Sendable {
     public func coveredRows(height: Int) -> Range<Int> { covered }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        // One specialised loop per blend mode: no per-pixel switch.
-        switch mode {
-        case .normal: drawRows(NormalBlend.self, target, rows)
-        case .add: drawRows(AddBlend.self, target, rows)
-        case .screen: drawRows(ScreenBlend.self, target, rows)
-        case .multiply: drawRows(MultiplyBlend.self, target, rows)
-        }
+        drawRows(blending: mode, target, rows)
     }
 
     @inline(__always)
-    private func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
+    func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
         let w = min(target.width, width)
         guard w > 0 else { return }
         let split = Float(barsBottom) + Float(keyboardRows) * 0.62

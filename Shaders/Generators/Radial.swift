@@ -13,7 +13,7 @@ import MarbleCore
 /// pixel's coverage is computed from its signed distance to the bar, so edges are antialiased at any
 /// angle, and each row visits only the columns a bar crosses. Nothing is drawn inside the circle, so a
 /// cover picture can sit there. Sizes are fractions of the frame's shorter side.
-public final class Radial: Shader, @unchecked Sendable {
+public final class Radial: Shader, BlendedRowDrawing, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the per-bar arrays.
     public static let descriptor = ShaderDescriptor(
         name: "radial", summary: "Circular spectrum: bars radiating from a ring around the centre.", kind: .generator,
@@ -145,16 +145,11 @@ public final class Radial: Shader, @unchecked Sendable {
     public func coveredRows(height: Int) -> Range<Int> { covered }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        switch blendMode {
-        case .normal: drawRows(NormalBlend.self, target, rows)
-        case .add: drawRows(AddBlend.self, target, rows)
-        case .screen: drawRows(ScreenBlend.self, target, rows)
-        case .multiply: drawRows(MultiplyBlend.self, target, rows)
-        }
+        drawRows(blending: blendMode, target, rows)
     }
 
     @inline(__always)
-    private func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
+    func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
         let width = target.width
         let hw = halfWidth, bands = records
         for y in rows.clamped(to: covered) {

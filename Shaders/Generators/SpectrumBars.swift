@@ -9,7 +9,7 @@ import MarbleCore
 /// stay crisp at any count and size; `rounded` caps each bar with a half disc.
 /// Versus Marble's Metal original (bar height from one loudness scalar through sin(), which wrapped
 /// when loud): heights are clamped band levels, and the drawing cost is proportional to lit area.
-public final class SpectrumBars: Shader, @unchecked Sendable {
+public final class SpectrumBars: Shader, BlendedRowDrawing, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the per-bar arrays.
     public static let descriptor = ShaderDescriptor(
         name: "bars", summary: "Spectrum bars from the band levels, with peak caps.", kind: .generator,
@@ -135,17 +135,11 @@ public final class SpectrumBars: Shader, @unchecked Sendable {
     public func coveredRows(height: Int) -> Range<Int> { covered }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        // One specialised loop per blend mode: no per-pixel switch.
-        switch mode {
-        case .normal: drawRows(NormalBlend.self, target, rows)
-        case .add: drawRows(AddBlend.self, target, rows)
-        case .screen: drawRows(ScreenBlend.self, target, rows)
-        case .multiply: drawRows(MultiplyBlend.self, target, rows)
-        }
+        drawRows(blending: mode, target, rows)
     }
 
     @inline(__always)
-    private func drawRows<B: BlendFunction>(_ blend: B.Type, _ target: TextureView, _ rows: Range<Int>) {
+    func drawRows<B: BlendFunction>(_ blend: B.Type, _ target: TextureView, _ rows: Range<Int>) {
         let height = Float(target.height)
         for y in rows {
             let dst = target.row32(y)

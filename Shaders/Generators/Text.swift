@@ -18,7 +18,7 @@ import MarbleText
 /// allocations). `font` is a Fontconfig name (`DejaVu Sans`, `Noto Serif:bold`) or a file path. Sizes are pixels at 1080p and scale with the frame height; `x`, `y` place the anchor
 /// (`align`, `valign`) as fractions of the frame. `fade_in` fades in from the start, `fade_out` out
 /// before the song's end (needs its length). A text wider than `max_width` shrinks to fit.
-public final class Text: Shader, @unchecked Sendable {
+public final class Text: Shader, BlendedRowDrawing, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; the font stack, layout and masks are touched in
     // `prepare` only, and `render` only reads the sprite.
     public static let descriptor = ShaderDescriptor(
@@ -192,17 +192,12 @@ public final class Text: Shader, @unchecked Sendable {
     }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        switch mode {
-        case .normal: drawRows(NormalBlend.self, target, rows)
-        case .add: drawRows(AddBlend.self, target, rows)
-        case .screen: drawRows(ScreenBlend.self, target, rows)
-        case .multiply: drawRows(MultiplyBlend.self, target, rows)
-        }
+        drawRows(blending: mode, target, rows)
     }
 
     /// Blends the sprite's part of `rows` onto the canvas.
     @inline(__always)
-    private func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
+    func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
         guard opacity > 0, spriteWidth > 0 else { return }
         let band = rows.clamped(to: max(0, originY)..<max(max(0, originY), min(target.height, originY + spriteHeight)))
         let x0 = max(0, originX), x1 = min(target.width, originX + spriteWidth)

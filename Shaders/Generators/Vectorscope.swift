@@ -17,7 +17,7 @@ import MarbleCore
 /// `auto_gain` adds a gain that follows the recent peak (1 s release, up to 16×) so quiet songs fill
 /// the scope. `graticule` draws the circle, axes and L/R diagonals faintly. Sizes are fractions of the
 /// frame's shorter side; `thickness` is in pixels at 1080p and scales with the frame height.
-public final class Vectorscope: Shader, @unchecked Sendable {
+public final class Vectorscope: Shader, BlendedRowDrawing, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `prepare` alone writes the phosphor buffer,
     // `render` only reads it.
     public static let descriptor = ShaderDescriptor(
@@ -185,19 +185,14 @@ public final class Vectorscope: Shader, @unchecked Sendable {
     public func coveredRows(height: Int) -> Range<Int> { covered }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        switch blendMode {
-        case .normal: drawRows(NormalBlend.self, target, rows)
-        case .add: drawRows(AddBlend.self, target, rows)
-        case .screen: drawRows(ScreenBlend.self, target, rows)
-        case .multiply: drawRows(MultiplyBlend.self, target, rows)
-        }
+        drawRows(blending: blendMode, target, rows)
     }
 
     /// Row by row, only the columns that can hold ink: the phosphor's span in that row and, with the
     /// graticule, where the circle, the axes and the diagonals cross it (at most seven intervals,
     /// merged in order so no pixel is blended twice).
     @inline(__always)
-    private func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
+    func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
         let band = rows.clamped(to: covered)
         let firstColumn = max(0, originX), endColumn = min(target.width, originX + scopeSide)
         guard !band.isEmpty, firstColumn < endColumn else { return }

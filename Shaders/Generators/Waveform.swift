@@ -9,7 +9,7 @@ import MarbleCore
 /// `fill` shades the area between the centre line and the trace. Thickness is in pixels at 1080p and
 /// scales with the frame height. Versus Marble's Metal original (a fixed-width line sampled per pixel,
 /// gaps on steep slopes): continuous strokes at any slope and size.
-public final class Waveform: Shader, @unchecked Sendable {
+public final class Waveform: Shader, BlendedRowDrawing, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the per-column arrays.
     public static let descriptor = ShaderDescriptor(
         name: "waveform", summary: "Oscilloscope line of the audio waveform.", kind: .generator,
@@ -126,20 +126,14 @@ public final class Waveform: Shader, @unchecked Sendable {
     }
 
     public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
-        // One specialised loop per blend mode: no per-pixel switch.
-        switch mode {
-        case .normal: drawRows(NormalBlend.self, target, rows)
-        case .add: drawRows(AddBlend.self, target, rows)
-        case .screen: drawRows(ScreenBlend.self, target, rows)
-        case .multiply: drawRows(MultiplyBlend.self, target, rows)
-        }
+        drawRows(blending: mode, target, rows)
     }
 
     /// Column by column within the band: each column only visits the rows its stroke (plus the glow's
     /// reach, or the span down to the zero line for `fill`) can touch, so a thin line costs a few pixels
     /// per column instead of the whole band width times every row between the trace's extremes.
     @inline(__always)
-    private func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
+    func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
         let width = min(target.width, capacity)
         let band = rows.clamped(to: max(0, firstRow)..<max(max(0, firstRow), lastRow + 1))
         guard !band.isEmpty, width > 0 else { return }
