@@ -9,7 +9,8 @@ Samples/Pictures/magma.jpg, presets as they are), renders the stretch of SONG at
 `marble render --frames` and measures, per frame, the mean luminance and the mean absolute difference
 from the previous frame (0-255). Against `marble analyze SONG --json --frames --fps 30` it prints:
 
-  motion    mean frame difference (how much the picture moves at all)
+  area      share of the frame that changes at all (8 levels or more) during the clip
+  motion    mean frame difference over that area (how much the picture moves)
   beat      frame difference in the 3 frames from each beat over the difference elsewhere (>1: beats show)
   onset r   correlation of the frame difference with the onset strength
   level r   correlation of the luminance with the level
@@ -27,6 +28,9 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FPS = 30
+# Layers that do not follow the sound by design: plain colours, the picture, text from the tags and
+# clock, and the whole song's overview (its playhead follows time).
+STATIC = {"solid", "gradient", "media", "text", "overview"}
 
 
 def run(args, **kw):
@@ -52,14 +56,27 @@ def frames_of(video, width, height):
     return [raw[i:i + size] for i in range(0, len(raw) - size + 1, size)]
 
 
-def measure(frames):
+def measure(frames, width, columns=None):
+    """Per frame: mean luminance and mean absolute difference from the previous frame, over the
+    pixels that change by 8 levels or more at some point of the clip (a panel like the meters or a
+    cover covers part of the frame: its motion is measured where it is), and the share of the frame
+    those pixels cover. `columns` limits everything to a range of columns."""
+    if columns is not None:
+        frames = [bytes(b for i, b in enumerate(f) if i % width in columns) for f in frames]
+    first = frames[0]
+    lo, hi = bytearray(first), bytearray(first)
+    for f in frames[1:]:
+        for i, v in enumerate(f):
+            if v < lo[i]: lo[i] = v
+            if v > hi[i]: hi[i] = v
+    active = [i for i in range(len(first)) if hi[i] - lo[i] >= 8] or list(range(len(first)))
     luma, diff = [], [0.0]
-    for i, f in enumerate(frames):
-        luma.append(sum(f) / len(f))
-        if i:
-            prev = frames[i - 1]
-            diff.append(sum(abs(x - y) for x, y in zip(f, prev)) / len(f))
-    return luma, diff
+    for k, f in enumerate(frames):
+        luma.append(sum(f[i] for i in active) / len(active))
+        if k:
+            prev = frames[k - 1]
+            diff.append(sum(abs(f[i] - prev[i]) for i in active) / len(active))
+    return luma, diff, len(active) / len(first)
 
 
 def main():
@@ -97,8 +114,8 @@ def main():
             for k in range(i, min(len(frames), i + 3)):
                 near_beat[k] = True
 
-    print(f"| effect | kind | motion | beat | onset r | level r | verdict |")
-    print(f"|---|---|---:|---:|---:|---:|---|")
+    print("| effect | kind | area | motion | beat | onset r | level r | verdict |")
+    print("|---|---|---:|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as work:
         for name, kind in effects:
             video = os.path.join(work, name + ".mp4")
@@ -116,7 +133,10 @@ def main():
             else:
                 args += ["--preset", name]
             run(args, env=env, stdin=subprocess.DEVNULL)
-            luma, diff = measure(frames_of(video, width, height))
+            # A history view is measured where it draws the newest sound (the spectrogram scrolls
+            # left: its right edge); the rest of it is the past, moving by design.
+            columns = range(width - max(2, width // 16), width) if name == "spectrogram" else None
+            luma, diff, area = measure(frames_of(video, width, height), width, columns)
             motion = sum(diff[1:]) / max(1, len(diff) - 1)
             on = [d for d, b in zip(diff[1:], near_beat[1:]) if b]
             off = [d for d, b in zip(diff[1:], near_beat[1:]) if not b]
@@ -124,8 +144,9 @@ def main():
             onset_r = correlation(diff[1:], onset[1:])
             level_r = correlation(luma, level)
             reacts = motion >= 0.5 and (beat >= 1.25 or onset_r >= 0.25 or abs(level_r) >= 0.25)
-            verdict = "reacts" if reacts else ("static by design" if name in ("solid", "gradient", "media") else "WEAK")
-            print(f"| {name} | {kind} | {motion:.2f} | {beat:.2f} | {onset_r:+.2f} | {level_r:+.2f} | {verdict} |", flush=True)
+            verdict = "reacts" if reacts else ("static by design" if name in STATIC else "WEAK")
+            print(f"| {name} | {kind} | {area:.2f} | {motion:.2f} | {beat:.2f} | {onset_r:+.2f} | {level_r:+.2f} | {verdict} |",
+                  flush=True)
 
 
 if __name__ == "__main__":
