@@ -99,8 +99,8 @@ if [[ $changed == yes ]]; then stop_daemon "$slurmd_pid"; stop_daemon "$ctld_pid
 
 # Both daemons fork into the background and write their pid files themselves.
 alive "$ctld_pid" || slurmctld
-for _ in $(seq 100); do scontrol ping 2>/dev/null | grep -q UP && break; sleep 0.2; done
-scontrol ping | grep -q UP || die "slurmctld did not come up (see /var/log/slurm/slurmctld.log)"
+for _ in $(seq 100); do grep -q UP <<<"$(scontrol ping 2>/dev/null)" && break; sleep 0.2; done
+grep -q UP <<<"$(scontrol ping)" || die "slurmctld did not come up (see /var/log/slurm/slurmctld.log)"
 alive "$slurmd_pid" || slurmd
 
 # Wait for the node to register; a node left down or drained by an earlier run is resumed.

@@ -7,7 +7,9 @@ MARBLE=${MARBLE:-$root/.build/release/marble}
 case $MARBLE in /*) ;; */*) MARBLE=$(realpath "$MARBLE") ;; esac  # the tests cd away
 [[ -x "$MARBLE" ]] || command -v "$MARBLE" >/dev/null || {
     echo "$(basename "$0"): no marble binary at '$MARBLE' (swift build -c release, or set MARBLE)" >&2; exit 2; }
-"$MARBLE" render --help 2>/dev/null | grep -q -- --segment || {
+# The help is read whole first: `grep -q` leaving early would end marble with SIGPIPE (under pipefail).
+render_help=$("$MARBLE" render --help 2>/dev/null || true)
+grep -q -- --segment <<<"$render_help" || {
     echo "$(basename "$0"): $MARBLE has no render --segment (too old?)" >&2; exit 2; }
 # The bundled presets are found through the working folder or the install prefix; the tests run elsewhere.
 export MARBLE_PRESETS=${MARBLE_PRESETS:-$root/Samples/Presets}

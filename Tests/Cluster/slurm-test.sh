@@ -19,7 +19,7 @@ RETRY_TEST=${RETRY_TEST:-1}
 slurm=$root/Samples/cluster
 
 started=no
-scontrol ping 2>/dev/null | grep -q UP || started=yes
+grep -q UP <<<"$(scontrol ping 2>/dev/null)" || started=yes
 jobs=()
 finish() {
     local rc=$?

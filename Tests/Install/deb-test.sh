@@ -43,14 +43,14 @@ apt-get install -y -qq "$deb" >"$tmp/apt.log" 2>&1 || { cat "$tmp/apt.log" >&2; 
 cd "$tmp"
 [[ "$(/usr/bin/marble --version | head -n 1)" == "marble $version" ]] || fail "/usr/bin/marble --version: $(/usr/bin/marble --version)"
 pass "/usr/bin/marble --version: $(/usr/bin/marble --version | head -n 1)"
-/usr/bin/marble effects | grep -q "files in /usr/share/marble/Presets" || fail "/usr/bin/marble does not find /usr/share/marble/Presets"
+grep -q "files in /usr/share/marble/Presets" <<<"$(/usr/bin/marble effects)" || fail "/usr/bin/marble does not find /usr/share/marble/Presets"
 pass "presets from /usr/share/marble/Presets"
 /usr/bin/marble render "$repo/Samples/sample.ogg" -o "$tmp/x.mp4" --size 160x90 --preset aurora -q
 probe="$(ffprobe -v error -show_entries stream=codec_name,width,height -of compact "$tmp/x.mp4")"
 grep -q "codec_name=h264|width=160|height=90" <<<"$probe" && grep -q "codec_name=aac" <<<"$probe" || fail "x.mp4: $probe"
 pass "render → 160x90 H.264 + AAC (ffprobe)"
 if command -v man >/dev/null; then
-    man -P cat marble 2>/dev/null | grep -q "CPU-only audio visualizer" || fail "man marble does not show the page"
+    grep -q "CPU-only audio visualizer" <<<"$(man -P cat marble 2>/dev/null)" || fail "man marble does not show the page"
     pass "man marble"
 fi
 files="$(dpkg -L marble | while read -r f; do [[ -f "$f" ]] && echo "$f"; done)"

@@ -73,7 +73,7 @@ bash -c "source '$prefix/share/bash-completion/completions/marble'
          printf '%s\n' \"\${COMPREPLY[@]}\"" >"$tmp/bash-reply" 2>/dev/null || true
 grep -qx "render" "$tmp/bash-reply" || fail "bash completion of 'marble re' does not offer render: $(cat "$tmp/bash-reply")"
 pass "bash: 'marble re<TAB>' → render"
-head -n 1 "$prefix/share/zsh/site-functions/_marble" | grep -q "^#compdef marble" || fail "_marble is not a zsh completion"
+grep -q "^#compdef marble" <<<"$(head -n 1 "$prefix/share/zsh/site-functions/_marble")" || fail "_marble is not a zsh completion"
 if command -v zsh >/dev/null; then zsh -n "$prefix/share/zsh/site-functions/_marble" || fail "_marble: zsh syntax"; fi
 grep -q "^complete -c 'marble'.* -fa 'render'" "$prefix/share/fish/vendor_completions.d/marble.fish" || fail "marble.fish is not a fish completion"
 if command -v fish >/dev/null; then fish -n "$prefix/share/fish/vendor_completions.d/marble.fish" || fail "marble.fish: fish syntax"; fi
@@ -88,7 +88,7 @@ pass "man -l marble.1 renders ($(wc -l <<<"$text") lines), groff -ww silent"
 
 echo "== a moved prefix still finds its presets"
 cp -a "$prefix" "$tmp/moved"
-"$tmp/moved/bin/marble" effects | grep -q "files in $tmp/moved/share/marble/Presets" || fail "a moved install does not find its presets"
+grep -q "files in $tmp/moved/share/marble/Presets" <<<"$("$tmp/moved/bin/marble" effects)" || fail "a moved install does not find its presets"
 pass "relocatable"
 rm -rf "$tmp/moved"
 cd "$repo"
