@@ -69,8 +69,11 @@ let package = Package(
         // Text behind Swift types: font lookup with fallback, shaping, bidi, glyph masks. Below Shaders so
         // the `text` kernel can use it; the only module that sees the text C libraries.
         .target(name: "MarbleText", dependencies: ["MarbleCore", "CFreeType", "CHarfBuzz", "CFontconfig", "CFribidi"]),
+        // MilkDrop presets on the CPU: the .milk file, its expression language compiled once, and the
+        // renderer (warp mesh, waves, shapes, borders, echo). Below Shaders so the `milkdrop` kernel uses it.
+        .target(name: "MilkDrop", dependencies: ["MarbleCore"]),
         // One kernel per file: the CPU's .metal files.
-        .target(name: "Shaders", dependencies: ["MarbleCore", "KernelsAVX2", "MarbleText"], path: "Shaders"),
+        .target(name: "Shaders", dependencies: ["MarbleCore", "KernelsAVX2", "MarbleText", "MilkDrop"], path: "Shaders"),
         // FFmpeg, PulseAudio and SDL2 behind Swift types: decode, encode, mux, scale, write files, play
         // sound, capture, FFT, show a window. The only module that sees C.
         .target(name: "MarbleMedia", dependencies: ["MarbleCore", "CFFmpeg", "CPulse", "CSDL2"]),
@@ -110,6 +113,7 @@ let package = Package(
         .testTarget(name: "MarbleCoreTests", dependencies: ["MarbleCore", "TestSupport"]),
         .testTarget(name: "GraniteTests", dependencies: ["Granite", "TestSupport"]),
         .testTarget(name: "MarbleTextTests", dependencies: ["MarbleText", "MarbleCore"]),
+        .testTarget(name: "MilkDropTests", dependencies: ["MilkDrop", "MarbleCore", "TestSupport"]),
         .testTarget(name: "ShadersTests", dependencies: ["Shaders", "MarbleCore", "TestSupport"]),
         .testTarget(name: "MarbleMediaTests", dependencies: ["MarbleMedia", "CFFmpeg", "MarbleBench", "TestSupport"]),
         .testTarget(name: "MarbleAnalysisTests", dependencies: ["MarbleAnalysis", "TestSupport"]),
