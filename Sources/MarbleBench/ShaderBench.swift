@@ -28,9 +28,10 @@ struct ShaderBench {
         var timer = StageTimer(name: d.name)
         var allocations = 0
         for n in 0..<(c.warmup + c.frames) {
-            let uniforms = FrameUniforms(time: c.fps.seconds(ofFrame: n), frameIndex: n, fps: c.fps,
+            var uniforms = FrameUniforms(time: c.fps.seconds(ofFrame: n), frameIndex: n, fps: c.fps,
                                          width: size.width, height: size.height,
                                          features: features[n % features.count], input: source)
+            uniforms.strips = scheduler
             let measured = n >= c.warmup
             if n == c.warmup { AllocationCounter.start() }
             let start = c.clock.now()

@@ -140,6 +140,8 @@ public final class Compositor {
     /// bands are drawn in per-thread scratch. Allocates nothing.
     public func render(_ uniforms: FrameUniforms, into canvas: Texture?, convertingInto planes: YUVConverter.Planes? = nil) {
         precondition(canvas != nil || (isBanded && planes != nil), "a canvas is needed unless a banded scene goes to YUV")
+        var uniforms = uniforms
+        uniforms.strips = scheduler
         for layer in layers { layer.prepare(uniforms) }
         if isBanded {
             renderBands(canvas?.view, planes)
@@ -162,6 +164,8 @@ public final class Compositor {
     /// frame 0 (one picture, a segment) advances through the frames before its first, so its first
     /// frame is drawn from the same state as in a render from the start. Allocates nothing.
     public func advance(_ uniforms: FrameUniforms) {
+        var uniforms = uniforms
+        uniforms.strips = scheduler
         for layer in layers { layer.prepare(uniforms) }
     }
 

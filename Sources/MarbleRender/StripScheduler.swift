@@ -1,4 +1,5 @@
 import Foundation
+import MarbleCore
 import Synchronization
 
 /// Splits per-frame work into strips of rows and runs them on a fixed set of threads.
@@ -10,7 +11,7 @@ import Synchronization
 /// The helper threads live as long as the scheduler and sleep on semaphores between frames, so a
 /// `run` allocates nothing (Dispatch's `concurrentPerform` allocated about four blocks per call). With
 /// one thread, strips run inline on the caller.
-public final class StripScheduler: Sendable {
+public final class StripScheduler: StripRunner {
     /// Threads strips run on, the caller's included (at least 1).
     public let threads: Int
     private let strips: Int
@@ -53,15 +54,6 @@ public final class StripScheduler: Sendable {
             pool.run(StripJob(work: .closure(body), count: count, strips: n))
         }
     }
-}
-
-/// Work that can be split into strips of rows: `run(strip:worker:)` is called on disjoint ranges, from
-/// several threads at once. `worker` (0 for the calling thread, 1…threads−1 for the helpers) says which
-/// thread runs the strip, so a task can keep per-thread scratch memory. Per-frame passes are long-lived
-/// task objects whose fields change between frames.
-public protocol StripTask: AnyObject {
-    /// Does the work for rows `strip` on thread number `worker`; must touch only those rows of shared outputs.
-    func run(strip: Range<Int>, worker: Int)
 }
 
 /// One `run`: the work and how to cut `0..<count` into `strips` ranges.

@@ -1,0 +1,149 @@
+/// A list of presets played one after another, as projectM plays a folder: each shown for a while,
+/// then replaced by a hard cut on a strong beat or, when none comes, a soft blend of a few seconds.
+///
+/// Timing: after `switchSeconds` with the current preset, the playlist waits up to two seconds for a
+/// beat (`isBeat` with `bass` at least ``Options/cutBass``) and cuts on it; without one it starts a
+/// blend of `blendSeconds`, during which both presets run and their pictures are mixed. A very
+/// strong beat (`bass` at least ``Options/earlyCutBass``) may cut once half the time has passed.
+/// Everything is decided from the frame's time and sound, so a render is the same every time.
+/// Presets that fail to load are skipped and listed in ``skipped``.
+public final class MilkPlaylist {
+    public struct Options: Sendable {
+        /// Seconds per preset (0: never switch).
+        public var switchSeconds = 30.0
+        /// Length of a soft blend in seconds (0: always cut).
+        public var blendSeconds = 2.5
+        /// Cut on strong beats instead of blending when one comes at the switch time.
+        public var hardCuts = true
+        /// Play in a shuffled order (repeatable: from `seed`), else in file order.
+        public var shuffle = false
+        /// Seeds the order and each preset's `rand`.
+        public var seed: UInt64 = 0
+        /// The warp mesh's cells.
+        public var meshColumns = 48, meshRows = 36
+        /// `bass` a beat needs to cut at the switch time, and to cut early.
+        public var cutBass: Float = 1.3, earlyCutBass: Float = 2.4
+        public init() {}
+    }
+
+    /// How the picture is made at the moment: one preset, or two mixed.
+    public enum Transition: Equatable, Sendable {
+        case none
+        /// The incoming preset's weight, 0…1.
+        case blending(Float)
+    }
+
+    public let options: Options
+    /// The files in playing order.
+    public let paths: [String]
+    /// The preset on screen (the outgoing one during a blend).
+    public private(set) var active: MilkRenderer
+    /// The preset blending in, during a blend.
+    public private(set) var incoming: MilkRenderer?
+    public private(set) var transition = Transition.none
+    /// Files that failed to load, with the reason, in the order they were met.
+    public private(set) var skipped: [(path: String, reason: String)] = []
+    /// Switches so far, and how many of them were cuts.
+    public private(set) var switches = 0, cuts = 0
+
+    private var position: Int
+    private var shownSince = 0.0, blendStart = 0.0
+    private var width = 0, height = 0, scale: Float = 1
+    private var loads = 0
+
+    /// A playlist of `paths` (at least one); throws the first file's error when no file loads.
+    public init(paths: [String], options: Options = Options()) throws(MilkPresetError) {
+        guard !paths.isEmpty else { throw MilkPresetError(path: "", line: nil, message: "no presets to play") }
+        self.options = options
+        if options.shuffle {
+            var order = paths
+            var g = SplitMix(seed: options.seed ^ 0x5348_5546)
+            for i in stride(from: order.count - 1, to: 0, by: -1) {
+                order.swapAt(i, Int(g.next() % UInt64(i + 1)))
+            }
+            self.paths = order
+        } else {
+            self.paths = paths
+        }
+        var firstError: MilkPresetError?
+        var skippedNow: [(String, String)] = []
+        for (i, path) in self.paths.enumerated() {
+            do {
+                let file = try MilkPresetParser.parse(contentsOf: path)
+                let preset = try MilkPreset(file: file, seed: options.seed &+ UInt64(i))
+                active = MilkRenderer(preset: preset, meshColumns: options.meshColumns, meshRows: options.meshRows,
+                                      seed: options.seed &+ UInt64(i))
+                position = i
+                loads = 1
+                skipped = skippedNow.map { (path: $0.0, reason: $0.1) }
+                return
+            } catch {
+                firstError = firstError ?? error
+                skippedNow.append((path, error.description))
+            }
+        }
+        throw firstError ?? MilkPresetError(path: paths[0], line: nil, message: "no preset loads")
+    }
+
+    /// Sizes the presets' buffers (see ``MilkRenderer/configure(width:height:scale:)``).
+    public func configure(width: Int, height: Int, scale: Float) {
+        self.width = width; self.height = height; self.scale = scale
+        active.configure(width: width, height: height, scale: scale)
+        incoming?.configure(width: width, height: height, scale: scale)
+    }
+
+    /// Decides this frame's switch: call once per frame before preparing the presets.
+    public func update(time: Double, isBeat: Bool, bass: Float) {
+        if case .blending = transition, let next = incoming {
+            let t = options.blendSeconds > 0 ? (time - blendStart) / options.blendSeconds : 1
+            if t >= 1 || time < blendStart {
+                active = next; incoming = nil; transition = .none
+            } else {
+                transition = .blending(Float(max(0, t)))
+            }
+            return
+        }
+        if time < shownSince { shownSince = time }   // a restart
+        guard options.switchSeconds > 0, paths.count > 1 else { return }
+        let shown = time - shownSince
+        let due = shown >= options.switchSeconds
+        let beat = isBeat && bass >= options.cutBass
+        if options.hardCuts && ((due && beat) || (isBeat && bass >= options.earlyCutBass && shown >= options.switchSeconds / 2)) {
+            guard let next = loadNext() else { return }
+            active = next; shownSince = time; switches += 1; cuts += 1
+        } else if due && (!options.hardCuts || shown >= options.switchSeconds + 2 || options.blendSeconds == 0) {
+            guard let next = loadNext() else { return }
+            switches += 1; shownSince = time
+            if options.blendSeconds > 0 {
+                incoming = next; blendStart = time; transition = .blending(0)
+            } else {
+                active = next; cuts += 1
+            }
+        }
+    }
+
+    /// How far into the current preset's time the frame is (MilkDrop's `progress`, 0…1).
+    public func progress(at time: Double) -> Double {
+        options.switchSeconds > 0 && paths.count > 1 ? max(0, min(1, (time - shownSince) / options.switchSeconds)) : 0
+    }
+
+    /// The next file in the list that loads, sized like the others; nil when none does.
+    private func loadNext() -> MilkRenderer? {
+        for _ in 0..<paths.count {
+            position = (position + 1) % paths.count
+            let path = paths[position]
+            do {
+                let file = try MilkPresetParser.parse(contentsOf: path)
+                let preset = try MilkPreset(file: file, seed: options.seed &+ UInt64(position))
+                let renderer = MilkRenderer(preset: preset, meshColumns: options.meshColumns, meshRows: options.meshRows,
+                                            seed: options.seed &+ UInt64(position))
+                renderer.configure(width: width, height: height, scale: scale)
+                loads += 1
+                return renderer
+            } catch {
+                if !skipped.contains(where: { $0.path == path }) { skipped.append((path: path, reason: error.description)) }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,158 @@
+/// A `.milk` preset made ready to run: its equations compiled once against their variables, its
+/// settings read, its variables' slots looked up, so a frame does no string work.
+///
+/// MilkDrop's variable pools: the per-frame equations (and the init equations before them) share one
+/// pool whose own variables persist from frame to frame; the per-vertex equations have another;
+/// `q1`…`q32` carry values from the per-frame pool to the per-vertex one (and to the custom waves and
+/// shapes). Every frame the per-frame variables restart from the file's values (``FrameVariables``).
+public final class MilkPreset {
+    /// The parsed file.
+    public let file: MilkPresetFile
+    /// The file's name without folder and extension, as lists show it.
+    public let name: String
+    /// True when the file has HLSL warp or composite shaders, which this renderer does not run (it
+    /// draws such presets with MilkDrop 1.x's fixed warp and composite instead).
+    public var hasShaders: Bool { file.warpShader != nil || file.compositeShader != nil }
+
+    /// Settings the equations cannot change.
+    let waveScale: Float, waveSmoothing: Float, modulateWaveAlpha: Bool, waveAlphaStart: Float, waveAlphaEnd: Float
+    let warpAnimationSpeed: Float, warpScale: Float
+
+    let globalBuffer: MegaBuffer
+    let frameMemory: ExpressionMemory, vertexMemory: ExpressionMemory
+    private let initCode: ExpressionProgram, perFrame: ExpressionProgram
+    let perVertex: ExpressionProgram
+    private let starts: [Double]
+    private let writableSlots: [Int], inputSlots: [Int], qSlots: [Int]
+    private let vertexInputSlots: [Int], vertexQSlots: [Int], vertexMotionSlots: [Int]
+    private let vertexX: Int, vertexY: Int, vertexRadius: Int, vertexAngle: Int
+    private var qAfterInit = [Double](repeating: 0, count: FrameVariables.qCount)
+    /// q1…q32 after this frame's per-frame equations (what waves and shapes start from).
+    public private(set) var q = [Double](repeating: 0, count: FrameVariables.qCount)
+    private var scratch = [Double](repeating: 0, count: FrameVariables.writable.count)
+    private var initialised = false
+
+    /// Compiles `file`'s equations; `seed` makes `rand` repeatable. Throws with the file line of the
+    /// first equation that does not compile.
+    public init(file: MilkPresetFile, seed: UInt64 = 0) throws(MilkPresetError) {
+        self.file = file
+        let base = file.path.split(separator: "/").last.map(String.init) ?? file.path
+        name = base.hasSuffix(".milk") ? String(base.dropLast(5)) : base
+        func setting(_ key: String, _ fallback: Float) -> Float {
+            guard let v = file.number(key), v.isFinite else { return fallback }
+            return Float(max(-1e6, min(1e6, v)))
+        }
+        waveScale = setting("fWaveScale", 1)
+        waveSmoothing = max(0, min(0.9, setting("fWaveSmoothing", 0.75)))
+        modulateWaveAlpha = setting("bModWaveAlphaByVolume", 0) != 0
+        waveAlphaStart = setting("fModWaveAlphaStart", 0.75)
+        waveAlphaEnd = setting("fModWaveAlphaEnd", 0.95)
+        warpAnimationSpeed = setting("fWarpAnimSpeed", 1)
+        warpScale = setting("fWarpScale", 1)
+
+        globalBuffer = MegaBuffer()
+        frameMemory = ExpressionMemory(seed: seed, globalBuffer: globalBuffer)
+        vertexMemory = ExpressionMemory(seed: seed &+ 1, globalBuffer: globalBuffer)
+        func compile(_ block: CodeBlock, _ memory: ExpressionMemory, _ what: String) throws(MilkPresetError) -> ExpressionProgram {
+            do {
+                return try ExpressionProgram(compiling: block.text, memory: memory)
+            } catch {
+                throw MilkPresetError(path: file.path, line: block.line(atOffset: error.offset), message: "\(what): \(error.message)")
+            }
+        }
+        func slots(_ names: [String], _ memory: ExpressionMemory) throws(MilkPresetError) -> [Int] {
+            var out: [Int] = []
+            for n in names {
+                do { out.append(try memory.slot(n)) } catch {
+                    throw MilkPresetError(path: file.path, line: nil, message: error.message)
+                }
+            }
+            return out
+        }
+        let qNames = (1...FrameVariables.qCount).map { "q\($0)" }
+        // Slots first, so the variables the renderer sets exist before the code that reads them.
+        writableSlots = try slots(FrameVariables.writable.map(\.name), frameMemory)
+        inputSlots = try slots(FrameVariables.inputs, frameMemory)
+        qSlots = try slots(qNames, frameMemory)
+        vertexInputSlots = try slots(FrameVariables.inputs, vertexMemory)
+        vertexQSlots = try slots(qNames, vertexMemory)
+        vertexMotionSlots = try slots(FrameVariables.vertexMotion, vertexMemory)
+        let position = try slots(["x", "y", "rad", "ang"], vertexMemory)
+        (vertexX, vertexY, vertexRadius, vertexAngle) = (position[0], position[1], position[2], position[3])
+        starts = FrameVariables.writable.map { FrameVariables.start($0, in: file.values) }
+        initCode = try compile(file.perFrameInit, frameMemory, "per_frame_init")
+        perFrame = try compile(file.perFrame, frameMemory, "per_frame")
+        perVertex = try compile(file.perPixel, vertexMemory, "per_pixel")
+    }
+
+    /// The read-only inputs of one frame, in ``FrameVariables/inputs`` order.
+    public struct Inputs: Sendable {
+        public var time = 0.0, fps = 60.0, frame = 0.0, progress = 0.0
+        public var bass = 1.0, mid = 1.0, treb = 1.0, bassAtt = 1.0, midAtt = 1.0, trebAtt = 1.0
+        public var meshX = 48.0, meshY = 36.0, pixelsX = 1.0, pixelsY = 1.0, aspectX = 1.0, aspectY = 1.0
+        public init() {}
+        func value(_ i: Int) -> Double {
+            switch i {
+            case 0: time; case 1: fps; case 2: frame; case 3: progress; case 4: bass; case 5: mid; case 6: treb
+            case 7: bassAtt; case 8: midAtt; case 9: trebAtt; case 10: meshX; case 11: meshY
+            case 12: pixelsX; case 13: pixelsY; case 14: aspectX; default: aspectY
+            }
+        }
+    }
+
+    /// Runs one frame's equations (the init equations first, on the first frame) and returns the
+    /// per-frame values; ``q`` holds q1…q32 afterwards.
+    public func runFrame(_ inputs: Inputs) -> FrameValues {
+        for (i, s) in inputSlots.enumerated() { frameMemory[s] = inputs.value(i) }
+        if !initialised {
+            initialised = true
+            for (i, s) in writableSlots.enumerated() { frameMemory[s] = starts[i] }
+            initCode.run()
+            for (i, s) in qSlots.enumerated() { qAfterInit[i] = frameMemory[s] }
+        }
+        for (i, s) in writableSlots.enumerated() { frameMemory[s] = starts[i] }
+        for (i, s) in qSlots.enumerated() { frameMemory[s] = qAfterInit[i] }
+        perFrame.run()
+        for (i, s) in qSlots.enumerated() { q[i] = frameMemory[s] }
+        for (i, s) in writableSlots.enumerated() { scratch[i] = frameMemory[s] }
+        return scratch.withUnsafeBufferPointer { FrameValues($0.baseAddress!) }
+    }
+
+    /// Warps every vertex of `mesh` for this frame: through the per-vertex equations when the preset
+    /// has them (each vertex starting from the per-frame values), else all alike.
+    public func warp(_ mesh: WarpMesh, _ values: FrameValues, _ inputs: Inputs) {
+        let wobble = WarpMesh.Wobble(time: inputs.time, animationSpeed: warpAnimationSpeed, scale: warpScale)
+        let motion = values.motion
+        guard !perVertex.isEmpty else {
+            mesh.warpAll(motion, wobble)
+            return
+        }
+        for (i, s) in vertexInputSlots.enumerated() { vertexMemory[s] = inputs.value(i) }
+        for (i, s) in vertexQSlots.enumerated() { vertexMemory[s] = q[i] }
+        let m = vertexMotionSlots
+        for k in 0..<mesh.vertexCount {
+            vertexMemory[vertexX] = Double(mesh.positionX[k] * 0.5 * mesh.aspectX + 0.5)
+            vertexMemory[vertexY] = Double(mesh.positionY[k] * 0.5 * mesh.aspectY + 0.5)
+            vertexMemory[vertexRadius] = Double(mesh.radius[k])
+            vertexMemory[vertexAngle] = Double(mesh.angle[k])
+            vertexMemory[m[0]] = Double(motion.zoom); vertexMemory[m[1]] = Double(motion.zoomExponent)
+            vertexMemory[m[2]] = Double(motion.rotation); vertexMemory[m[3]] = Double(motion.warp)
+            vertexMemory[m[4]] = Double(motion.centerX); vertexMemory[m[5]] = Double(motion.centerY)
+            vertexMemory[m[6]] = Double(motion.dx); vertexMemory[m[7]] = Double(motion.dy)
+            vertexMemory[m[8]] = Double(motion.stretchX); vertexMemory[m[9]] = Double(motion.stretchY)
+            perVertex.run()
+            var v = WarpMesh.Motion()
+            v.zoom = finite(vertexMemory[m[0]], motion.zoom); v.zoomExponent = finite(vertexMemory[m[1]], motion.zoomExponent)
+            v.rotation = finite(vertexMemory[m[2]], motion.rotation); v.warp = finite(vertexMemory[m[3]], motion.warp)
+            v.centerX = finite(vertexMemory[m[4]], motion.centerX); v.centerY = finite(vertexMemory[m[5]], motion.centerY)
+            v.dx = finite(vertexMemory[m[6]], motion.dx); v.dy = finite(vertexMemory[m[7]], motion.dy)
+            v.stretchX = finite(vertexMemory[m[8]], motion.stretchX); v.stretchY = finite(vertexMemory[m[9]], motion.stretchY)
+            mesh.warp(vertex: k, v, wobble)
+        }
+    }
+
+    @inline(__always)
+    private func finite(_ x: Double, _ fallback: Float) -> Float {
+        x.isFinite ? Float(max(-1e9, min(1e9, x))) : fallback
+    }
+}

@@ -1,0 +1,134 @@
+import Glibc
+import MarbleCore
+
+/// Renders one MilkDrop preset, frame after frame, MilkDrop 1.x style.
+///
+/// Per frame (``prepare(_:audio:strips:)``, alone): the per-frame equations; the warp mesh (with the
+/// per-vertex equations); the previous frame warped into the new feedback buffer, times `decay`
+/// (across the cores); then what is drawn on top of it (custom shapes and waves, the built-in wave,
+/// darkened centre, borders, motion vectors). ``composite(into:rows:)`` then draws the buffer on
+/// screen with echo, gamma and filters, for any strip of rows. The feedback buffer may be smaller
+/// than the output (`scale`): MilkDrop's internal texture, scaled up bilinearly by the composite.
+public final class MilkRenderer {
+    /// The preset being drawn.
+    public let preset: MilkPreset
+    private let mesh: WarpMesh
+    private var buffers: [Texture] = []
+    private var current = 0
+    private let warpPass: WarpPass
+    private let compositePass = CompositePass()
+    private var filterKey = -1
+    /// Random per preset in MilkDrop, repeatable here: the phases of the composite's tint.
+    private let hueOffsets: (Float, Float, Float, Float)
+    /// The values of the last frame prepared.
+    public private(set) var values = FrameValues()
+    /// Frames prepared since the start.
+    public private(set) var frames = 0
+    /// The feedback buffer's size.
+    public private(set) var bufferWidth = 0, bufferHeight = 0
+    private var outputWidth = 0, outputHeight = 0
+
+    /// A renderer for `preset` with a warp mesh of `meshColumns × meshRows` cells; `seed` fixes what
+    /// MilkDrop draws at random (the tint's phases).
+    public init(preset: MilkPreset, meshColumns: Int = 48, meshRows: Int = 36, seed: UInt64 = 0) {
+        self.preset = preset
+        mesh = WarpMesh(columns: meshColumns, rows: meshRows)
+        warpPass = WarpPass(mesh: mesh)
+        var generator = SplitMix(seed: seed ^ 0x6D69_6C6B)
+        hueOffsets = (Float(generator.next() % 64841) * 0.01, Float(generator.next() % 53751) * 0.01,
+                      Float(generator.next() % 42661) * 0.01, Float(generator.next() % 31571) * 0.01)
+    }
+
+    /// Allocates the feedback buffers: `width × height` output, the buffer `scale` (0…1] of it.
+    /// A new size starts from black.
+    public func configure(width: Int, height: Int, scale: Float) {
+        let s = scale > 0 && scale.isFinite ? min(1, scale) : 1
+        let bw = max(8, Int((Float(width) * s).rounded())), bh = max(8, Int((Float(height) * s).rounded()))
+        outputWidth = width; outputHeight = height
+        guard bw != bufferWidth || bh != bufferHeight else { return }
+        bufferWidth = bw; bufferHeight = bh
+        buffers = [Texture(width: bw, height: bh), Texture(width: bw, height: bh)]
+        for b in buffers { b.fill(RGBA8(r: 0, g: 0, b: 0)) }
+        mesh.configure(width: bw, height: bh)
+        frames = 0
+    }
+
+    /// The feedback buffer after the last ``prepare(_:audio:strips:)``.
+    public var feedback: TextureView { buffers[current].view }
+
+    /// Runs one frame: equations, warp, drawing into the feedback buffer.
+    public func prepare(_ inputs: MilkPreset.Inputs, audio: MilkAudio, strips: (any StripRunner)?) {
+        guard !buffers.isEmpty else { return }
+        var inputs = inputs
+        inputs.meshX = Double(mesh.columns); inputs.meshY = Double(mesh.rows)
+        inputs.pixelsX = Double(bufferWidth); inputs.pixelsY = Double(bufferHeight)
+        inputs.aspectX = Double(1 / mesh.aspectX); inputs.aspectY = Double(1 / mesh.aspectY)
+        values = preset.runFrame(inputs)
+        preset.warp(mesh, values, inputs)
+
+        let previous = buffers[current].view
+        current ^= 1
+        warpPass.source = previous
+        warpPass.target = buffers[current].view
+        warpPass.wraps = values.wrap
+        warpPass.decay = UInt32(max(0, min(256, values.decay * 256)))
+        run(warpPass, rows: bufferHeight, strips)
+        prepareComposite(time: inputs.time)
+        frames += 1
+    }
+
+    /// Draws the picture for `rows` of `target` (the output size given to `configure`), opaque.
+    public func composite(into target: TextureView, rows: Range<Int>) {
+        guard !buffers.isEmpty else { return }
+        compositePass.draw(into: target, rows: rows)
+    }
+
+    private func prepareComposite(time: Double) {
+        let v = values
+        let pass = compositePass
+        pass.source = buffers[current].view
+        pass.echoAlpha = UInt32(max(0, min(256, v.echoAlpha * 256)))
+        pass.echoZoom = v.echoZoom
+        pass.echoOrientation = ((v.echoOrientation % 4) + 4) % 4
+        let key = (v.brighten ? 1 : 0) | (v.darken ? 2 : 0) | (v.solarize ? 4 : 0) | (v.invert ? 8 : 0)
+        if key != filterKey {   // only when the switches change: a table of 256 bytes
+            filterKey = key
+            pass.filter = CompositePass.filterTable(brighten: v.brighten, darken: v.darken, solarize: v.solarize, invert: v.invert)
+        }
+        // MilkDrop's tint: per corner a colour drifting with time, its largest channel scaled to 1,
+        // then mapped to 0.5…1 — times gamma.
+        let t = Float(time.truncatingRemainder(dividingBy: 100_000))
+        for corner in 0..<4 {
+            let c = Float(corner)
+            var r = 0.6 + 0.3 * sinf(t * 30 * 0.0143 + 3 + c * 21 + hueOffsets.3)
+            var g = 0.6 + 0.3 * sinf(t * 30 * 0.0107 + 1 + c * 13 + hueOffsets.1)
+            var b = 0.6 + 0.3 * sinf(t * 30 * 0.0129 + 6 + c * 9 + hueOffsets.2)
+            let m = max(r, max(g, b))
+            r = 0.5 + 0.5 * r / m; g = 0.5 + 0.5 * g / m; b = 0.5 + 0.5 * b / m
+            pass.gain[corner * 3] = r * v.gamma
+            pass.gain[corner * 3 + 1] = g * v.gamma
+            pass.gain[corner * 3 + 2] = b * v.gamma
+        }
+    }
+
+    private func run(_ task: any StripTask, rows: Int, _ strips: (any StripRunner)?) {
+        if let strips, strips.threads > 1 {
+            strips.run(count: rows, task)
+        } else {
+            task.run(strip: 0..<rows, worker: 0)
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64) for what MilkDrop picks at random.
+struct SplitMix {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

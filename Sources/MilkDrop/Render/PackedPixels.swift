@@ -1,0 +1,49 @@
+/// Arithmetic on packed RGBA8 pixels (R in the low byte), two channels at a time: red and blue in one
+/// 32-bit word, green and alpha in another. What the warp and the composite do per pixel.
+enum PackedPixels {
+    /// `a` + (`b` − `a`) × `f` / 256 per channel, `f` in 0…256.
+    @inline(__always)
+    static func lerp(_ a: UInt32, _ b: UInt32, _ f: UInt32) -> UInt32 {
+        let g = 256 &- f
+        let rb = ((a & 0x00FF_00FF) &* g &+ (b & 0x00FF_00FF) &* f) >> 8
+        let ga = ((a >> 8) & 0x00FF_00FF) &* g &+ ((b >> 8) & 0x00FF_00FF) &* f
+        return (rb & 0x00FF_00FF) | (ga & 0xFF00_FF00)
+    }
+
+    /// Red, green and blue × `d` / 256 (`d` in 0…256), alpha 255.
+    @inline(__always)
+    static func scale(_ p: UInt32, _ d: UInt32) -> UInt32 {
+        let rb = ((p & 0x00FF_00FF) &* d) >> 8
+        let g = ((p & 0x0000_FF00) &* d) >> 8
+        return (rb & 0x00FF_00FF) | (g & 0x0000_FF00) | 0xFF00_0000
+    }
+
+    /// Bilinear sample at fixed-point texel coordinates (`x0`, `y0` whole texels already wrapped or
+    /// clamped, `x1`/`y1` their right and lower neighbours, `fx`/`fy` the fractions in 0…256).
+    @inline(__always)
+    static func bilinear(_ row0: UnsafePointer<UInt32>, _ row1: UnsafePointer<UInt32>,
+                         _ x0: Int, _ x1: Int, _ fx: UInt32, _ fy: UInt32) -> UInt32 {
+        lerp(lerp(row0[x0], row0[x1], fx), lerp(row1[x0], row1[x1], fx), fy)
+    }
+}
+
+/// Where a texture coordinate falls in a texture of `size` texels: wrapped around or clamped.
+struct TexelAxis {
+    let size: Int
+    let wraps: Bool
+
+    /// The whole texel, its neighbour and the fraction (0…256) for a coordinate in 1/256 texels.
+    @inline(__always)
+    func split(_ fixed: Int) -> (Int, Int, UInt32) {
+        var t = fixed >> 8
+        let f = UInt32(truncatingIfNeeded: fixed & 255)
+        if wraps {
+            if t < 0 || t >= size { t %= size; if t < 0 { t += size } }
+            let n = t + 1 == size ? 0 : t + 1
+            return (t, n, f)
+        }
+        if t < 0 { return (0, 0, 0) }
+        if t >= size - 1 { return (size - 1, size - 1, 0) }
+        return (t, t + 1, f)
+    }
+}

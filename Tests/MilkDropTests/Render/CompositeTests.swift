@@ -1,0 +1,72 @@
+import MarbleCore
+@testable import MilkDrop
+import Testing
+
+@Suite("The composite: echo, gamma, tint, filters, scaling up")
+struct CompositeTests {
+    private func red(_ p: UInt32) -> UInt8 { UInt8(p & 0xFF) }
+    private func alpha(_ p: UInt32) -> UInt8 { UInt8(p >> 24) }
+    private func gray(_ w: Int, _ h: Int, _ level: (Int, Int) -> UInt8) -> Texture {
+        let t = Texture(width: w, height: h)
+        for y in 0..<h { for x in 0..<w { t.view.row32(y)[x] = RGBA8(r: level(x, y), g: level(x, y), b: level(x, y)).packed } }
+        return t
+    }
+
+    private func composite(_ source: Texture, width: Int, height: Int, configure: (CompositePass) -> Void) -> Texture {
+        let pass = CompositePass()
+        pass.source = source.view
+        for i in 0..<12 { pass.gain[i] = 1 }
+        configure(pass)
+        let out = Texture(width: width, height: height)
+        pass.draw(into: out.view, rows: 0..<height)
+        return out
+    }
+
+    @Test("gain 1 copies; gamma 2 doubles and saturates at white; output is opaque")
+    func gamma() {
+        let source = gray(32, 18) { x, _ in UInt8(x * 8) }
+        let copy = composite(source, width: 32, height: 18) { _ in }
+        #expect(copy.packedBytes() == source.packedBytes())
+        let bright = composite(source, width: 32, height: 18) { p in for i in 0..<12 { p.gain[i] = 2 } }
+        let row = bright.view.row32(5)
+        #expect(red(row[10]) == 160)
+        #expect(red(row[31]) == 255)
+        #expect(alpha(row[31]) == 255)
+    }
+
+    @Test("an echo of weight ½ flipped left-right mixes the picture with its mirror image")
+    func echo() {
+        let source = gray(32, 18) { x, _ in x < 16 ? 200 : 0 }
+        let out = composite(source, width: 32, height: 18) { p in
+            p.echoAlpha = 128; p.echoZoom = 1; p.echoOrientation = 1
+        }
+        let row = out.view.row32(9)
+        #expect(red(row[2]) == 100)
+        #expect(red(row[29]) == 100)
+        let none = composite(source, width: 32, height: 18) { p in p.echoAlpha = 0; p.echoOrientation = 1 }
+        #expect(red(none.view.row32(9)[2]) == 200)
+    }
+
+    @Test("a half-size buffer is scaled up smoothly to the output")
+    func scalingUp() {
+        let source = gray(16, 9) { x, _ in x < 8 ? 0 : 240 }
+        let out = composite(source, width: 32, height: 18) { _ in }
+        let row = out.view.row32(4)
+        #expect(red(row[0]) == 0 && red(row[31]) == 240)
+        let middle = red(row[16])
+        #expect(middle > 0 && middle < 240)   // interpolated across the edge, not a hard step
+    }
+
+    @Test("the filters as MilkDrop draws them: invert, darken, brighten, solarize")
+    func filters() {
+        let invert = CompositePass.filterTable(brighten: false, darken: false, solarize: false, invert: true)!
+        #expect(invert[0] == 255 && invert[255] == 0 && invert[100] == 155)
+        let darken = CompositePass.filterTable(brighten: false, darken: true, solarize: false, invert: false)!
+        #expect(darken[128] == 64)
+        let brighten = CompositePass.filterTable(brighten: true, darken: false, solarize: false, invert: false)!
+        #expect(brighten[128] == 192)
+        let solarize = CompositePass.filterTable(brighten: false, darken: false, solarize: true, invert: false)!
+        #expect(solarize[0] == 0 && solarize[255] == 0 && (127...128).contains(solarize[128]))
+        #expect(CompositePass.filterTable(brighten: false, darken: false, solarize: false, invert: false) == nil)
+    }
+}
