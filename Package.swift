@@ -89,7 +89,7 @@ let package = Package(
         // the player's and the live session's state in Granite. Re-exports the layers below.
         .target(
             name: "MarbleKit",
-            dependencies: ["MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender", "MarblePipeline", "Granite"]),
+            dependencies: ["MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender", "MarblePipeline", "MilkDrop", "Granite"]),
         // `marble bench`: frame-time percentiles, allocation counts, the CI guard, FFmpeg comparison, live
         // latency. Its own module, so HdrHistogram stays out of the library.
         .target(

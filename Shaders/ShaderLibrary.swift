@@ -29,7 +29,7 @@ public enum ShaderLibrary {
     public static let builtIn: [any Shader.Type] = [
         // Core generators
         Solid.self, Gradient.self, Media.self, SpectrumBars.self, Waveform.self, Text.self, Vectorscope.self, Meters.self,
-        Radial.self, Spectrogram.self, Piano.self, Cover.self, Overview.self, Particles.self,
+        Radial.self, Spectrogram.self, Piano.self, Cover.self, Overview.self, Particles.self, MilkDropLayer.self,
         // Marble's effects
         Ink.self, Analog.self, Pixellate.self, Disco.self, Drive.self, Vibes.self, Polka.self, Blur.self,
         LightRays.self, Bokeh.self, Stars.self,

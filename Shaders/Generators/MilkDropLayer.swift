@@ -42,12 +42,11 @@ public final class MilkDropLayer: Shader, @unchecked Sendable {
     public init(parameters: ShaderParameters) throws {
         let file = parameters.text("file")
         guard !file.isEmpty else { throw MarbleError(.preset, "milkdrop: give a .milk file or a folder of them (file:)") }
-        let paths: [String]
-        do {
-            paths = try MilkPresetCatalog.presetPaths(at: file)
-        } catch {
-            throw MarbleError(.input, "milkdrop: \(error.description)")
+        let catalog = MilkPresetCatalog(path: file)
+        if let problem = catalog.problems.first, catalog.paths.isEmpty {
+            throw MarbleError(.input, "milkdrop: \(problem.description)")
         }
+        let paths = catalog.paths
         guard !paths.isEmpty else { throw MarbleError(.input, "milkdrop: no .milk presets in \(file)") }
         var options = MilkPlaylist.Options()
         options.shuffle = parameters.flag("shuffle")

@@ -7,7 +7,16 @@ struct EffectsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "effects",
         abstract: "List the shaders and presets, with their parameters.",
-        discussion: "--json prints one object: shaders (with their parameters), presets (with their layers) and the audio features a parameter can follow; the keys are in the README's table.")
+        discussion: """
+            --json prints one object: shaders (with their parameters), presets (with their layers) and the audio \
+            features a parameter can follow; the keys are in the README's table.
+
+            --milkdrop FOLDER checks MilkDrop presets instead: each is parsed, compiled and rendered for --frames \
+            frames at 128x72 with a made-up song; the report counts what loads and draws a picture, and lists the \
+            failures by reason (exit 0 even when some fail; 1 when none is found). With --json: the counts and \
+            the failures as one object.
+              marble effects --milkdrop /usr/share/projectM/presets
+            """)
 
     @Argument(help: "Show only this shader or preset.")
     var name: String?
@@ -15,8 +24,21 @@ struct EffectsCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object instead of the listing.")
     var json = false
 
+    @Option(help: ArgumentHelp("Instead of the listing: load and render every .milk preset under this folder (or one file) and report how many work, and why the others do not.", valueName: "folder|file"))
+    var milkdrop: String?
+
+    @Option(help: ArgumentHelp("With --milkdrop: frames rendered per preset (1–3600).", valueName: "n"))
+    var frames: Int = 60
+
+    @Option(help: ArgumentHelp("With --milkdrop: threads (default: all cores).", valueName: "n"))
+    var threads: Int = StripScheduler.availableCores
+
     func run() async throws {
         try await runReportingErrors {
+            if let milkdrop {
+                try reportMilkDrop(milkdrop)
+                return
+            }
             if json { try printJSON(); return }
             var matched = false
             var out = ""

@@ -52,6 +52,9 @@ struct LiveCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Start with this bundled preset (see `marble effects`).", valueName: "name"))
     var preset: String?
 
+    @OptionGroup(title: "MilkDrop presets")
+    var milkdrop: MilkDropOptions
+
     @Option(help: ArgumentHelp("Stop after this long, e.g. 90s, 10m, 1:30:00.", valueName: "time"))
     var duration: String?
 
@@ -110,6 +113,7 @@ struct LiveCommand: AsyncParsableCommand {
         }
         o.fps = try OptionParsing.fps(fps)
         o.preset = preset
+        o.scene = try milkdrop.scene()
         if let duration {
             o.duration = try OptionParsing.seconds(duration, "--duration")
         }

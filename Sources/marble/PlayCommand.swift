@@ -57,6 +57,9 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Start with this bundled preset (see `marble effects`); remembered.", valueName: "name"))
     var preset: String?
 
+    @OptionGroup(title: "MilkDrop presets")
+    var milkdrop: MilkDropOptions
+
     @Option(help: ArgumentHelp("Render threads (default: all cores).", valueName: "n"))
     var threads: Int = StripScheduler.availableCores
 
@@ -129,6 +132,7 @@ struct PlayCommand: AsyncParsableCommand {
             o.size = (s.width, s.height)
         }
         o.preset = preset
+        o.scene = try milkdrop.scene()
         o.threads = threads
         o.encoderPreset = try OptionParsing.encoderPreset(encoderPreset)
         o.audioBitrate = audioBitrate

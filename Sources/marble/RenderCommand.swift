@@ -41,6 +41,9 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A bundled preset name (see `marble effects`) or a path to a preset .yaml file.", valueName: "name|file"))
     var preset: String = PresetLibrary.defaultName
 
+    @OptionGroup(title: "MilkDrop presets")
+    var milkdrop: MilkDropOptions
+
     @Option(name: .customLong("effect"), help: ArgumentHelp("Add an effect kernel over the picture (repeatable), e.g. ink.", valueName: "name"))
     var effects: [String] = []
 
@@ -135,6 +138,7 @@ struct RenderCommand: AsyncParsableCommand {
         o.height = frameSize.height
         o.fps = try OptionParsing.fps(fps)
         o.preset = preset
+        o.scene = try milkdrop.scene()
         o.effects = effects
         o.background = background
         o.title = title

@@ -33,6 +33,9 @@ public struct LiveOptions: Sendable {
     public var fps = Rational(30)
     /// A bundled preset name; nil: the default.
     public var preset: String?
+    /// A scene made in code (`--milkdrop`'s); when set, drawn instead of `preset`, and the preset keys
+    /// do not switch it.
+    public var scene: Preset?
     /// Stop after this many seconds (a recording of exactly that length), or run until q / Ctrl-C.
     public var duration: Double?
     /// Threads the renderer draws row bands on (default: one per core; at most 4 per core).

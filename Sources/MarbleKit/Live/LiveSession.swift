@@ -91,10 +91,14 @@ public final class LiveSession {
         }
         let size = options.size ?? (follows ? sizing?() : nil) ?? (1280, 720)
         let preset = live.snapshot.preset ?? PresetLibrary.defaultName
-        let scene = try PresetLibrary.load(preset)
+        let scene: Preset
+        if let fixed = options.scene { scene = fixed } else { scene = try PresetLibrary.load(preset) }
+        // A scene of the caller's own (--milkdrop) stays; otherwise the preset keys switch presets.
+        var selection: (@Sendable () -> String?)?
+        if options.scene == nil { selection = { @Sendable in live.snapshot.preset } }
         try scene.validate()
         let renderer = try FrameRenderer(scene: scene, width: size.width, height: size.height, fps: options.fps,
-                                         threads: options.threads, selection: { live.snapshot.preset }, selected: preset,
+                                         threads: options.threads, selection: selection, selected: preset,
                                          sizing: sizing)
         // How far the source may fall behind before it drops frames. Nobody watching (outputs alone):
         // half a second. Watched alone: not at all (a frame shown late is worse than one skipped).

@@ -13,6 +13,9 @@ public struct PlayOptions: Sendable {
     public var fps = Rational(30)
     /// Render threads.
     public var threads = StripScheduler.availableCores
+    /// A scene made in code (`--milkdrop`'s); when set, drawn instead of the chosen preset, and the
+    /// preset keys do not switch it.
+    public var scene: Preset?
     /// Stay on the last frame at the end (space plays again) instead of exiting.
     public var keepOpen = false
     /// Device buffer (target latency), seconds.

@@ -73,7 +73,11 @@ public final class PlayerSession {
         let signals = TerminalSignals()
         let pump = self.pump
         let preset = player.snapshot.preset ?? PresetLibrary.defaultName
-        let scene = try PresetLibrary.load(preset)
+        let scene: Preset
+        if let fixed = options.scene { scene = fixed } else { scene = try PresetLibrary.load(preset) }
+        // A scene of the caller's own (--milkdrop) stays; otherwise the preset keys switch presets.
+        var selection: (@Sendable () -> String?)?
+        if options.scene == nil { selection = { @Sendable in player.snapshot.preset } }
         try scene.validate()
         // The starting preset says how to measure the sound (a later switch keeps this measure); the
         // analysis computes what any preset the keys can switch to reads (the spectrum, pitches).
@@ -101,7 +105,7 @@ public final class PlayerSession {
         }
         let size = sizing()
         let renderer = try FrameRenderer(scene: scene, width: size.width, height: size.height, fps: options.fps,
-                                         threads: options.threads, selection: { player.snapshot.preset }, selected: preset,
+                                         threads: options.threads, selection: selection, selected: preset,
                                          sizing: sizing)
         var status = StatusLine()
         let terminal = screen.map { screen in TerminalSink(screen: screen, grid: grid!) {

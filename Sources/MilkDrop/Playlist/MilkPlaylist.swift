@@ -53,7 +53,7 @@ public final class MilkPlaylist {
 
     /// A playlist of `paths` (at least one); throws the first file's error when no file loads.
     public init(paths: [String], options: Options = Options()) throws(MilkPresetError) {
-        guard !paths.isEmpty else { throw MilkPresetError(path: "", line: nil, message: "no presets to play") }
+        guard !paths.isEmpty else { throw MilkPresetError(path: "", message: "no presets to play", reason: .noPresetContent) }
         self.options = options
         if options.shuffle {
             var order = paths
@@ -82,7 +82,7 @@ public final class MilkPlaylist {
                 skippedNow.append((path, error.description))
             }
         }
-        throw firstError ?? MilkPresetError(path: paths[0], line: nil, message: "no preset loads")
+        throw firstError ?? MilkPresetError(path: paths[0], message: "no preset loads", reason: .noPresetContent)
     }
 
     /// Sizes the presets' buffers (see ``MilkRenderer/configure(width:height:scale:)``).

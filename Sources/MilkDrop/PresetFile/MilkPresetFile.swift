@@ -121,6 +121,8 @@ public struct MilkPresetError: Error, CustomStringConvertible, Sendable {
         case notText = "not a text file"
         /// Text with no preset setting and no code line.
         case noPresetContent = "no preset content"
+        /// An equation that does not compile (``MilkPreset``).
+        case doesNotCompile = "an equation does not compile"
 
         public static func < (a: Reason, b: Reason) -> Bool {
             allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!

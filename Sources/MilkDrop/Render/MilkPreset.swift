@@ -31,6 +31,9 @@ public final class MilkPreset {
     public private(set) var q = [Double](repeating: 0, count: FrameVariables.qCount)
     private var scratch = [Double](repeating: 0, count: FrameVariables.writable.count)
     private var initialised = false
+    /// Frames whose per-frame equations left NaN or infinity in a variable the renderer reads (the
+    /// renderer used the default instead).
+    public private(set) var nonFiniteFrames = 0
 
     /// Compiles `file`'s equations; `seed` makes `rand` repeatable. Throws with the file line of the
     /// first equation that does not compile.
@@ -57,14 +60,15 @@ public final class MilkPreset {
             do {
                 return try ExpressionProgram(compiling: block.text, memory: memory)
             } catch {
-                throw MilkPresetError(path: file.path, line: block.line(atOffset: error.offset), message: "\(what): \(error.message)")
+                throw MilkPresetError(path: file.path, line: block.line(atOffset: error.offset), message: "\(what): \(error.message)",
+                                      reason: .doesNotCompile)
             }
         }
         func slots(_ names: [String], _ memory: ExpressionMemory) throws(MilkPresetError) -> [Int] {
             var out: [Int] = []
             for n in names {
                 do { out.append(try memory.slot(n)) } catch {
-                    throw MilkPresetError(path: file.path, line: nil, message: error.message)
+                    throw MilkPresetError(path: file.path, line: nil, message: error.message, reason: .doesNotCompile)
                 }
             }
             return out
@@ -114,7 +118,12 @@ public final class MilkPreset {
         for (i, s) in qSlots.enumerated() { frameMemory[s] = qAfterInit[i] }
         perFrame.run()
         for (i, s) in qSlots.enumerated() { q[i] = frameMemory[s] }
-        for (i, s) in writableSlots.enumerated() { scratch[i] = frameMemory[s] }
+        var finite = true
+        for (i, s) in writableSlots.enumerated() {
+            scratch[i] = frameMemory[s]
+            if !scratch[i].isFinite { finite = false }
+        }
+        if !finite { nonFiniteFrames += 1 }
         return scratch.withUnsafeBufferPointer { FrameValues($0.baseAddress!) }
     }
 

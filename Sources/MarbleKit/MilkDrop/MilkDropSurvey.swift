@@ -1,0 +1,106 @@
+import Dispatch
+import MarbleCore
+import MilkDrop
+import Synchronization
+
+/// What `marble effects --milkdrop DIR` reports: every `.milk` file under a folder parsed, compiled
+/// and rendered for a number of frames with a made-up song (``SurveySignal``), the outcomes counted
+/// and the failures grouped by reason.
+public struct MilkDropSurvey: Sendable {
+    /// One file's outcome.
+    public struct Entry: Sendable {
+        public var path: String
+        public var outcome: MilkPresetCheck.Outcome
+    }
+
+    /// The folder (or file) surveyed.
+    public let root: String
+    /// Frames rendered per preset, and their size.
+    public let frames: Int, width: Int, height: Int
+    /// One entry per file, in the catalog's order.
+    public let entries: [Entry]
+    /// Folders that could not be listed.
+    public let problems: [String]
+
+    /// Surveys `path` on `threads` threads; `progress(done, total)` is called from those threads.
+    public static func run(path: String, frames: Int = 60, width: Int = 128, height: Int = 72, threads: Int = 2,
+                           progress: @Sendable (Int, Int) -> Void = { _, _ in }) throws(MarbleError) -> MilkDropSurvey {
+        guard (1...3600).contains(frames) else { throw MarbleError(.option, "--frames \(frames): use 1 to 3600") }
+        let catalog = MilkPresetCatalog(path: path)
+        if catalog.paths.isEmpty {
+            if let problem = catalog.problems.first { throw MarbleError(.input, problem.description) }
+            throw MarbleError(.input, "\(path): no .milk presets there")
+        }
+        let paths = catalog.paths
+        let results = Mutex<[Int: MilkPresetCheck.Outcome]>([:])
+        let next = Atomic<Int>(0), done = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: max(1, threads)) { _ in
+            while true {
+                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard i < paths.count else { return }
+                let outcome = MilkPresetCheck.check(path: paths[i], width: width, height: height, frames: frames)
+                results.withLock { $0[i] = outcome }
+                progress(done.wrappingAdd(1, ordering: .relaxed).newValue, paths.count)
+            }
+        }
+        let outcomes = results.withLock { $0 }
+        return MilkDropSurvey(root: path, frames: frames, width: width, height: height,
+                              entries: paths.indices.map { Entry(path: paths[$0], outcome: outcomes[$0]!) },
+                              problems: catalog.problems.map(\.description))
+    }
+
+    public var files: Int { entries.count }
+    /// Files that parsed and compiled (rendered or blank).
+    public var loaded: Int { entries.count { if case .failed = $0.outcome { false } else { true } } }
+    /// Files that drew a picture that is not blank.
+    public var rendered: Int { entries.count { if case .rendered = $0.outcome { true } else { false } } }
+    public var blank: Int { entries.count { if case .blank = $0.outcome { true } else { false } } }
+    /// Loaded files with HLSL shaders (drawn without them), and how many of those drew a picture.
+    public var withShaders: Int {
+        entries.count {
+            switch $0.outcome {
+            case .rendered(let s, _), .blank(let s): s
+            case .failed: false
+            }
+        }
+    }
+    public var renderedWithShaders: Int { entries.count { if case .rendered(true, _) = $0.outcome { true } else { false } } }
+    /// Rendered files whose equations produced NaN or infinity on some frame (contained).
+    public var nonFinite: Int { entries.count { if case .rendered(_, let n) = $0.outcome { n > 0 } else { false } } }
+
+    /// Failures by reason (parse reasons, then compile errors), with the files.
+    public var failures: [(reason: String, errors: [String])] {
+        var groups: [MilkPresetError.Reason: [String]] = [:]
+        for e in entries { if case .failed(let error) = e.outcome { groups[error.reason, default: []].append(error.description) } }
+        return groups.keys.sorted().map { (reason: $0.rawValue, errors: groups[$0]!) }
+    }
+}
+
+extension MilkDropSurvey: CustomStringConvertible {
+    /// The report: counts, then each failure under its reason, then the blank presets.
+    public var description: String {
+        func percent(_ n: Int) -> String {
+            let tenths = files == 0 ? 0 : Int((Double(n) * 1000 / Double(files)).rounded())
+            return "\(tenths / 10).\(tenths % 10)"
+        }
+        var out = "\(root): \(files) preset\(files == 1 ? "" : "s"), \(frames) frames each at \(width)x\(height)\n"
+        out += "  loaded (parsed and compiled): \(loaded) (\(percent(loaded)) %)\n"
+        out += "  rendered a picture:           \(rendered) (\(percent(rendered)) %)\n"
+        out += "  blank after \(frames) frames:      \(blank)\n"
+        out += "  with HLSL warp/comp shaders:  \(withShaders), drawn without them (MilkDrop 1.x warp and composite); \(renderedWithShaders) of them rendered a picture\n"
+        out += "  NaN/infinity in equations:    \(nonFinite) rendered preset\(nonFinite == 1 ? "" : "s") (contained: defaults used)\n"
+        let failed = failures
+        out += "  failed: \(files - loaded)\(failed.isEmpty ? "" : ", by reason:")\n"
+        for group in failed {
+            out += "    \(group.reason): \(group.errors.count)\n"
+            for e in group.errors { out += "      \(e)\n" }
+        }
+        for p in problems { out += "  not listed: \(p)\n" }
+        let blanks = entries.filter { if case .blank = $0.outcome { true } else { false } }
+        if !blanks.isEmpty {
+            out += "  blank:\n"
+            for b in blanks { out += "    \(b.path)\n" }
+        }
+        return out
+    }
+}

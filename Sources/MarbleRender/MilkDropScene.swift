@@ -1,0 +1,31 @@
+import MarbleCore
+
+/// What `--milkdrop` asks for: a MilkDrop preset file, or a folder played as a playlist, as a scene
+/// of one `milkdrop` layer (the same layer a preset YAML gets with `- shader: milkdrop` and `file:`).
+public struct MilkDropScene: Sendable, Equatable {
+    /// A `.milk` file or a folder of them.
+    public var path: String
+    /// Play a folder in a shuffled order (fixed by `seed`).
+    public var shuffle = false
+    /// Seconds per preset of a folder (0: never switch), and of a soft blend.
+    public var switchSeconds = 30.0, blendSeconds = 2.5
+    /// Cut on a strong beat at the switch time instead of blending.
+    public var hardCuts = true
+    /// The feedback buffer's share of the output size (0: automatic).
+    public var renderScale = 0.0
+    /// Seeds the shuffle and the presets' `rand`.
+    public var seed = 0
+
+    public init(path: String) { self.path = path }
+
+    /// The scene: one opaque `milkdrop` layer with these settings.
+    public var preset: Preset {
+        Preset(name: "milkdrop", description: "MilkDrop: \(path)", layers: [
+            LayerSpec(shader: "milkdrop", parameters: [
+                "file": .text(path), "shuffle": .flag(shuffle), "switch": .number(switchSeconds),
+                "blend": .number(blendSeconds), "hard_cuts": .flag(hardCuts), "render_scale": .number(renderScale),
+                "seed": .number(Double(seed)),
+            ]),
+        ], source: path)
+    }
+}

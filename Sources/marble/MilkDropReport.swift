@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import MarbleKit
+import Synchronization
+
+extension EffectsCommand {
+    /// `--milkdrop FOLDER`: the survey's report (or its counts as JSON), with a progress line on a terminal.
+    func reportMilkDrop(_ path: String) throws(MarbleError) {
+        guard (1...256).contains(threads) else { throw MarbleError(.option, "--threads \(threads): use 1 to 256") }
+        let tty = isatty(STDERR_FILENO) == 1
+        let shown = Mutex(0)
+        let survey = try MilkDropSurvey.run(path: path, frames: frames, threads: threads) { done, total in
+            guard tty else { return }
+            let now = done * 100 / max(1, total)
+            let changed = shown.withLock { old in if now != old { old = now; return true }; return false }
+            if changed { Console.writeErr("\r\(done)/\(total) presets") }
+        }
+        if tty { Console.writeErr("\r\u{1B}[K") }
+        if json {
+            let report = MilkDropSurveyJSON(survey)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            guard let data = try? encoder.encode(report) else { throw MarbleError(.output, "cannot encode the report") }
+            Console.print(String(decoding: data, as: UTF8.self))
+        } else {
+            Console.print(survey.description)
+        }
+    }
+}
+
+/// `marble effects --milkdrop DIR --json`.
+struct MilkDropSurveyJSON: Encodable {
+    struct Failure: Encodable { var reason: String, count: Int, files: [String] }
+    var root: String, frames: Int, files: Int, loaded: Int, rendered: Int, blank: Int
+    var withShaders: Int, renderedWithShaders: Int, nonFinite: Int
+    var failures: [Failure], blankFiles: [String]
+
+    init(_ s: MilkDropSurvey) {
+        root = s.root; frames = s.frames; files = s.files; loaded = s.loaded; rendered = s.rendered; blank = s.blank
+        withShaders = s.withShaders; renderedWithShaders = s.renderedWithShaders; nonFinite = s.nonFinite
+        failures = s.failures.map { Failure(reason: $0.reason, count: $0.errors.count, files: $0.errors) }
+        blankFiles = s.entries.compactMap { if case .blank = $0.outcome { $0.path } else { nil } }
+    }
+}
