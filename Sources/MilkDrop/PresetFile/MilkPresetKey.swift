@@ -18,6 +18,22 @@ enum MilkPresetKey: Equatable {
         case shapeInit(Int), shapePerFrame(Int)
     }
 
+    /// For a custom wave or shape line: "wave" or "shape", its index, and how many there are.
+    var customElement: (kind: String, index: Int, limit: Int)? {
+        let waves = MilkDropLimits.customWaves, shapes = MilkDropLimits.customShapes
+        switch self {
+        case .setting: return nil
+        case .waveSetting(let w, _): return ("wave", w, waves)
+        case .shapeSetting(let s, _): return ("shape", s, shapes)
+        case .code(let target, _):
+            switch target {
+            case .perFrameInit, .perFrame, .perPixel, .warpShader, .compositeShader: return nil
+            case .waveInit(let w), .wavePerFrame(let w), .wavePerPoint(let w): return ("wave", w, waves)
+            case .shapeInit(let s), .shapePerFrame(let s): return ("shape", s, shapes)
+            }
+        }
+    }
+
     /// Classifies a key already lower-cased.
     init(_ key: String) {
         let k = Substring(key)

@@ -49,6 +49,7 @@ private struct Reader {
     var file: MilkPresetFile
     var firstLine: [String: Int] = [:]
     var code: [MilkPresetKey.CodeTarget: [(index: Int, fileLine: Int, text: String)]] = [:]
+    var notedElements: Set<String> = []
     var sawSection = false
     var sawContent = false
 
@@ -96,6 +97,13 @@ private struct Reader {
     }
 
     mutating func store(_ key: MilkPresetKey, name: String, value: Substring, line: Int) {
+        if let (kind, index, limit) = key.customElement, index >= limit {
+            // MilkDrop 2 has four of each (MilkDrop 3 files have more): one note per extra wave or shape.
+            if notedElements.insert("\(kind) \(index)").inserted {
+                note(line, "\(name): there are only \(limit) custom \(kind)s (0…\(limit - 1)); \(kind) \(index) is ignored")
+            }
+            return
+        }
         switch key {
         case .code(let target, let index):
             let text: String
@@ -118,15 +126,9 @@ private struct Reader {
                 file.version = Int(number)
             }
         case .waveSetting(let wave, let setting):
-            guard wave < MilkDropLimits.customWaves else {
-                note(line, "\(name): there are only \(MilkDropLimits.customWaves) custom waves (0…\(MilkDropLimits.customWaves - 1)); ignored"); return
-            }
             guard let number = number(value, name: name, line: line) else { return }
             file.waves[wave].values[setting] = number
         case .shapeSetting(let shape, let setting):
-            guard shape < MilkDropLimits.customShapes else {
-                note(line, "\(name): there are only \(MilkDropLimits.customShapes) custom shapes (0…\(MilkDropLimits.customShapes - 1)); ignored"); return
-            }
             guard let number = number(value, name: name, line: line) else { return }
             file.shapes[shape].values[setting] = number
         }
@@ -163,22 +165,15 @@ private struct Reader {
             case .perPixel: file.perPixel = block
             case .warpShader: file.warpShader = block.isEmpty ? nil : block
             case .compositeShader: file.compositeShader = block.isEmpty ? nil : block
-            case .waveInit(let w), .wavePerFrame(let w), .wavePerPoint(let w):
-                guard w < MilkDropLimits.customWaves else { noteOutOfRange(lines, "wave \(w)", MilkDropLimits.customWaves); continue }
-                if case .waveInit = target { file.waves[w].initCode = block }
-                else if case .wavePerFrame = target { file.waves[w].perFrame = block }
-                else { file.waves[w].perPoint = block }
-            case .shapeInit(let s), .shapePerFrame(let s):
-                guard s < MilkDropLimits.customShapes else { noteOutOfRange(lines, "shape \(s)", MilkDropLimits.customShapes); continue }
-                if case .shapeInit = target { file.shapes[s].initCode = block } else { file.shapes[s].perFrame = block }
+            case .waveInit(let w): file.waves[w].initCode = block
+            case .wavePerFrame(let w): file.waves[w].perFrame = block
+            case .wavePerPoint(let w): file.waves[w].perPoint = block
+            case .shapeInit(let s): file.shapes[s].initCode = block
+            case .shapePerFrame(let s): file.shapes[s].perFrame = block
             }
         }
         file.notes.sort { ($0.line, $0.message) < ($1.line, $1.message) }
         return file
-    }
-
-    mutating func noteOutOfRange(_ lines: [(index: Int, fileLine: Int, text: String)], _ kind: String, _ limit: Int) {
-        for l in lines { note(l.fileLine, "code for \(kind): there are only \(limit) (0…\(limit - 1)); ignored") }
     }
 }
 

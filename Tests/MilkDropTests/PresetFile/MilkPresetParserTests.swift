@@ -62,7 +62,10 @@ struct MilkPresetParserTests {
             shape_3_init1=q1 = 1;
             shape_3_per_frame1=x = instance/num_inst;
             wavecode_4_enabled=1
+            wavecode_4_samples=100
             wave_7_per_point1=x = 1;
+            wave_7_per_point2=y = 1;
+            shape_5_init1=x = 1;
             """)
         #expect(file.waves.count == 4 && file.shapes.count == 4)
         #expect(file.waves[0].values == ["enabled": 1, "bspectrum": 1, "samples": 512])
@@ -76,8 +79,9 @@ struct MilkPresetParserTests {
         #expect(file.shapes[3].initCode.text == "q1 = 1;")
         #expect(file.shapes[3].perFrame.text == "x = instance/num_inst;")
         #expect(file.values.isEmpty)
-        #expect(file.notes.map(\.line) == [15, 16])
-        #expect(file.notes.allSatisfy { $0.message.contains("there are only 4") })
+        // One note per extra wave or shape (MilkDrop 3 files have up to 16), at its first line.
+        #expect(file.notes.map(\.line) == [15, 17, 19])
+        #expect(file.notes[1].message == "wave_7_per_point1: there are only 4 custom waves (0…3); wave 7 is ignored")
     }
 
     @Test("HLSL shader lines lose their backtick; shader blocks of white space only are nil")
