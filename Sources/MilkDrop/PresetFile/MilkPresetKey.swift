@@ -71,13 +71,14 @@ enum MilkPresetKey: Equatable {
 }
 
 extension Substring {
+    /// Without the ASCII `prefix` (compared byte by byte), or nil when it does not start with it.
     func dropPrefix(_ prefix: String) -> Substring? {
-        hasPrefix(prefix) ? dropFirst(prefix.count) : nil
+        utf8.starts(with: prefix.utf8) ? Substring(utf8.dropFirst(prefix.utf8.count)) : nil
     }
 
     /// The whole substring as a non-negative decimal of 1…9 digits (no sign, no spaces).
     var smallNumber: Int? {
-        guard !isEmpty, count <= 9, allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        guard !isEmpty, utf8.count <= 9, utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         return Int(self)
     }
 

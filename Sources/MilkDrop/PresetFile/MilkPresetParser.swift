@@ -38,7 +38,7 @@ public enum MilkPresetParser {
         let lines = PresetLines(bytes)
         var reader = Reader(path: path, encoding: lines.encoding)
         for line in lines.lines {
-            if !reader.read(line.text, line: line.number) { break }
+            if !reader.read(lines.bytes[line.range], line: line.number, text: lines) { break }
         }
         return try reader.finish()
     }
@@ -58,42 +58,49 @@ private struct Reader {
         file.encoding = encoding
     }
 
-    /// Reads one line; false when the rest of the file is to be ignored.
-    mutating func read(_ raw: String, line: Int) -> Bool {
-        let text = raw.drop { $0 == " " || $0 == "\t" }
-        guard let first = text.first else { return true }
-        if first == "[" {
+    /// Reads one line (its bytes without the line end); false when the rest of the file is to be ignored.
+    /// Delimiters are ASCII, so the line is split on bytes and only the key and value are decoded.
+    mutating func read(_ bytes: ArraySlice<UInt8>, line: Int, text lines: PresetLines) -> Bool {
+        let end = bytes.endIndex
+        func isBlank(_ i: Int) -> Bool { bytes[i] == 0x20 || bytes[i] == 0x09 }
+        var i = bytes.startIndex
+        while i < end, isBlank(i) { i += 1 }
+        guard i < end else { return true }
+        switch bytes[i] {
+        case UInt8(ascii: "["):
             if sawSection {
-                note(line, "a second section \(text.trimmingTrailingSpace): the rest of the file is ignored")
+                note(line, "a second section \(lines.decode(bytes[i...]).trimmingTrailingSpace): the rest of the file is ignored")
                 return false
             }
             sawSection = true
             return true
+        case UInt8(ascii: ";"), UInt8(ascii: "#"):
+            return true
+        case UInt8(ascii: "/") where i + 1 < end && bytes[i + 1] == UInt8(ascii: "/"):
+            return true
+        default:
+            break
         }
-        if text.hasPrefix("//") || first == ";" || first == "#" { return true }
-        guard let (name, value) = Self.split(text) else {
-            note(line, "\"\(text.trimmingTrailingSpace)\" has no value: ignored")
+        // `key=value`, `key = value`, or (as projectM reads it) `key value`.
+        var keyEnd = i
+        while keyEnd < end, bytes[keyEnd] != UInt8(ascii: "="), !isBlank(keyEnd) { keyEnd += 1 }
+        var valueStart = keyEnd
+        while valueStart < end, isBlank(valueStart) { valueStart += 1 }
+        if valueStart < end, bytes[valueStart] == UInt8(ascii: "=") { valueStart += 1 }
+        else if valueStart == keyEnd { keyEnd = i }              // no delimiter at all
+        guard keyEnd > i else {
+            note(line, "\"\(lines.decode(bytes[i...]).trimmingTrailingSpace)\" has no value: ignored")
             return true
         }
-        let key = name.lowercased()
+        let name = lines.decode(bytes[i..<keyEnd])
+        let key = lines.decode(ArraySlice(bytes[i..<keyEnd].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }))
         if let earlier = firstLine[key] {
             note(line, "\(name) repeated: the first one (line \(earlier)) is used")
             return true
         }
         firstLine[key] = line
-        store(MilkPresetKey(key), name: String(name), value: value, line: line)
+        store(MilkPresetKey(key), name: name, value: lines.decode(bytes[valueStart...])[...], line: line)
         return true
-    }
-
-    /// `key = value` or `key value` → (key, value); nil when the line has no delimiter.
-    static func split(_ text: Substring) -> (Substring, Substring)? {
-        guard let end = text.firstIndex(where: { $0 == "=" || $0 == " " || $0 == "\t" }), end > text.startIndex else {
-            return nil
-        }
-        let name = text[..<end]
-        var rest = text[end...].drop { $0 == " " || $0 == "\t" }
-        if rest.first == "=" { rest = rest.dropFirst() } else if rest.startIndex == end { return nil }
-        return (name, rest)
     }
 
     mutating func store(_ key: MilkPresetKey, name: String, value: Substring, line: Int) {
