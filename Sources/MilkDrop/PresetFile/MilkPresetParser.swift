@@ -14,9 +14,10 @@
 /// - Settings: the value is read like C's `atof`, the longest number at its start (`3.000000.500000` is
 ///   3, with a note). A value with no number at all (`fWaveParam=-`) or a non-finite one is ignored with
 ///   a note, so the renderer's default applies, as in MilkDrop; it is not an error.
-/// - Code: numbered lines are joined in numeric order; gaps are skipped over (MilkDrop and projectM stop
-///   at the first gap; we keep the later lines, which in practice are real code). Equation lines are
-///   trimmed; shader lines lose their leading backtick and trailing white space.
+/// - Code: numbered lines are joined in numeric order, across gaps. MilkDrop and projectM stop at the first
+///   missing number; we keep the later lines (real code in the 10 files of projectm-data that have a gap)
+///   and leave a note where MilkDrop would have stopped. Equation lines are trimmed; shader lines lose
+///   their leading backtick and trailing white space.
 /// - Errors (``MilkPresetError``) only when nothing usable is left: unreadable, not a regular file, too
 ///   large, binary, or no setting and no code line at all.
 public enum MilkPresetParser {
@@ -165,6 +166,10 @@ private struct Reader {
         }
         for (target, lines) in code {
             let ordered = lines.sorted { $0.index < $1.index }
+            if let gap = ordered.indices.first(where: { ordered[$0].index != $0 + 1 }) {
+                note(ordered[gap].fileLine, "code line \(ordered[gap].index) follows a gap (no line \(gap + 1)): "
+                    + "MilkDrop stopped reading this block before it; it is kept")
+            }
             let block = CodeBlock(lines: ordered.map { (fileLine: $0.fileLine, text: $0.text) })
             switch target {
             case .perFrameInit: file.perFrameInit = block
