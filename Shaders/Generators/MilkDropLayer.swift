@@ -3,7 +3,7 @@ import MilkDrop
 
 /// A MilkDrop preset (`.milk`), or a folder of them played as a playlist, drawn on the CPU.
 ///
-/// `file` is a `.milk` file or a folder searched recursively. With several presets, each plays for
+/// `file` is a `.milk` file or a folder searched recursively (empty: a preset written for MarbleKit). With several presets, each plays for
 /// `switch` seconds and is replaced by a hard cut on a strong beat (`hard_cuts`) or else a soft
 /// blend of `blend` seconds; `shuffle` plays them in an order fixed by `seed`. The preset draws into a
 /// feedback buffer of `render_scale` times the output size (0: automatic, at most 1280×720's area,
@@ -17,7 +17,7 @@ public final class MilkDropLayer: Shader, @unchecked Sendable {
         name: "milkdrop", summary: "MilkDrop presets (.milk) on the CPU: one file, or a folder as a playlist.",
         kind: .generator, isOpaque: true, needs: [.spectrum],
         parameters: [
-            ParameterDescriptor("file", "A .milk preset, or a folder of them (searched recursively) to play as a playlist.",
+            ParameterDescriptor("file", "A .milk preset, or a folder of them (searched recursively) to play as a playlist; none: a built-in preset.",
                                 .text(default: "")),
             ParameterDescriptor("shuffle", "Play a folder in a shuffled order (fixed by seed) instead of by name.", .flag(default: false)),
             ParameterDescriptor("switch", "Seconds each preset of a folder plays (0: never switch).", .number(default: 30, range: 0...3600)),
@@ -41,13 +41,17 @@ public final class MilkDropLayer: Shader, @unchecked Sendable {
 
     public init(parameters: ShaderParameters) throws {
         let file = parameters.text("file")
-        guard !file.isEmpty else { throw MarbleError(.preset, "milkdrop: give a .milk file or a folder of them (file:)") }
-        let catalog = MilkPresetCatalog(path: file)
-        if let problem = catalog.problems.first, catalog.paths.isEmpty {
-            throw MarbleError(.input, "milkdrop: \(problem.description)")
+        let paths: [String]
+        if file.isEmpty {
+            paths = [DefaultPreset.name]
+        } else {
+            let catalog = MilkPresetCatalog(path: file)
+            if let problem = catalog.problems.first, catalog.paths.isEmpty {
+                throw MarbleError(.input, "milkdrop: \(problem.description)")
+            }
+            paths = catalog.paths
+            guard !paths.isEmpty else { throw MarbleError(.input, "milkdrop: no .milk presets in \(file)") }
         }
-        let paths = catalog.paths
-        guard !paths.isEmpty else { throw MarbleError(.input, "milkdrop: no .milk presets in \(file)") }
         var options = MilkPlaylist.Options()
         options.shuffle = parameters.flag("shuffle")
         options.switchSeconds = Double(parameters.number("switch"))

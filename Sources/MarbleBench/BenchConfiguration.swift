@@ -23,6 +23,8 @@ public struct BenchConfiguration: Sendable {
     public var includeShaders = true
     public var includePresets = true
     public var includePipeline = true
+    /// The MilkDrop presets of ``MilkDropBenchSet`` (when projectm-data is installed).
+    public var includeMilkDrop = true
     /// What the stage times are read from: wall time (default), or the calling thread's CPU time (the
     /// guard, on one thread: blind to time the thread spent preempted on a busy machine).
     public var clock = BenchClock.wall

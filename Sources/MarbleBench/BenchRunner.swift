@@ -52,6 +52,11 @@ public final class BenchRunner {
                         add(try PresetBench(preset: preset, size: size, threads: threads).run(song: song, configuration: c))
                     }
                 }
+                if c.includeMilkDrop {
+                    for scene in MilkDropBenchSet.scenes() where c.matches(scene.name) {
+                        add(try PresetBench(preset: scene, size: size, threads: threads).run(song: song, configuration: c))
+                    }
+                }
                 if c.includePipeline && c.encode && c.matches("render \(PresetLibrary.defaultName)") {
                     add(try PipelineBench(preset: PresetLibrary.defaultName, size: size, threads: threads)
                         .run(song: song, configuration: c))

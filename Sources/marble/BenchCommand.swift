@@ -46,7 +46,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only benchmarks whose name contains this text.", valueName: "text"))
     var filter: String?
 
-    @Option(help: ArgumentHelp("Only these kinds (repeatable): shader, preset, pipeline.", valueName: "kind"))
+    @Option(help: ArgumentHelp("Only these kinds (repeatable): shader, preset, milkdrop (a fixed set of Debian's MilkDrop presets, when projectm-data is installed), pipeline.", valueName: "kind"))
     var kind: [String] = []
 
     @Flag(help: "Also encode (x264) in the preset benchmarks, and time the whole pipeline (RenderJob → MP4).")
@@ -231,13 +231,14 @@ struct BenchCommand: AsyncParsableCommand {
         guard (0...51).contains(crf) else { throw MarbleError(.option, "--crf \(crf): must be between 0 and 51") }
         c.crf = crf
         if !kind.isEmpty {
-            let known = ["shader", "preset", "pipeline"]
+            let known = ["shader", "preset", "milkdrop", "pipeline"]
             for k in kind where !known.contains(k) {
-                throw MarbleError(.option, "--kind \(k): expected shader, preset or pipeline")
+                throw MarbleError(.option, "--kind \(k): expected shader, preset, milkdrop or pipeline")
             }
             c.includeShaders = kind.contains("shader")
             c.includePresets = kind.contains("preset")
             c.includePipeline = kind.contains("pipeline")
+            c.includeMilkDrop = kind.contains("milkdrop")
             if c.includePipeline && !c.encode { c.encode = true }
         }
         try c.validate()

@@ -6,7 +6,8 @@
 /// blend of `blendSeconds`, during which both presets run and their pictures are mixed. A very
 /// strong beat (`bass` at least ``Options/earlyCutBass``) may cut once half the time has passed.
 /// Everything is decided from the frame's time and sound, so a render is the same every time.
-/// Presets that fail to load are skipped and listed in ``skipped``.
+/// Presets that fail to load are skipped and listed in ``skipped``. The path ``DefaultPreset/name``
+/// stands for the built-in preset.
 public final class MilkPlaylist {
     public struct Options: Sendable {
         /// Seconds per preset (0: never switch).
@@ -69,7 +70,7 @@ public final class MilkPlaylist {
         var skippedNow: [(String, String)] = []
         for (i, path) in self.paths.enumerated() {
             do {
-                let file = try MilkPresetParser.parse(contentsOf: path)
+                let file = try Self.load(path)
                 let preset = try MilkPreset(file: file, seed: options.seed &+ UInt64(i))
                 active = MilkRenderer(preset: preset, meshColumns: options.meshColumns, meshRows: options.meshRows,
                                       seed: options.seed &+ UInt64(i))
@@ -122,6 +123,11 @@ public final class MilkPlaylist {
         }
     }
 
+    /// The file at `path`, or the built-in preset for ``DefaultPreset/name``.
+    private static func load(_ path: String) throws(MilkPresetError) -> MilkPresetFile {
+        path == DefaultPreset.name ? try DefaultPreset.file() : try MilkPresetParser.parse(contentsOf: path)
+    }
+
     /// How far into the current preset's time the frame is (MilkDrop's `progress`, 0…1).
     public func progress(at time: Double) -> Double {
         options.switchSeconds > 0 && paths.count > 1 ? max(0, min(1, (time - shownSince) / options.switchSeconds)) : 0
@@ -133,7 +139,7 @@ public final class MilkPlaylist {
             position = (position + 1) % paths.count
             let path = paths[position]
             do {
-                let file = try MilkPresetParser.parse(contentsOf: path)
+                let file = try Self.load(path)
                 let preset = try MilkPreset(file: file, seed: options.seed &+ UInt64(position))
                 let renderer = MilkRenderer(preset: preset, meshColumns: options.meshColumns, meshRows: options.meshRows,
                                             seed: options.seed &+ UInt64(position))

@@ -21,11 +21,14 @@ final class CompositePass: StripTask, @unchecked Sendable {
 
     func run(strip: Range<Int>, worker: Int) { draw(into: target, rows: strip) }
 
+
     /// Composites `rows` of `target` (changes nothing in the pass, so strips may share it).
     func draw(into target: TextureView, rows strip: Range<Int>) {
+        let src = source, echoAlpha = self.echoAlpha, gain = self.gain, filter = self.filter
         let width = target.width, height = target.height
-        let sw = source.width, sh = source.height
+        let sw = src.width, sh = src.height
         let xAxis = TexelAxis(size: sw, wraps: false), yAxis = TexelAxis(size: sh, wraps: false)
+        let same = sw == width && sh == height
         // Output pixel → buffer texel, in 1/256 texel.
         let stepX = Int(Float(sw) / Float(width) * 256), stepY = Float(sh) / Float(height)
         let startX = Int((0.5 * Float(sw) / Float(width) - 0.5) * 256)
@@ -33,55 +36,57 @@ final class CompositePass: StripTask, @unchecked Sendable {
         let ez = 1 / max(echoZoom, 0.001)
         let flipX = echoOrientation % 2 == 1, flipY = echoOrientation >= 2
         let echoStepX = Int(Float(sw) / Float(width) * ez * 256) * (flipX ? -1 : 1)
-        let block = 16
-        var lut = [UInt8]()
-        let filtered = filter != nil
-        if let filter { lut = filter }   // a copy of the reference only: no allocation
-        lut.withUnsafeBufferPointer { table in
+        let block = 32
+        let identity = filter == nil
+        let table = filter ?? []
+        table.withUnsafeBufferPointer { table in
         for y in strip {
             let out = target.row32(y)
             let fy = Int(((Float(y) + 0.5) * stepY - 0.5) * 256)
             let (y0, y1, ay) = yAxis.split(fy)
-            let row0 = UnsafePointer(source.row32(y0)), row1 = UnsafePointer(source.row32(y1))
+            let row0 = UnsafePointer(src.row32(y0)), row1 = UnsafePointer(src.row32(y1))
             // The echo's row: v about the centre, zoomed, maybe flipped.
             var ev = ((Float(y) + 0.5) / Float(height) - 0.5) * ez + 0.5
             if flipY { ev = 1 - ev }
             let (ey0, ey1, eay) = yAxis.split(Int((ev * Float(sh) - 0.5) * 256))
-            let echo0 = UnsafePointer(source.row32(ey0)), echo1 = UnsafePointer(source.row32(ey1))
+            let echo0 = UnsafePointer(src.row32(ey0)), echo1 = UnsafePointer(src.row32(ey1))
             var eu = (0.5 / Float(width) - 0.5) * ez + 0.5
             if flipX { eu = 1 - eu }
             var ex = Int((eu * Float(sw) - 0.5) * 256)
             // Gains down this row at the left and right edges.
             let down = (Float(y) + 0.5) / Float(height)
-            var left = (Float(0), Float(0), Float(0)), right = left
-            left.0 = gain[0] + (gain[6] - gain[0]) * down; right.0 = gain[3] + (gain[9] - gain[3]) * down
-            left.1 = gain[1] + (gain[7] - gain[1]) * down; right.1 = gain[4] + (gain[10] - gain[4]) * down
-            left.2 = gain[2] + (gain[8] - gain[2]) * down; right.2 = gain[5] + (gain[11] - gain[5]) * down
+            let lr = gain[0] + (gain[6] - gain[0]) * down, rr = gain[3] + (gain[9] - gain[3]) * down
+            let lg = gain[1] + (gain[7] - gain[1]) * down, rg = gain[4] + (gain[10] - gain[4]) * down
+            let lb = gain[2] + (gain[8] - gain[2]) * down, rb = gain[5] + (gain[11] - gain[5]) * down
             var tx = startX
             var x = 0
             while x < width {
                 let end = min(width, x + block)
                 let across = (Float(x + end) * 0.5) / Float(width)
-                let gr = UInt32(max(0, min(2048, (left.0 + (right.0 - left.0) * across) * 256)))
-                let gg = UInt32(max(0, min(2048, (left.1 + (right.1 - left.1) * across) * 256)))
-                let gb = UInt32(max(0, min(2048, (left.2 + (right.2 - left.2) * across) * 256)))
+                let gr = UInt32(max(0, min(2048, (lr + (rr - lr) * across) * 256)))
+                let gg = UInt32(max(0, min(2048, (lg + (rg - lg) * across) * 256)))
+                let gb = UInt32(max(0, min(2048, (lb + (rb - lb) * across) * 256)))
                 while x < end {
-                    let (x0, x1, ax) = xAxis.split(tx)
-                    var p = PackedPixels.bilinear(row0, row1, x0, x1, ax, ay)
+                    var p: UInt32
+                    if same {
+                        p = row0[x]
+                    } else {
+                        let (x0, x1, ax) = xAxis.split(tx)
+                        p = PackedPixels.bilinear(row0, row1, x0, x1, ax, ay)
+                        tx &+= stepX
+                    }
                     if echo {
                         let (ex0, ex1, eax) = xAxis.split(ex)
-                        let q = PackedPixels.bilinear(echo0, echo1, ex0, ex1, eax, eay)
-                        p = PackedPixels.lerp(p, q, echoAlpha)
+                        p = PackedPixels.lerp(p, PackedPixels.bilinear(echo0, echo1, ex0, ex1, eax, eay), echoAlpha)
                         ex &+= echoStepX
                     }
                     var r = min(255, ((p & 0xFF) &* gr) >> 8)
                     var g = min(255, (((p >> 8) & 0xFF) &* gg) >> 8)
                     var b = min(255, (((p >> 16) & 0xFF) &* gb) >> 8)
-                    if filtered {
+                    if !identity {
                         r = UInt32(table[Int(r)]); g = UInt32(table[Int(g)]); b = UInt32(table[Int(b)])
                     }
                     out[x] = r | (g << 8) | (b << 16) | 0xFF00_0000
-                    tx &+= stepX
                     x += 1
                 }
             }

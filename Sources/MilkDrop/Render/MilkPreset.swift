@@ -30,15 +30,18 @@ public final class MilkPreset {
     /// q1…q32 after this frame's per-frame equations (what waves and shapes start from).
     public private(set) var q = [Double](repeating: 0, count: FrameVariables.qCount)
     private var scratch = [Double](repeating: 0, count: FrameVariables.writable.count)
-    private var initialised = false
+    var initialised = false
+    let seed: UInt64
+    var frameSnapshot = MemorySnapshot(), vertexSnapshot = MemorySnapshot()
     /// Frames whose per-frame equations left NaN or infinity in a variable the renderer reads (the
     /// renderer used the default instead).
-    public private(set) var nonFiniteFrames = 0
+    public internal(set) var nonFiniteFrames = 0
 
     /// Compiles `file`'s equations; `seed` makes `rand` repeatable. Throws with the file line of the
     /// first equation that does not compile.
     public init(file: MilkPresetFile, seed: UInt64 = 0) throws(MilkPresetError) {
         self.file = file
+        self.seed = seed
         let base = file.path.split(separator: "/").last.map(String.init) ?? file.path
         name = base.hasSuffix(".milk") ? String(base.dropLast(5)) : base
         func setting(_ key: String, _ fallback: Float) -> Float {

@@ -16,6 +16,8 @@ public final class MilkRenderer {
     private var buffers: [Texture] = []
     private var current = 0
     private let warpPass: WarpPass
+    private let drawPass = DrawPass()
+    private let wave = BuiltInWave()
     private let compositePass = CompositePass()
     private var filterKey = -1
     /// Random per preset in MilkDrop, repeatable here: the phases of the composite's tint.
@@ -24,6 +26,7 @@ public final class MilkRenderer {
     public private(set) var values = FrameValues()
     /// Frames prepared since the start.
     public private(set) var frames = 0
+    private var lastFrame = 0
     /// The feedback buffer's size.
     public private(set) var bufferWidth = 0, bufferHeight = 0
     private var outputWidth = 0, outputHeight = 0
@@ -63,16 +66,36 @@ public final class MilkRenderer {
         inputs.meshX = Double(mesh.columns); inputs.meshY = Double(mesh.rows)
         inputs.pixelsX = Double(bufferWidth); inputs.pixelsY = Double(bufferHeight)
         inputs.aspectX = Double(1 / mesh.aspectX); inputs.aspectY = Double(1 / mesh.aspectY)
+        // A frame after the last continues; the same frame again is drawn again from the same start;
+        // a frame before it (a seek back) or the first starts from scratch.
+        let frame = Int(inputs.frame)
+        if frames == 0 || frame < lastFrame {
+            if frames > 0 { preset.restart() }
+            for b in buffers { b.fill(RGBA8(r: 0, g: 0, b: 0)) }
+            preset.saveState()
+            current ^= 1
+        } else if frame == lastFrame {
+            preset.restoreState()
+        } else {
+            preset.saveState()
+            current ^= 1
+        }
+        lastFrame = frame
         values = preset.runFrame(inputs)
         preset.warp(mesh, values, inputs)
 
-        let previous = buffers[current].view
-        current ^= 1
+        let previous = buffers[current ^ 1].view
         warpPass.source = previous
         warpPass.target = buffers[current].view
         warpPass.wraps = values.wrap
         warpPass.decay = UInt32(max(0, min(256, values.decay * 256)))
         run(warpPass, rows: bufferHeight, strips)
+        buildDrawing(time: inputs.time, audio: audio)
+        if drawPass.list.commandCount > 0 {
+            drawPass.target = buffers[current].view
+            drawPass.texture = previous
+            run(drawPass, rows: bufferHeight, strips)
+        }
         prepareComposite(time: inputs.time)
         frames += 1
     }
@@ -81,6 +104,29 @@ public final class MilkRenderer {
     public func composite(into target: TextureView, rows: Range<Int>) {
         guard !buffers.isEmpty else { return }
         compositePass.draw(into: target, rows: rows)
+    }
+
+    /// What goes on top of the warped picture, in projectM's order: the built-in wave, the darkened
+    /// centre, the borders, the motion vectors.
+    private func buildDrawing(time: Double, audio: MilkAudio) {
+        let v = values
+        drawPass.list.reset(width: bufferWidth, height: bufferHeight)
+        var w = BuiltInWave.Settings()
+        w.mode = v.waveMode; w.x = v.waveX; w.y = v.waveY
+        w.color = SIMD4(v.waveR, v.waveG, v.waveB, v.waveA)
+        w.scale = preset.waveScale; w.smoothing = preset.waveSmoothing; w.mystery = v.waveMystery
+        w.dots = v.waveDots; w.thick = v.waveThick; w.additive = v.waveAdditive; w.brighten = v.waveBrighten
+        w.modulateAlphaByVolume = preset.modulateWaveAlpha
+        w.modulateAlphaStart = preset.waveAlphaStart; w.modulateAlphaEnd = preset.waveAlphaEnd
+        w.time = Float(time.truncatingRemainder(dividingBy: 100_000))
+        wave.build(w, audio: audio, into: &drawPass.list)
+        DarkenCenter.build(enabled: v.darkenCenter, into: &drawPass.list)
+        Borders.build(Borders.Settings(outerSize: v.outerSize, outerColor: SIMD4(v.outerR, v.outerG, v.outerB, v.outerA),
+                                       innerSize: v.innerSize, innerColor: SIMD4(v.innerR, v.innerG, v.innerB, v.innerA)),
+                      into: &drawPass.list)
+        let vectors = MotionVectors.Settings(columns: v.vectorsX, rows: v.vectorsY, dx: v.vectorsDX, dy: v.vectorsDY,
+                                             length: v.vectorsLength, color: SIMD4(v.vectorsR, v.vectorsG, v.vectorsB, v.vectorsA))
+        MotionVectors.build(vectors, into: &drawPass.list) { mesh.sample($0) }
     }
 
     private func prepareComposite(time: Double) {
@@ -130,5 +176,18 @@ struct SplitMix {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+/// The draw stage as a strip task: each strip rasterizes the whole list clipped to its rows.
+/// Safety of @unchecked Sendable: `list`, `target` and `texture` are set by `prepare` before `run`;
+/// strips only read them and write disjoint rows of `target`.
+final class DrawPass: StripTask, @unchecked Sendable {
+    var list = MilkDrawList()
+    var target = TextureView(pixels: UnsafeMutableRawPointer(bitPattern: 64)!, width: 1, height: 1, bytesPerRow: 4)
+    var texture = TextureView(pixels: UnsafeMutableRawPointer(bitPattern: 64)!, width: 1, height: 1, bytesPerRow: 4)
+
+    func run(strip: Range<Int>, worker: Int) {
+        MilkRasterizer.draw(list, into: target, rows: strip, texture: texture)
     }
 }

@@ -105,6 +105,20 @@ public final class WarpMesh {
         }
     }
 
+    /// Where the warp reads the previous frame for texture point `p` (u right, v down, 0…1): the
+    /// mesh's coordinates interpolated at `p` (what motion vectors show).
+    public func sample(_ p: SIMD2<Float>) -> SIMD2<Float> {
+        let gx = max(0, min(Float(columns) - 0.0001, p.x * Float(columns)))
+        let gy = max(0, min(Float(rows) - 0.0001, p.y * Float(rows)))
+        let i = Int(gx), j = Int(gy), fx = gx - Float(i), fy = gy - Float(j)
+        let k = j * (columns + 1) + i, below = k + columns + 1
+        func mix(_ a: [Float]) -> Float {
+            let top = a[k] + (a[k + 1] - a[k]) * fx, bottom = a[below] + (a[below + 1] - a[below]) * fx
+            return top + (bottom - top) * fy
+        }
+        return SIMD2(mix(u), mix(v))
+    }
+
     /// Every vertex with the same motion (a preset without per-pixel equations).
     public func warpAll(_ m: Motion, _ wobble: Wobble) {
         for k in 0..<vertexCount { warp(vertex: k, m, wobble) }

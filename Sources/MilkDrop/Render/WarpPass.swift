@@ -4,8 +4,10 @@ import MarbleCore
 /// (bilinear, wrapped or clamped at the edges as `wrap` asks), times `decay`.
 ///
 /// Within a mesh cell the texture coordinate is interpolated bilinearly from the cell's corners
-/// (MilkDrop draws two triangles per cell; the difference is invisible at 48 × 36). Rows are
-/// independent, so strips may run concurrently; the previous buffer is only read.
+/// (MilkDrop draws two triangles per cell; the difference is invisible at 48 × 36), so along a row of
+/// a cell it moves in equal steps: a run of pixels whose reads all fall inside the picture takes a
+/// fast path with no edge tests. Rows are independent, so strips may run concurrently; the previous
+/// buffer is only read.
 final class WarpPass: StripTask, @unchecked Sendable {
     // Safety of @unchecked Sendable: fields are set before `run` by the renderer's `prepare` and only
     // read by strips, which write disjoint rows of `target`.
@@ -19,46 +21,67 @@ final class WarpPass: StripTask, @unchecked Sendable {
     init(mesh: WarpMesh) { self.mesh = mesh }
 
     func run(strip: Range<Int>, worker: Int) {
+        let src = source, dst = target, decay = self.decay, wraps = self.wraps, mesh = self.mesh
         let columns = mesh.columns, rows = mesh.rows
-        let width = target.width, height = target.height
-        let xAxis = TexelAxis(size: source.width, wraps: wraps), yAxis = TexelAxis(size: source.height, wraps: wraps)
-        let sw = Float(source.width) * 256, sh = Float(source.height) * 256
+        let width = dst.width, height = dst.height
+        let sw = src.width, sh = src.height
+        let xAxis = TexelAxis(size: sw, wraps: wraps), yAxis = TexelAxis(size: sh, wraps: wraps)
+        let base = UnsafePointer<UInt32>(src.pixels.assumingMemoryBound(to: UInt32.self))
+        let stride = src.bytesPerRow / 4
+        let scaleX = Float(sw) * 256, scaleY = Float(sh) * 256
+        let cellWidth = Float(width) / Float(columns)
         mesh.u.withUnsafeBufferPointer { meshU in
         mesh.v.withUnsafeBufferPointer { meshV in
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * (columns + 1)) { line in
             let lineU = line.baseAddress!, lineV = line.baseAddress! + (columns + 1)
             for y in strip {
-                // The row's place in the mesh.
+                // The row's place in the mesh, and the texture coordinates along it at each column of vertices.
                 let down = (Float(y) + 0.5) / Float(height) * Float(rows)
                 let j = min(rows - 1, max(0, Int(down)))
                 let t = down - Float(j)
-                let lower = j * (columns + 1), upper = lower + columns + 1
+                let upper = j * (columns + 1), lower = upper + columns + 1
                 for i in 0...columns {
-                    lineU[i] = meshU[lower + i] + (meshU[upper + i] - meshU[lower + i]) * t
-                    lineV[i] = meshV[lower + i] + (meshV[upper + i] - meshV[lower + i]) * t
+                    lineU[i] = meshU[upper + i] + (meshU[lower + i] - meshU[upper + i]) * t
+                    lineV[i] = meshV[upper + i] + (meshV[lower + i] - meshV[upper + i]) * t
                 }
-                let out = target.row32(y)
+                let out = dst.row32(y)
                 var x = 0
                 for cell in 0..<columns {
                     // Pixels whose centres fall in this cell.
-                    let end = cell == columns - 1 ? width : min(width, Int((Float(cell + 1) * Float(width) / Float(columns) - 0.5).rounded(.up)))
+                    let end = cell == columns - 1 ? width : min(width, Int((Float(cell + 1) * cellWidth - 0.5).rounded(.up)))
                     guard x < end else { continue }
-                    let cellWidth = Float(width) / Float(columns)
                     let u0 = lineU[cell], du = (lineU[cell + 1] - u0) / cellWidth
                     let v0 = lineV[cell], dv = (lineV[cell + 1] - v0) / cellWidth
                     let start = Float(x) + 0.5 - Float(cell) * cellWidth
-                    // Texel coordinates in 1/65536 texel; an arithmetic shift by 8 gives the 1/256
-                    // steps `split` takes, also below zero.
-                    var tx = Int(((u0 + du * start) * sw - 128) * 256), ty = Int(((v0 + dv * start) * sh - 128) * 256)
-                    let stepX = Int(du * sw * 256), stepY = Int(dv * sh * 256)
-                    while x < end {
-                        let fx = (tx &+ 128) >> 8, fy = (ty &+ 128) >> 8   // to the nearest 1/256
-                        let (x0, x1, ax) = xAxis.split(fx)
-                        let (y0, y1, ay) = yAxis.split(fy)
-                        let p = PackedPixels.bilinear(UnsafePointer(source.row32(y0)), UnsafePointer(source.row32(y1)), x0, x1, ax, ay)
-                        out[x] = PackedPixels.scale(p, decay)
-                        tx += stepX; ty += stepY
-                        x += 1
+                    // Texel coordinates in 1/65536 texel; `(c + 128) >> 8` rounds to the 1/256 steps
+                    // the sampler uses (an arithmetic shift: also below zero).
+                    var tx = Int(((u0 + du * start) * scaleX - 128) * 256), ty = Int(((v0 + dv * start) * scaleY - 128) * 256)
+                    let stepX = Int(du * scaleX * 256), stepY = Int(dv * scaleY * 256)
+                    let last = end - 1 - x
+                    let x0 = (tx &+ 128) >> 16, x1 = (tx &+ stepX &* last &+ 128) >> 16
+                    let y0 = (ty &+ 128) >> 16, y1 = (ty &+ stepY &* last &+ 128) >> 16
+                    if min(x0, x1) >= 0 && max(x0, x1) < sw - 1 && min(y0, y1) >= 0 && max(y0, y1) < sh - 1 {
+                        // Every read of the run is inside: no edge handling.
+                        while x < end {
+                            let fx = (tx &+ 128) >> 8, fy = (ty &+ 128) >> 8
+                            let p0 = base + ((fy >> 8) &* stride &+ (fx >> 8))
+                            let ax = UInt32(truncatingIfNeeded: fx & 255), ay = UInt32(truncatingIfNeeded: fy & 255)
+                            let top = PackedPixels.lerp(p0[0], p0[1], ax)
+                            let bottom = PackedPixels.lerp(p0[stride], p0[stride + 1], ax)
+                            out[x] = PackedPixels.scale(PackedPixels.lerp(top, bottom, ay), decay)
+                            tx &+= stepX; ty &+= stepY
+                            x += 1
+                        }
+                    } else {
+                        while x < end {
+                            let (xa, xb, ax) = xAxis.split((tx &+ 128) >> 8)
+                            let (ya, yb, ay) = yAxis.split((ty &+ 128) >> 8)
+                            let ra = base + ya &* stride, rb = base + yb &* stride
+                            let p = PackedPixels.lerp(PackedPixels.lerp(ra[xa], ra[xb], ax), PackedPixels.lerp(rb[xa], rb[xb], ax), ay)
+                            out[x] = PackedPixels.scale(p, decay)
+                            tx &+= stepX; ty &+= stepY
+                            x += 1
+                        }
                     }
                 }
             }
