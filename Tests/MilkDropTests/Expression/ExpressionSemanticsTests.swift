@@ -116,6 +116,14 @@ struct ExpressionSemanticsTests {
         #expect(try evaluate("megabuf(-1) + megabuf(1e20) + gmegabuf(0/0)") == 0)
     }
 
+    @Test("line breaks join the lines as MilkDrop does; // and \\\\ comments end at the line break")
+    func lineJoins() throws {
+        let memory = ExpressionMemory(globalBuffer: MegaBuffer())
+        try ExpressionProgram(compiling: "a = .\r\n5; bc = 2; b = 1; // note\nd = b\nc \\\\ old comment\n; e = 3 /* x\n */ + 1", memory: memory).run()
+        #expect(memory["a"] == 0.5 && memory["d"] == 2 && memory["e"] == 4)
+        #expect(memory.existingSlot("note") == nil && memory.existingSlot("old") == nil)
+    }
+
     @Test("an empty block is empty and running it changes nothing")
     func empty() throws {
         let memory = ExpressionMemory(globalBuffer: MegaBuffer())
