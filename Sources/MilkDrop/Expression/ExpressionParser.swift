@@ -84,105 +84,35 @@ struct ExpressionParser {
         return .conditional(condition, whenTrue, whenFalse)
     }
 
-    private mutating func parseOr() throws(ExpressionError) -> ExpressionNode {
-        var left = try parseAnd()
-        var chained = 0
-        defer { level -= chained }
-        while accept("||") {
-            chained += 1
-            try deeper()
-            left = .or(left, try parseAnd())
-        }
-        return left
-    }
+    /// What a two-operand operator builds: the lazy `&&`/`||` or an eager operation.
+    private enum Infix { case and, or, eager(BinaryOperator) }
 
-    private mutating func parseAnd() throws(ExpressionError) -> ExpressionNode {
-        var left = try parseBitOr()
-        var chained = 0
-        defer { level -= chained }
-        while accept("&&") {
-            chained += 1
-            try deeper()
-            left = .and(left, try parseBitOr())
-        }
-        return left
-    }
-
-    private mutating func parseBitOr() throws(ExpressionError) -> ExpressionNode {
-        var left = try parseBitAnd()
-        var chained = 0
-        defer { level -= chained }
-        while accept("|") {
-            chained += 1
-            try deeper()
-            left = .binary(.bitOr, left, try parseBitAnd())
-        }
-        return left
-    }
-
-    private mutating func parseBitAnd() throws(ExpressionError) -> ExpressionNode {
-        var left = try parseComparison()
-        var chained = 0
-        defer { level -= chained }
-        while accept("&") {
-            chained += 1
-            try deeper()
-            left = .binary(.bitAnd, left, try parseComparison())
-        }
-        return left
-    }
-
-    private static let comparisons: [String: BinaryOperator] = [
-        "==": .equal, "!=": .notEqual, "<": .less, ">": .greater, "<=": .lessOrEqual, ">=": .greaterOrEqual,
+    /// The two-operand levels from `||` (loosest) to `%` (tightest), all left to right.
+    private static let infixLevels: [[String: Infix]] = [
+        ["||": .or], ["&&": .and], ["|": .eager(.bitOr)], ["&": .eager(.bitAnd)],
+        ["==": .eager(.equal), "!=": .eager(.notEqual), "<": .eager(.less), ">": .eager(.greater),
+         "<=": .eager(.lessOrEqual), ">=": .eager(.greaterOrEqual)],
+        ["+": .eager(.add), "-": .eager(.subtract)], ["*": .eager(.multiply), "/": .eager(.divide)],
+        ["%": .eager(.modulo)],
     ]
 
-    private mutating func parseComparison() throws(ExpressionError) -> ExpressionNode {
-        var left = try parseAdditive()
+    private mutating func parseOr() throws(ExpressionError) -> ExpressionNode { try parseInfix(0) }
+
+    private mutating func parseInfix(_ precedence: Int) throws(ExpressionError) -> ExpressionNode {
+        guard precedence < Self.infixLevels.count else { return try parseNot() }
+        var left = try parseInfix(precedence + 1)
         var chained = 0
         defer { level -= chained }
-        while case .symbol(let s) = current.kind, let op = Self.comparisons[s] {
+        while case .symbol(let s) = current.kind, let infix = Self.infixLevels[precedence][s] {
             advance()
             chained += 1
             try deeper()
-            left = .binary(op, left, try parseAdditive())
-        }
-        return left
-    }
-
-    private mutating func parseAdditive() throws(ExpressionError) -> ExpressionNode {
-        var left = try parseMultiplicative()
-        var chained = 0
-        defer { level -= chained }
-        while true {
-            let op: BinaryOperator
-            if accept("+") { op = .add } else if accept("-") { op = .subtract } else { return left }
-            chained += 1
-            try deeper()
-            left = .binary(op, left, try parseMultiplicative())
-        }
-    }
-
-    private mutating func parseMultiplicative() throws(ExpressionError) -> ExpressionNode {
-        var left = try parseModulo()
-        var chained = 0
-        defer { level -= chained }
-        while true {
-            let op: BinaryOperator
-            if accept("*") { op = .multiply } else if accept("/") { op = .divide } else { return left }
-            chained += 1
-            try deeper()
-            left = .binary(op, left, try parseModulo())
-        }
-    }
-
-    private mutating func parseModulo() throws(ExpressionError) -> ExpressionNode {
-        var left = try parseNot()
-        var chained = 0
-        defer { level -= chained }
-        while accept("%") {
-            chained += 1
-            try deeper()
-            left = .binary(.modulo, left, try parseNot())
+            let right = try parseInfix(precedence + 1)
+            switch infix {
+            case .and: left = .and(left, right)
+            case .or: left = .or(left, right)
+            case .eager(let op): left = .binary(op, left, right)
+            }
         }
         return left
     }
