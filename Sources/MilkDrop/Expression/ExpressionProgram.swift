@@ -70,6 +70,7 @@ public final class ExpressionProgram {
             pc += 1
             switch i.op {
             case .end:
+                assert(sp == 0 && loops == 0, "compiled program left its stack unbalanced")
                 return
             case .pushConst: stack[sp] = i.k; sp += 1
             case .pushVar: stack[sp] = vars[Int(i.a)]; sp += 1

@@ -30,7 +30,7 @@ struct ExpressionCorpusTests {
         return ["init", "per_frame", "per_point"].contains(parts[2])
     }
 
-    @Test("the per-frame, per-pixel, wave and shape code of every installed preset compiles (counts printed)")
+    @Test("the per-frame, per-pixel, wave and shape code of every installed preset compiles and runs (counts printed)")
     func corpus() throws {
         let manager = FileManager.default
         guard manager.fileExists(atPath: Self.folder), let walker = manager.enumerator(atPath: Self.folder) else {
@@ -48,7 +48,9 @@ struct ExpressionCorpusTests {
             for (name, code) in Self.codeBlocks(text) {
                 blocks += 1
                 do {
-                    _ = try ExpressionProgram(compiling: code, memory: ExpressionMemory(globalBuffer: global))
+                    let memory = ExpressionMemory(globalBuffer: global)
+                    let program = try ExpressionProgram(compiling: code, memory: memory)
+                    for _ in 0..<2 { program.run() }   // runs without trapping (debug asserts the stack's balance)
                 } catch {
                     failedBlocks += 1
                     clean = false

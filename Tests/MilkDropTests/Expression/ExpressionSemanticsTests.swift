@@ -124,6 +124,18 @@ struct ExpressionSemanticsTests {
         #expect(memory.existingSlot("note") == nil && memory.existingSlot("old") == nil)
     }
 
+    @Test("constants are folded and variable or constant operands fused, so a block is a few instructions")
+    func compactCode() throws {
+        let memory = ExpressionMemory(globalBuffer: MegaBuffer())
+        let program = try ExpressionProgram(compiling: "a = 2 * $pi * x + y; b = a / 4 - sin(0)", memory: memory)
+        // pushConst 2π, multiplyVar x, addVar y, storeVarPop a; pushVar a, divideConst 4, subtractConst 0, storeVarPop b
+        #expect(program.instructionCount == 8)
+        memory[try memory.slot("x")] = 1
+        memory[try memory.slot("y")] = 3
+        program.run()
+        #expect(memory["a"] == 2 * Double.pi + 3 && memory["b"] == (2 * Double.pi + 3) / 4)
+    }
+
     @Test("an empty block is empty and running it changes nothing")
     func empty() throws {
         let memory = ExpressionMemory(globalBuffer: MegaBuffer())
