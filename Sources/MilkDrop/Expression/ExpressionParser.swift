@@ -9,10 +9,11 @@ struct ExpressionParser {
     private let tokens: [ExpressionToken]
     private var position = 0
     private let memory: ExpressionMemory
-    /// Current recursion depth (parentheses, arguments, prefix operators, right-hand sides): hostile
-    /// input must not overflow the thread's stack.
-    private var level = 0
-    static let maximumLevel = 250
+    /// Current recursion depth (parentheses, arguments, prefix operators, right-hand sides), and the
+    /// operators chained on the current path (`1+1+1` is a tree three deep): hostile input must not
+    /// overflow the thread's stack, here or when the tree is compiled and freed. Presets nest < 20.
+    private var level = 0, chain = 0
+    static let maximumLevel = 64, maximumChain = 256
 
     init(tokens: [ExpressionToken], memory: ExpressionMemory) {
         self.tokens = tokens
@@ -87,27 +88,29 @@ struct ExpressionParser {
     /// What a two-operand operator builds: the lazy `&&`/`||` or an eager operation.
     private enum Infix { case and, or, eager(BinaryOperator) }
 
-    /// The two-operand levels from `||` (loosest) to `%` (tightest), all left to right.
-    private static let infixLevels: [[String: Infix]] = [
-        ["||": .or], ["&&": .and], ["|": .eager(.bitOr)], ["&": .eager(.bitAnd)],
-        ["==": .eager(.equal), "!=": .eager(.notEqual), "<": .eager(.less), ">": .eager(.greater),
-         "<=": .eager(.lessOrEqual), ">=": .eager(.greaterOrEqual)],
-        ["+": .eager(.add), "-": .eager(.subtract)], ["*": .eager(.multiply), "/": .eager(.divide)],
-        ["%": .eager(.modulo)],
+    /// The two-operand operators and their binding strength, from `||` (1, loosest) to `%` (8), all
+    /// left to right.
+    private static let infixOperators: [String: (strength: Int, infix: Infix)] = [
+        "||": (1, .or), "&&": (2, .and), "|": (3, .eager(.bitOr)), "&": (4, .eager(.bitAnd)),
+        "==": (5, .eager(.equal)), "!=": (5, .eager(.notEqual)), "<": (5, .eager(.less)), ">": (5, .eager(.greater)),
+        "<=": (5, .eager(.lessOrEqual)), ">=": (5, .eager(.greaterOrEqual)),
+        "+": (6, .eager(.add)), "-": (6, .eager(.subtract)), "*": (7, .eager(.multiply)), "/": (7, .eager(.divide)),
+        "%": (8, .eager(.modulo)),
     ]
 
-    private mutating func parseOr() throws(ExpressionError) -> ExpressionNode { try parseInfix(0) }
+    private mutating func parseOr() throws(ExpressionError) -> ExpressionNode { try parseInfix(1) }
 
-    private mutating func parseInfix(_ precedence: Int) throws(ExpressionError) -> ExpressionNode {
-        guard precedence < Self.infixLevels.count else { return try parseNot() }
-        var left = try parseInfix(precedence + 1)
+    /// Precedence climbing: operands joined by operators at least `minimum` strong (one recursion per
+    /// operator, not per level, to keep the stack shallow).
+    private mutating func parseInfix(_ minimum: Int) throws(ExpressionError) -> ExpressionNode {
+        var left = try parseNot()
         var chained = 0
-        defer { level -= chained }
-        while case .symbol(let s) = current.kind, let infix = Self.infixLevels[precedence][s] {
+        defer { chain -= chained }
+        while case .symbol(let s) = current.kind, let (strength, infix) = Self.infixOperators[s], strength >= minimum {
             advance()
             chained += 1
             try deeper()
-            let right = try parseInfix(precedence + 1)
+            let right = try parseInfix(strength + 1)
             switch infix {
             case .and: left = .and(left, right)
             case .or: left = .or(left, right)
@@ -125,7 +128,7 @@ struct ExpressionParser {
     private mutating func parsePower() throws(ExpressionError) -> ExpressionNode {
         var left = try parseSign()
         var chained = 0
-        defer { level -= chained }
+        defer { chain -= chained }
         while accept("^") {
             chained += 1
             try deeper()
@@ -141,11 +144,10 @@ struct ExpressionParser {
         return try parsePostfix()
     }
 
-    /// One more level of tree depth along the current path (each operator of a chain counts: `1+1+1`
-    /// is a tree three deep); undone by the caller.
+    /// One more operator chained on the current path; undone by the caller.
     private mutating func deeper() throws(ExpressionError) {
-        level += 1
-        guard level <= Self.maximumLevel else { throw error("expression nested too deeply") }
+        chain += 1
+        guard chain <= Self.maximumChain else { throw error("expression nested too deeply") }
     }
 
     private mutating func nestedSign() throws(ExpressionError) -> ExpressionNode {
