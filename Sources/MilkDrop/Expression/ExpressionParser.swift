@@ -161,12 +161,11 @@ struct ExpressionParser {
     private mutating func parsePostfix() throws(ExpressionError) -> ExpressionNode {
         var node = try parsePrimary()
         while case .symbol("[") = current.kind {
-            let open = current.offset
             advance()
             var global = false
             if case .variable(let slot) = node, memory.variableNames[slot] == "gmem" { global = true }
             let inner = try parseSequence()
-            try expect("]", opening: open)
+            try expect("]")
             let empty: Bool = if case .sequence(let items) = inner, items.isEmpty { true } else { false }
             let index: ExpressionNode = global ? inner : (empty ? node : .binary(.add, node, inner))
             node = .memory(global: global, index)
@@ -190,7 +189,7 @@ struct ExpressionParser {
         case .symbol("("):
             advance()
             let inner = try parseSequence()
-            try expect(")", opening: token.offset)
+            try expect(")")
             return inner
         default:
             throw error("expected an expression before \(describe(token))")
@@ -201,7 +200,6 @@ struct ExpressionParser {
         guard let builtin = ExpressionBuiltin.table[name] else {
             throw ExpressionError(offset: offset, message: "unknown function \"\(name)\"")
         }
-        let open = current.offset
         advance()
         var args: [ExpressionNode] = []
         if case .symbol(")") = current.kind {} else {
@@ -210,7 +208,7 @@ struct ExpressionParser {
                 if !accept(",") { break }
             }
         }
-        try expect(")", opening: open)
+        try expect(")")
         guard args.count == builtin.arity else {
             let plural = builtin.arity == 1 ? "argument" : "arguments"
             throw ExpressionError(offset: offset, message: "\(name) takes \(builtin.arity) \(plural), not \(args.count)")
@@ -248,7 +246,7 @@ struct ExpressionParser {
         return false
     }
 
-    private mutating func expect(_ symbol: String, opening: Int) throws(ExpressionError) {
+    private mutating func expect(_ symbol: String) throws(ExpressionError) {
         guard accept(symbol) else {
             throw error("expected \"\(symbol)\" before \(describe(current))")
         }
