@@ -54,14 +54,17 @@ public final class ExpressionMemory {
     /// The slot of `name` if some program or caller interned it.
     public func existingSlot(_ name: String) -> Int? { slots[name.lowercased()] }
 
-    /// The value in `slot` (a precondition checks the slot in debug builds only).
+    /// The value in `slot`. One compare guards the fixed buffer in every build (a slot past the
+    /// capacity traps instead of writing over the heap); debug builds also check the slot was interned.
     public subscript(slot: Int) -> Double {
         get {
-            assert(slot >= 0 && slot < names.count, "slot out of range")
+            precondition(UInt(bitPattern: slot) < UInt(Self.capacity), "variable slot out of range")
+            assert(slot < names.count, "variable slot never interned")
             return values[slot]
         }
         set {
-            assert(slot >= 0 && slot < names.count, "slot out of range")
+            precondition(UInt(bitPattern: slot) < UInt(Self.capacity), "variable slot out of range")
+            assert(slot < names.count, "variable slot never interned")
             values[slot] = newValue
         }
     }

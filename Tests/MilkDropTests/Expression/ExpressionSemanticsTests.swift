@@ -33,6 +33,8 @@ struct ExpressionSemanticsTests {
         memory[slot] = 10
         program.run()
         #expect(memory[slot] == 11)
+        program.run(times: 3)
+        #expect(memory[slot] == 14)
         #expect(memory.variableNames[slot] == "zoom")
     }
 
