@@ -8,7 +8,8 @@
 /// The names `reg00`…`reg99` are not stored here: as in ns-eel2 they are global registers, kept in the
 /// `gmegabuf`'s `MegaBuffer` and so shared by every memory given the same global buffer.
 public final class ExpressionMemory {
-    /// Most variables one memory holds (MilkDrop's ns-eel2 allowed a few hundred per VM; presets use < 200).
+    /// Most variables one memory holds: far above real presets (MilkDrop 2 let a block add 64 variables of
+    /// its own to the built-in ones; projectm-eval has no cap).
     public static let capacity = 4096
 
     /// This memory's `megabuf`.
