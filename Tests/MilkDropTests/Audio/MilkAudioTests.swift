@@ -11,7 +11,7 @@ struct MilkAudioTests {
         let audio = MilkAudio()
         audio.update(from: f)
         #expect(audio.waveLeft.count == 576)
-        #expect(audio.waveLeft.last == 1023 / 1024)
+        #expect(audio.waveLeft.last == Float(1023) / 1024)
         #expect(audio.waveLeft.first == Float(1024 - 576) / 1024)
         #expect(audio.waveRight.allSatisfy { $0 == -1 })
         var short = AudioFeatures(bandCount: 4, waveformLength: 100)
