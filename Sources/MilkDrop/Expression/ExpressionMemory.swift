@@ -1,0 +1,94 @@
+/// The named `Double` variables shared by one group of programs (e.g. a preset's per-frame code and its
+/// init code), by slot, plus the group's `megabuf`, a link to the shared `gmegabuf`, and the state of its
+/// `rand`.
+///
+/// Names are case-insensitive (ns-eel2 lower-cases them). Storage is one fixed block of
+/// `ExpressionMemory.capacity` doubles allocated at init and never moved, so compiled programs keep raw
+/// slot indices; interning a name past the capacity is the error "too many variables".
+/// The names `reg00`…`reg99` are not stored here: as in ns-eel2 they are global registers, kept in the
+/// `gmegabuf`'s `MegaBuffer` and so shared by every memory given the same global buffer.
+public final class ExpressionMemory {
+    /// Most variables one memory holds (MilkDrop's ns-eel2 allowed a few hundred per VM; presets use < 200).
+    public static let capacity = 4096
+
+    /// This memory's `megabuf`.
+    public let buffer: MegaBuffer
+    /// The `gmegabuf` (and `reg00`…`reg99`) shared with other memories.
+    public let globalBuffer: MegaBuffer
+
+    let values: UnsafeMutablePointer<Double>
+    /// The state of `rand` (xorshift64*), never 0.
+    let randomState: UnsafeMutablePointer<UInt64>
+    private var slots: [String: Int] = [:]
+    private var names: [String] = []
+
+    /// A memory whose `rand` sequence is fixed by `seed`; `globalBuffer` is the `gmegabuf` to share.
+    public init(seed: UInt64 = 0, globalBuffer: MegaBuffer) {
+        self.globalBuffer = globalBuffer
+        buffer = MegaBuffer()
+        values = .allocate(capacity: Self.capacity)
+        values.initialize(repeating: 0, count: Self.capacity)
+        randomState = .allocate(capacity: 1)
+        randomState.initialize(to: 0)
+        reseed(seed)
+    }
+
+    deinit {
+        values.deallocate()
+        randomState.deallocate()
+    }
+
+    /// The slot of `name` (case-insensitive), creating the variable at 0 the first time.
+    public func slot(_ name: String) throws(ExpressionError) -> Int {
+        let key = name.lowercased()
+        if let s = slots[key] { return s }
+        guard names.count < Self.capacity else {
+            throw ExpressionError(offset: 0, message: "too many variables (more than \(Self.capacity))")
+        }
+        let s = names.count
+        slots[key] = s
+        names.append(key)
+        return s
+    }
+
+    /// The slot of `name` if some program or caller interned it.
+    public func existingSlot(_ name: String) -> Int? { slots[name.lowercased()] }
+
+    /// The value in `slot` (a precondition checks the slot in debug builds only).
+    public subscript(slot: Int) -> Double {
+        get {
+            assert(slot >= 0 && slot < names.count, "slot out of range")
+            return values[slot]
+        }
+        set {
+            assert(slot >= 0 && slot < names.count, "slot out of range")
+            values[slot] = newValue
+        }
+    }
+
+    /// The value of variable `name`, 0 when it does not exist (does not intern it).
+    public subscript(name: String) -> Double {
+        existingSlot(name).map { values[$0] } ?? 0
+    }
+
+    /// The variables' names (lower-cased), in slot order: `variableNames[slot]`.
+    public var variableNames: [String] { names }
+
+    /// Number of variables interned so far.
+    public var count: Int { names.count }
+
+    /// Sets every variable back to 0 (the names and slots stay). `megabuf` is not touched.
+    public func resetVariables() {
+        values.update(repeating: 0, count: names.count)
+    }
+
+    /// Restarts the `rand` sequence as a fresh memory built with `seed` would have it.
+    public func reseed(_ seed: UInt64) {
+        // splitmix64 of the seed, so near seeds give unrelated sequences; xorshift needs a non-zero state.
+        var z = seed &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        randomState.pointee = z == 0 ? 0x2545_F491_4F6C_DD1D : z
+    }
+}
