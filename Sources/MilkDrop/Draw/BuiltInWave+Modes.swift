@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension BuiltInWave {
     /// Fills `raw` (and `raw2` for mode 7) with the clip-space points of `mode`, from the filtered

@@ -1,4 +1,3 @@
-import Foundation
 import MarbleCore
 @testable import MilkDrop
 import Testing
@@ -128,7 +127,10 @@ struct MilkRasterizerTests {
             list.begin(.fan, blend: .alpha, texture: k == 1 ? map : nil)
             let c = SIMD2(rng.float(10, 54), rng.float(8, 28))
             list.append(c, MilkColor(1, 0.5, 0, 0.9))
-            for i in 0..<7 { let a = Float(i) / 7 * 2 * .pi; list.append(c + SIMD2(cos(a) * 13, sin(a) * 9), MilkColor(0, 0.3, 1, 0.4)) }
+            // A heptagon (cos, sin of i·2π/7).
+            let ring: [SIMD2<Float>] = [SIMD2(1, 0), SIMD2(0.6235, 0.7818), SIMD2(-0.2225, 0.9749), SIMD2(-0.9010, 0.4339),
+                                        SIMD2(-0.9010, -0.4339), SIMD2(-0.2225, -0.9749), SIMD2(0.6235, -0.7818)]
+            for r in ring { list.append(c + r * SIMD2(13, 9), MilkColor(0, 0.3, 1, 0.4)) }
             list.end()
         }
         list.addFrame(outer: (SIMD2(0, 0), SIMD2(64, 36)), inner: (SIMD2(3.3, 2.7), SIMD2(60.6, 33.1)), color: MilkColor(0.2, 0.9, 0.1, 0.6))
