@@ -3,15 +3,13 @@
 extension MilkPreset {
     /// Before a new frame: remembers the variables of both pools and the `rand` state.
     func saveState() {
-        frameSnapshot.save(frameMemory)
-        vertexSnapshot.save(vertexMemory)
+        for i in snapshots.indices { snapshots[i].save() }
     }
 
     /// Before drawing the same frame again: the variables as ``saveState()`` left them, so the frame's
     /// equations run from the same start (`megabuf` contents are not rewound).
     func restoreState() {
-        frameSnapshot.restore(frameMemory)
-        vertexSnapshot.restore(vertexMemory)
+        for s in snapshots { s.restore() }
     }
 
     /// As freshly loaded: every variable 0, `megabuf` and `gmegabuf` empty, `rand` restarted, the
@@ -22,28 +20,35 @@ extension MilkPreset {
         frameMemory.reseed(seed); vertexMemory.reseed(seed &+ 1)
         initialised = false
         nonFiniteFrames = 0
+        for w in waves { w.restart() }
+        for s in shapes { s.restart() }
     }
 }
 
-/// A copy of a memory's variables and `rand` state, in storage allocated once.
+/// A copy of a memory's variables and `rand` state, in storage allocated once (programs create no
+/// variables after compiling, so the count is fixed).
 struct MemorySnapshot {
-    private var values = [Double](repeating: 0, count: ExpressionMemory.capacity)
-    private var count = 0
+    let memory: ExpressionMemory
+    private var values: [Double]
     private var random: UInt64 = 0
 
-    mutating func save(_ memory: ExpressionMemory) {
-        count = memory.count
-        let source = memory.values
+    init(_ memory: ExpressionMemory) {
+        self.memory = memory
+        values = [Double](repeating: 0, count: memory.count)
+    }
+
+    mutating func save() {
+        let source = memory.values, n = min(values.count, memory.count)
         values.withUnsafeMutableBufferPointer { v in
-            for i in 0..<count { v[i] = source[i] }
+            for i in 0..<n { v[i] = source[i] }
         }
         random = memory.randomState.pointee
     }
 
-    func restore(_ memory: ExpressionMemory) {
-        let target = memory.values
+    func restore() {
+        let target = memory.values, n = min(values.count, memory.count)
         values.withUnsafeBufferPointer { v in
-            for i in 0..<min(count, memory.count) { target[i] = v[i] }
+            for i in 0..<n { target[i] = v[i] }
         }
         memory.randomState.pointee = random
     }

@@ -22,6 +22,8 @@ public final class MilkPreset {
     let frameMemory: ExpressionMemory, vertexMemory: ExpressionMemory
     private let initCode: ExpressionProgram, perFrame: ExpressionProgram
     let perVertex: ExpressionProgram
+    /// The enabled custom waves and shapes, compiled (those not enabled are left out).
+    let waves: [CustomWave], shapes: [CustomShape]
     private let starts: [Double]
     private let writableSlots: [Int], inputSlots: [Int], qSlots: [Int]
     private let vertexInputSlots: [Int], vertexQSlots: [Int], vertexMotionSlots: [Int]
@@ -32,7 +34,8 @@ public final class MilkPreset {
     private var scratch = [Double](repeating: 0, count: FrameVariables.writable.count)
     var initialised = false
     let seed: UInt64
-    var frameSnapshot = MemorySnapshot(), vertexSnapshot = MemorySnapshot()
+    /// Every memory of the preset (frame, vertex, each wave's and shape's), for going back a frame.
+    var snapshots: [MemorySnapshot] = []
     /// Frames whose per-frame equations left NaN or infinity in a variable the renderer reads (the
     /// renderer used the default instead).
     public internal(set) var nonFiniteFrames = 0
@@ -90,6 +93,24 @@ public final class MilkPreset {
         initCode = try compile(file.perFrameInit, frameMemory, "per_frame_init")
         perFrame = try compile(file.perFrame, frameMemory, "per_frame")
         perVertex = try compile(file.perPixel, vertexMemory, "per_pixel")
+        do {
+            var waves: [CustomWave] = [], shapes: [CustomShape] = []
+            for (i, code) in file.waves.enumerated() {
+                let wave = try CustomWave(code: code, index: i, globalBuffer: globalBuffer, seed: seed &+ 10 &+ UInt64(i))
+                if wave.settings.enabled { waves.append(wave) }
+            }
+            for (i, code) in file.shapes.enumerated() {
+                let shape = try CustomShape(code: code, index: i, globalBuffer: globalBuffer, seed: seed &+ 20 &+ UInt64(i))
+                if shape.settings.enabled { shapes.append(shape) }
+            }
+            self.waves = waves; self.shapes = shapes
+            snapshots = [MemorySnapshot(frameMemory), MemorySnapshot(vertexMemory)]
+                + waves.flatMap { [MemorySnapshot($0.frameMemory), MemorySnapshot($0.pointMemory)] }
+                + shapes.map { MemorySnapshot($0.memory) }
+        } catch {
+            throw MilkPresetError(path: file.path, line: error.line > 0 ? error.line : nil,
+                                  message: "\(error.block): \(error.error.message)", reason: .doesNotCompile)
+        }
     }
 
     /// The read-only inputs of one frame, in ``FrameVariables/inputs`` order.

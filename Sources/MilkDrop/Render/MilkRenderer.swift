@@ -90,7 +90,7 @@ public final class MilkRenderer {
         warpPass.wraps = values.wrap
         warpPass.decay = UInt32(max(0, min(256, values.decay * 256)))
         run(warpPass, rows: bufferHeight, strips)
-        buildDrawing(time: inputs.time, audio: audio)
+        buildDrawing(inputs, audio: audio)
         if drawPass.list.commandCount > 0 {
             drawPass.target = buffers[current].view
             drawPass.texture = previous
@@ -106,11 +106,22 @@ public final class MilkRenderer {
         compositePass.draw(into: target, rows: rows)
     }
 
-    /// What goes on top of the warped picture, in projectM's order: the built-in wave, the darkened
-    /// centre, the borders, the motion vectors.
-    private func buildDrawing(time: Double, audio: MilkAudio) {
-        let v = values
+    /// What goes on top of the warped picture, in projectM's order: the motion vectors (MilkDrop
+    /// draws them just before the warp, so the warp carries them on from the next frame), the custom
+    /// shapes, the custom waves, the built-in wave, the darkened centre, the borders.
+    private func buildDrawing(_ inputs: MilkPreset.Inputs, audio: MilkAudio) {
+        let v = values, time = inputs.time
         drawPass.list.reset(width: bufferWidth, height: bufferHeight)
+        let vectors = MotionVectors.Settings(columns: v.vectorsX, rows: v.vectorsY, dx: v.vectorsDX, dy: v.vectorsDY,
+                                             length: v.vectorsLength, color: SIMD4(v.vectorsR, v.vectorsG, v.vectorsB, v.vectorsA))
+        MotionVectors.build(vectors, into: &drawPass.list) { mesh.sample($0) }
+        if !preset.shapes.isEmpty || !preset.waves.isEmpty {
+            var f = MilkFrameValues(time: time, fps: inputs.fps, frame: inputs.frame, progress: inputs.progress, audio: audio)
+            for i in 0..<FrameVariables.qCount { f.q[i] = preset.q[i] }
+            f.waveScale = Double(preset.waveScale)
+            for shape in preset.shapes { shape.build(f, into: &drawPass.list) }
+            for wave in preset.waves { wave.build(f, audio: audio, into: &drawPass.list) }
+        }
         var w = BuiltInWave.Settings()
         w.mode = v.waveMode; w.x = v.waveX; w.y = v.waveY
         w.color = SIMD4(v.waveR, v.waveG, v.waveB, v.waveA)
@@ -124,9 +135,6 @@ public final class MilkRenderer {
         Borders.build(Borders.Settings(outerSize: v.outerSize, outerColor: SIMD4(v.outerR, v.outerG, v.outerB, v.outerA),
                                        innerSize: v.innerSize, innerColor: SIMD4(v.innerR, v.innerG, v.innerB, v.innerA)),
                       into: &drawPass.list)
-        let vectors = MotionVectors.Settings(columns: v.vectorsX, rows: v.vectorsY, dx: v.vectorsDX, dy: v.vectorsDY,
-                                             length: v.vectorsLength, color: SIMD4(v.vectorsR, v.vectorsG, v.vectorsB, v.vectorsA))
-        MotionVectors.build(vectors, into: &drawPass.list) { mesh.sample($0) }
     }
 
     private func prepareComposite(time: Double) {
