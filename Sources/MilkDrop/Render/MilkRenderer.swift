@@ -88,7 +88,7 @@ public final class MilkRenderer {
         warpPass.source = previous
         warpPass.target = buffers[current].view
         warpPass.wraps = values.wrap
-        warpPass.decay = UInt32(max(0, min(256, values.decay * 256)))
+        warpPass.decay = UInt32(max(0, min(256, (values.decay * 256).rounded())))
         run(warpPass, rows: bufferHeight, strips)
         buildDrawing(inputs, audio: audio)
         if drawPass.list.commandCount > 0 {

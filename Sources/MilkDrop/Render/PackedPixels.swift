@@ -1,20 +1,21 @@
 /// Arithmetic on packed RGBA8 pixels (R in the low byte), two channels at a time: red and blue in one
 /// 32-bit word, green and alpha in another. What the warp and the composite do per pixel.
 enum PackedPixels {
-    /// `a` + (`b` − `a`) × `f` / 256 per channel, `f` in 0…256.
+    /// `a` + (`b` − `a`) × `f` / 256 per channel, `f` in 0…256, rounded to nearest as a GPU's
+    /// 8-bit blending does (so a faint trail under a decay near 1 lingers, as it does in MilkDrop).
     @inline(__always)
     static func lerp(_ a: UInt32, _ b: UInt32, _ f: UInt32) -> UInt32 {
         let g = 256 &- f
-        let rb = ((a & 0x00FF_00FF) &* g &+ (b & 0x00FF_00FF) &* f) >> 8
-        let ga = ((a >> 8) & 0x00FF_00FF) &* g &+ ((b >> 8) & 0x00FF_00FF) &* f
+        let rb = ((a & 0x00FF_00FF) &* g &+ (b & 0x00FF_00FF) &* f &+ 0x0080_0080) >> 8
+        let ga = ((a >> 8) & 0x00FF_00FF) &* g &+ ((b >> 8) & 0x00FF_00FF) &* f &+ 0x0080_0080
         return (rb & 0x00FF_00FF) | (ga & 0xFF00_FF00)
     }
 
-    /// Red, green and blue × `d` / 256 (`d` in 0…256), alpha 255.
+    /// Red, green and blue × `d` / 256 (`d` in 0…256), rounded to nearest; alpha 255.
     @inline(__always)
     static func scale(_ p: UInt32, _ d: UInt32) -> UInt32 {
-        let rb = ((p & 0x00FF_00FF) &* d) >> 8
-        let g = ((p & 0x0000_FF00) &* d) >> 8
+        let rb = ((p & 0x00FF_00FF) &* d &+ 0x0080_0080) >> 8
+        let g = ((p & 0x0000_FF00) &* d &+ 0x0000_8000) >> 8
         return (rb & 0x00FF_00FF) | (g & 0x0000_FF00) | 0xFF00_0000
     }
 
