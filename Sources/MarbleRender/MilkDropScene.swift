@@ -29,3 +29,14 @@ public struct MilkDropScene: Sendable, Equatable {
         ], source: path)
     }
 }
+
+extension Preset {
+    /// A `milkdrop` layer's `file:` written relative (`presets/space.milk`) means relative to the
+    /// preset file's folder, as a reader of the YAML expects; absolute paths stay as they are.
+    mutating func resolveMilkDropFiles(relativeTo folder: String) {
+        for i in layers.indices where layers[i].shader == "milkdrop" {
+            guard case .text(let file)? = layers[i].parameters["file"], !file.isEmpty, !file.hasPrefix("/") else { continue }
+            layers[i].parameters["file"] = .text(folder + "/" + file)
+        }
+    }
+}

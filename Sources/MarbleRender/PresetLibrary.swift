@@ -64,6 +64,8 @@ public enum PresetLibrary {
         guard let text = String(data: data, encoding: .utf8) else {
             throw MarbleError(.preset, "\(url.path): not UTF-8 text")
         }
-        return try Preset.parse(text, source: looksLikePath ? nameOrPath : "Samples/Presets/\(nameOrPath).yaml")
+        var preset = try Preset.parse(text, source: looksLikePath ? nameOrPath : "Samples/Presets/\(nameOrPath).yaml")
+        preset.resolveMilkDropFiles(relativeTo: url.deletingLastPathComponent().path)
+        return preset
     }
 }

@@ -135,6 +135,29 @@ struct LiveCommandTests {
                 "sound starts in frame \(soundFrame), picture changes in frame \(pictureFrame): \(luma.prefix(soundFrame + 4))")
     }
 
+    @Test("--milkdrop: a folder of presets plays live, switching on time, and the recording follows the sound")
+    func milkdropPlaylist() throws {
+        let pulse = try PulseServer()
+        defer { pulse.stop() }
+        let presets = try MilkDropCommandTests.presets()
+        let (file, _) = try Self.steppedNoise()
+        let out = Self.path("live-milkdrop.mp4")
+        let fps = 30
+        let (live, log) = try Self.startLive(["-o", out, "--duration", "4s", "--size", "160x90", "--fps", "\(fps)",
+                                              "--milkdrop", presets.path, "--switch", "1s", "--blend", "0.5s"], pulse: pulse)
+        Thread.sleep(forTimeInterval: 0.5)
+        let player = try pulse.play(file)
+        live.waitUntilExit()
+        player.terminate()
+        #expect(live.terminationStatus == 0, "\(Self.read(log))")
+        let facts = try Facts(out)
+        #expect(facts.frames == 4 * fps)
+        let luma = try Self.frameLuma(of: out)
+        // The picture moves: frame to frame, the mean brightness changes many times over the recording.
+        let changes = zip(luma, luma.dropFirst()).count { abs($0 - $1) > 0.2 }
+        #expect(changes > 20, "luma: \(luma)")
+    }
+
     @Test("the server killed and restarted mid-run: the recording goes on (silence) and capture resumes")
     func survivesServerRestart() throws {
         let pulse = try PulseServer()

@@ -48,3 +48,38 @@ struct TexelAxis {
         return (t, t + 1, f)
     }
 }
+
+/// The same arithmetic four pixels at a time, on 16-bit lanes (one per channel), with the same
+/// rounding, so the bytes equal those of ``PackedPixels``.
+enum PackedPixels4 {
+    @inline(__always)
+    static func wide(_ v: SIMD4<UInt32>) -> SIMD16<UInt16> {
+        SIMD16<UInt16>(truncatingIfNeeded: unsafeBitCast(v, to: SIMD16<UInt8>.self))
+    }
+
+    @inline(__always)
+    static func narrow(_ v: SIMD16<UInt16>) -> SIMD4<UInt32> {
+        unsafeBitCast(SIMD16<UInt8>(truncatingIfNeeded: v), to: SIMD4<UInt32>.self)
+    }
+
+    /// Each pixel's weight on its four channels.
+    @inline(__always)
+    static func spread(_ w: SIMD4<UInt32>) -> SIMD16<UInt16> {
+        let v = SIMD4<UInt16>(truncatingIfNeeded: w)
+        return SIMD16(v[0], v[0], v[0], v[0], v[1], v[1], v[1], v[1], v[2], v[2], v[2], v[2], v[3], v[3], v[3], v[3])
+    }
+
+    /// `a` + (`b` − `a`) × `f` / 256 per channel on widened pixels, `f` spread, 0…256.
+    @inline(__always)
+    static func lerp(_ a: SIMD16<UInt16>, _ b: SIMD16<UInt16>, _ f: SIMD16<UInt16>) -> SIMD16<UInt16> {
+        (a &* (SIMD16<UInt16>(repeating: 256) &- f) &+ b &* f &+ SIMD16<UInt16>(repeating: 128)) &>> 8
+    }
+
+    /// Four bilinear samples: `a`, `b` the upper texels, `c`, `d` the lower ones, fractions 0…256.
+    @inline(__always)
+    static func bilinear(_ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ c: SIMD4<UInt32>, _ d: SIMD4<UInt32>,
+                         _ wx: SIMD4<UInt32>, _ wy: SIMD4<UInt32>) -> SIMD16<UInt16> {
+        let fx = spread(wx)
+        return lerp(lerp(wide(a), wide(b), fx), lerp(wide(c), wide(d), fx), spread(wy))
+    }
+}

@@ -57,6 +57,23 @@ struct CompositeTests {
         #expect(middle > 0 && middle < 240)   // interpolated across the edge, not a hard step
     }
 
+    @Test("four pixels a step give the bytes of one at a time: scaled, echoed, tinted")
+    func fourAtATime() {
+        let source = Texture(width: 37, height: 21)
+        var g = SystemRandomNumberGenerator()
+        for y in 0..<21 { for x in 0..<37 { source.view.row32(y)[x] = UInt32.random(in: 0...UInt32.max, using: &g) | 0xFF00_0000 } }
+        for (w, h) in [(37, 21), (80, 45)] {
+            func run(_ filter: [UInt8]?) -> [UInt8] {
+                composite(source, width: w, height: h) { p in
+                    p.echoAlpha = 90; p.echoZoom = 1.3; p.echoOrientation = 3
+                    for i in 0..<12 { p.gain[i] = 0.6 + Float(i) * 0.15 }
+                    p.filter = filter
+                }.packedBytes()
+            }
+            #expect(run(nil) == run((0..<256).map { UInt8($0) }))   // an identity table takes the one-pixel path
+        }
+    }
+
     @Test("the filters as MilkDrop draws them: invert, darken, brighten, solarize")
     func filters() {
         let invert = CompositePass.filterTable(brighten: false, darken: false, solarize: false, invert: true)!

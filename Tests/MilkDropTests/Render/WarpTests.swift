@@ -34,6 +34,28 @@ struct WarpTests {
         #expect(abs(abs(mesh.u[top] - 0.5) - 0.25) < 1e-4)
     }
 
+    @Test("four pixels a step give the bytes of one at a time")
+    func fourAtATime() {
+        var g = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            var a = SIMD4<UInt32>(), b = a, c = a, d = a, wx = a, wy = a
+            for k in 0..<4 {
+                a[k] = UInt32.random(in: 0...UInt32.max, using: &g) | 0xFF00_0000
+                b[k] = UInt32.random(in: 0...UInt32.max, using: &g) | 0xFF00_0000
+                c[k] = UInt32.random(in: 0...UInt32.max, using: &g) | 0xFF00_0000
+                d[k] = UInt32.random(in: 0...UInt32.max, using: &g) | 0xFF00_0000
+                wx[k] = UInt32.random(in: 0...255, using: &g); wy[k] = UInt32.random(in: 0...255, using: &g)
+            }
+            let decay = UInt32.random(in: 0...256, using: &g)
+            let four = WarpPass.bilinear4(a, b, c, d, wx, wy, decay)
+            for k in 0..<4 {
+                let one = PackedPixels.scale(PackedPixels.lerp(PackedPixels.lerp(a[k], b[k], wx[k]),
+                                                               PackedPixels.lerp(c[k], d[k], wx[k]), wy[k]), decay)
+                #expect(four[k] == one)
+            }
+        }
+    }
+
     @Test("a bad vertex (NaN or a huge value) reads from its own place instead of poisoning the frame")
     func nonFiniteMotion() {
         let mesh = WarpMesh(columns: 2, rows: 2)
