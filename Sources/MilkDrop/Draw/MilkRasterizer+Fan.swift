@@ -150,7 +150,14 @@ extension Scene {
         let ax = UInt32(fx & 255), ay = UInt32(fy & 255)
         let x1 = x0 + 1 == w ? 0 : x0 + 1, y1 = y0 + 1 == h ? 0 : y0 + 1
         let r0 = t.row32(y0), r1 = t.row32(y1)
-        let p00 = r0[x0], p01 = r0[x1], p10 = r1[x0], p11 = r1[x1]
+        return bilinear(SIMD4(r0[x0], r0[x1], r1[x0], r1[x1]), ax, ay)
+    }
+
+    /// Bilinear mix of four pixel words (top-left, top-right, bottom-left, bottom-right) with fractions
+    /// ax, ay (0…255), red and blue in one 32-bit product.
+    @inline(__always)
+    static func bilinear(_ q: SIMD4<UInt32>, _ ax: UInt32, _ ay: UInt32) -> UInt32 {
+        let p00 = q[0], p01 = q[1], p10 = q[2], p11 = q[3]
         // Weights summing to 256.
         let w00 = ((256 &- ax) &* (256 &- ay) &+ 128) >> 8, w01 = (ax &* (256 &- ay) &+ 128) >> 8
         let w10 = ((256 &- ax) &* ay &+ 128) >> 8, w11 = 256 &- w00 &- w01 &- w10
