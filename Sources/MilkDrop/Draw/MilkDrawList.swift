@@ -62,6 +62,22 @@ public struct MilkTextureMap: Sendable, Equatable {
 ///
 /// Storage is flat arrays reserved once: after the first frames, building a frame allocates nothing
 /// (``reset(width:height:)`` keeps the capacity).
+///
+/// Drawing order (projectM 4 `MilkdropPreset.cpp` `RenderFrame`, after the warp): custom shapes 0…3,
+/// custom waves 0…3, the built-in wave, darken-centre, borders. projectM draws motion vectors onto the
+/// previous frame before warping it; drawn first here, they land under everything else, as there.
+/// ```swift
+/// // prepare (one thread), after the warp wrote `next` from `previous`:
+/// list.reset(width: w, height: h)
+/// MotionVectors.build(mv, into: &list) { warp.sourcePoint(of: $0) }
+/// for shape in shapes { shape.build(frameValues, into: &list) }
+/// for wave in waves { wave.build(frameValues, audio: audio, into: &list) }
+/// builtInWave.build(waveSettings, audio: audio, into: &list)
+/// DarkenCenter.build(enabled: darkenCenter, into: &list)
+/// Borders.build(borders, into: &list)
+/// // render (each strip, concurrently):
+/// MilkRasterizer.draw(list, into: next, rows: strip, texture: previous)
+/// ```
 public struct MilkDrawList: Sendable {
     struct Command: Sendable {
         var kind: MilkPrimitive
