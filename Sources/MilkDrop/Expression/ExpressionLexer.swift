@@ -12,27 +12,58 @@ struct ExpressionToken: Equatable {
 
 /// Splits source text into tokens: numbers (`1`, `1.`, `.5`, `1e3`, `2.5E-2`), ns-eel2's `$` constants
 /// (`$pi`, `$e`, `$phi`, hex `$x1F`, character `$'a'`), names (letters, digits, `_`; not starting with a
-/// digit; lower-cased since names are case-insensitive) and operators. Skips spaces, `// …` to the end of
-/// the line and `/* … */` (an unterminated block comment runs to the end, as ns-eel2's scanner treats it).
+/// digit; lower-cased since names are case-insensitive) and operators. Skips spaces and `/* … */` (an
+/// unterminated block comment runs to the end).
+///
+/// Line breaks are not spaces: MilkDrop 2 joins a block's numbered lines by dropping its line-break
+/// marks (and cuts `//` or `\\` comments at each line's end) before ns-eel2 compiles the text, so a
+/// number or name wrapped onto the next line (`q4*.` + `34`) reads as one, and presets rely on it.
+/// This lexer does the same: `//…` and `\\…` run to the end of their line, then CR and LF vanish.
+/// Error offsets still point into the original text.
 enum ExpressionLexer {
-    /// Longest operators first, so `+=` wins over `+`.
-    private static let symbols: [String] = [
-        "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", "==", "!=", "<=", ">=", "&&", "||",
-        "+", "-", "*", "/", "%", "^", "&", "|", "!", "<", ">", "=", "?", ":", "(", ")", "[", "]", ",", ";",
-    ].sorted { $0.utf8.count > $1.utf8.count }
+    /// The text as MilkDrop compiles it: line comments cut, line breaks removed; `origin[k]` is the
+    /// offset in `source` of byte `k` (plus one entry for the end).
+    static func joinLines(_ source: String) -> (bytes: [UInt8], origin: [Int]) {
+        let raw = Array(source.utf8)
+        var bytes: [UInt8] = [], origin: [Int] = []
+        bytes.reserveCapacity(raw.count)
+        origin.reserveCapacity(raw.count + 1)
+        var i = 0
+        while i < raw.count {
+            let c = raw[i]
+            let next: UInt8 = i + 1 < raw.count ? raw[i + 1] : 0
+            if (c == UInt8(ascii: "/") && next == UInt8(ascii: "/")) || (c == UInt8(ascii: "\\") && next == UInt8(ascii: "\\")) {
+                while i < raw.count && raw[i] != 0x0A && raw[i] != 0x0D { i += 1 }
+                continue
+            }
+            if c != 0x0A && c != 0x0D {
+                bytes.append(c)
+                origin.append(i)
+            }
+            i += 1
+        }
+        origin.append(raw.count)
+        return (bytes, origin)
+    }
 
     static func tokens(_ source: String) throws(ExpressionError) -> [ExpressionToken] {
-        let bytes = Array(source.utf8)
+        let (bytes, origin) = joinLines(source)
         var out: [ExpressionToken] = []
+        do {
+            try scan(bytes, into: &out)
+        } catch {
+            throw ExpressionError(offset: origin[min(error.offset, origin.count - 1)], message: error.message)
+        }
+        for k in out.indices { out[k].offset = origin[min(out[k].offset, origin.count - 1)] }
+        return out
+    }
+
+    private static func scan(_ bytes: [UInt8], into out: inout [ExpressionToken]) throws(ExpressionError) {
         var i = 0
         func at(_ k: Int) -> UInt8 { k < bytes.count ? bytes[k] : 0 }
         while i < bytes.count {
             let c = bytes[i]
-            if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0B || c == 0x0C || c == 0 { i += 1; continue }
-            if c == UInt8(ascii: "/") && at(i + 1) == UInt8(ascii: "/") {
-                while i < bytes.count && bytes[i] != 0x0A { i += 1 }
-                continue
-            }
+            if c == 0x20 || c == 0x09 || c == 0x0B || c == 0x0C || c == 0 { i += 1; continue }
             if c == UInt8(ascii: "/") && at(i + 1) == UInt8(ascii: "*") {
                 i += 2
                 while i < bytes.count && !(bytes[i] == UInt8(ascii: "*") && at(i + 1) == UInt8(ascii: "/")) { i += 1 }
@@ -67,20 +98,35 @@ enum ExpressionLexer {
                 out.append(.init(kind: .number(try constant(bytes, &i)), offset: start))
                 continue
             }
-            var matched = false
-            for s in symbols where matches(bytes, i, s) {
-                out.append(.init(kind: .symbol(s), offset: i))
-                i += s.utf8.count
-                matched = true
-                break
+            if let symbol = symbol(c, at(i + 1)) {
+                out.append(.init(kind: .symbol(symbol), offset: i))
+                i += symbol.utf8.count
+                continue
             }
-            if !matched {
-                let scalar = String(decoding: bytes[i..<min(bytes.count, i + (c < 0x80 ? 1 : 2))], as: UTF8.self)
-                throw ExpressionError(offset: i, message: "unexpected character \"\(scalar)\"")
-            }
+            var end = i + 1
+            while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end += 1 }
+            let character = String(decoding: bytes[i..<end], as: UTF8.self)
+            throw ExpressionError(offset: i, message: "unexpected character \"\(character)\"")
         }
         out.append(.init(kind: .end, offset: bytes.count))
-        return out
+    }
+
+    /// The operator starting with `c` (two characters when `c`, `next` make one), nil when none does.
+    private static func symbol(_ c: UInt8, _ next: UInt8) -> String? {
+        let first = String(UnicodeScalar(c))
+        switch c {
+        case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "/"), UInt8(ascii: "%"),
+             UInt8(ascii: "^"), UInt8(ascii: "!"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "="):
+            return next == UInt8(ascii: "=") ? first + "=" : first
+        case UInt8(ascii: "&"), UInt8(ascii: "|"):
+            if next == c { return first + first }
+            return next == UInt8(ascii: "=") ? first + "=" : first
+        case UInt8(ascii: "?"), UInt8(ascii: ":"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "["),
+             UInt8(ascii: "]"), UInt8(ascii: ","), UInt8(ascii: ";"):
+            return first
+        default:
+            return nil
+        }
     }
 
     /// `$pi`, `$e`, `$phi`, `$x…` (hex), `$'c'`; `i` is at the `$` and ends after the constant.
@@ -103,15 +149,6 @@ enum ExpressionLexer {
             if name.hasPrefix("x"), name.count > 1, let v = UInt64(name.dropFirst(), radix: 16) { return Double(v) }
             throw ExpressionError(offset: start, message: "unknown constant \"$\(name)\"")
         }
-    }
-
-    private static func matches(_ bytes: [UInt8], _ i: Int, _ s: String) -> Bool {
-        var k = i
-        for b in s.utf8 {
-            guard k < bytes.count, bytes[k] == b else { return false }
-            k += 1
-        }
-        return true
     }
 
     @inline(__always) static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }

@@ -8,7 +8,8 @@
 /// The names `reg00`…`reg99` are not stored here: as in ns-eel2 they are global registers, kept in the
 /// `gmegabuf`'s `MegaBuffer` and so shared by every memory given the same global buffer.
 public final class ExpressionMemory {
-    /// Most variables one memory holds (MilkDrop's ns-eel2 allowed a few hundred per VM; presets use < 200).
+    /// Most variables one memory holds: far above real presets (MilkDrop 2 let a block add 64 variables of
+    /// its own to the built-in ones; projectm-eval has no cap).
     public static let capacity = 4096
 
     /// This memory's `megabuf`.
@@ -54,14 +55,17 @@ public final class ExpressionMemory {
     /// The slot of `name` if some program or caller interned it.
     public func existingSlot(_ name: String) -> Int? { slots[name.lowercased()] }
 
-    /// The value in `slot` (a precondition checks the slot in debug builds only).
+    /// The value in `slot`. One compare guards the fixed buffer in every build (a slot past the
+    /// capacity traps instead of writing over the heap); debug builds also check the slot was interned.
     public subscript(slot: Int) -> Double {
         get {
-            assert(slot >= 0 && slot < names.count, "slot out of range")
+            precondition(UInt(bitPattern: slot) < UInt(Self.capacity), "variable slot out of range")
+            assert(slot < names.count, "variable slot never interned")
             return values[slot]
         }
         set {
-            assert(slot >= 0 && slot < names.count, "slot out of range")
+            precondition(UInt(bitPattern: slot) < UInt(Self.capacity), "variable slot out of range")
+            assert(slot < names.count, "variable slot never interned")
             values[slot] = newValue
         }
     }

@@ -28,7 +28,7 @@ indirect enum ExpressionNode {
     var isConstant: Bool { if case .number = self { true } else { false } }
 
     /// Deepest tree the compiler walks (it recurses once per level).
-    static let maximumHeight = 400
+    static let maximumHeight = 600
 
     /// The tree's height, or some value above `limit` as soon as it is known to exceed it (so this
     /// recursion is bounded too).

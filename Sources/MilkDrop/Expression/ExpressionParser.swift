@@ -9,10 +9,11 @@ struct ExpressionParser {
     private let tokens: [ExpressionToken]
     private var position = 0
     private let memory: ExpressionMemory
-    /// Current recursion depth (parentheses, arguments, prefix operators, right-hand sides): hostile
-    /// input must not overflow the thread's stack.
-    private var level = 0
-    static let maximumLevel = 250
+    /// Current recursion depth (parentheses, arguments, prefix operators, right-hand sides), and the
+    /// operators chained on the current path (`1+1+1` is a tree three deep): hostile input must not
+    /// overflow the thread's stack, here or when the tree is compiled and freed. Presets nest < 20.
+    private var level = 0, chain = 0
+    static let maximumLevel = 64, maximumChain = 256
 
     init(tokens: [ExpressionToken], memory: ExpressionMemory) {
         self.tokens = tokens
@@ -84,105 +85,37 @@ struct ExpressionParser {
         return .conditional(condition, whenTrue, whenFalse)
     }
 
-    private mutating func parseOr() throws(ExpressionError) -> ExpressionNode {
-        var left = try parseAnd()
-        var chained = 0
-        defer { level -= chained }
-        while accept("||") {
-            chained += 1
-            try deeper()
-            left = .or(left, try parseAnd())
-        }
-        return left
-    }
+    /// What a two-operand operator builds: the lazy `&&`/`||` or an eager operation.
+    private enum Infix { case and, or, eager(BinaryOperator) }
 
-    private mutating func parseAnd() throws(ExpressionError) -> ExpressionNode {
-        var left = try parseBitOr()
-        var chained = 0
-        defer { level -= chained }
-        while accept("&&") {
-            chained += 1
-            try deeper()
-            left = .and(left, try parseBitOr())
-        }
-        return left
-    }
-
-    private mutating func parseBitOr() throws(ExpressionError) -> ExpressionNode {
-        var left = try parseBitAnd()
-        var chained = 0
-        defer { level -= chained }
-        while accept("|") {
-            chained += 1
-            try deeper()
-            left = .binary(.bitOr, left, try parseBitAnd())
-        }
-        return left
-    }
-
-    private mutating func parseBitAnd() throws(ExpressionError) -> ExpressionNode {
-        var left = try parseComparison()
-        var chained = 0
-        defer { level -= chained }
-        while accept("&") {
-            chained += 1
-            try deeper()
-            left = .binary(.bitAnd, left, try parseComparison())
-        }
-        return left
-    }
-
-    private static let comparisons: [String: BinaryOperator] = [
-        "==": .equal, "!=": .notEqual, "<": .less, ">": .greater, "<=": .lessOrEqual, ">=": .greaterOrEqual,
+    /// The two-operand operators and their binding strength, from `||` (1, loosest) to `%` (8), all
+    /// left to right.
+    private static let infixOperators: [String: (strength: Int, infix: Infix)] = [
+        "||": (1, .or), "&&": (2, .and), "|": (3, .eager(.bitOr)), "&": (4, .eager(.bitAnd)),
+        "==": (5, .eager(.equal)), "!=": (5, .eager(.notEqual)), "<": (5, .eager(.less)), ">": (5, .eager(.greater)),
+        "<=": (5, .eager(.lessOrEqual)), ">=": (5, .eager(.greaterOrEqual)),
+        "+": (6, .eager(.add)), "-": (6, .eager(.subtract)), "*": (7, .eager(.multiply)), "/": (7, .eager(.divide)),
+        "%": (8, .eager(.modulo)),
     ]
 
-    private mutating func parseComparison() throws(ExpressionError) -> ExpressionNode {
-        var left = try parseAdditive()
+    private mutating func parseOr() throws(ExpressionError) -> ExpressionNode { try parseInfix(1) }
+
+    /// Precedence climbing: operands joined by operators at least `minimum` strong (one recursion per
+    /// operator, not per level, to keep the stack shallow).
+    private mutating func parseInfix(_ minimum: Int) throws(ExpressionError) -> ExpressionNode {
+        var left = try parseNot()
         var chained = 0
-        defer { level -= chained }
-        while case .symbol(let s) = current.kind, let op = Self.comparisons[s] {
+        defer { chain -= chained }
+        while case .symbol(let s) = current.kind, let (strength, infix) = Self.infixOperators[s], strength >= minimum {
             advance()
             chained += 1
             try deeper()
-            left = .binary(op, left, try parseAdditive())
-        }
-        return left
-    }
-
-    private mutating func parseAdditive() throws(ExpressionError) -> ExpressionNode {
-        var left = try parseMultiplicative()
-        var chained = 0
-        defer { level -= chained }
-        while true {
-            let op: BinaryOperator
-            if accept("+") { op = .add } else if accept("-") { op = .subtract } else { return left }
-            chained += 1
-            try deeper()
-            left = .binary(op, left, try parseMultiplicative())
-        }
-    }
-
-    private mutating func parseMultiplicative() throws(ExpressionError) -> ExpressionNode {
-        var left = try parseModulo()
-        var chained = 0
-        defer { level -= chained }
-        while true {
-            let op: BinaryOperator
-            if accept("*") { op = .multiply } else if accept("/") { op = .divide } else { return left }
-            chained += 1
-            try deeper()
-            left = .binary(op, left, try parseModulo())
-        }
-    }
-
-    private mutating func parseModulo() throws(ExpressionError) -> ExpressionNode {
-        var left = try parseNot()
-        var chained = 0
-        defer { level -= chained }
-        while accept("%") {
-            chained += 1
-            try deeper()
-            left = .binary(.modulo, left, try parseNot())
+            let right = try parseInfix(strength + 1)
+            switch infix {
+            case .and: left = .and(left, right)
+            case .or: left = .or(left, right)
+            case .eager(let op): left = .binary(op, left, right)
+            }
         }
         return left
     }
@@ -195,7 +128,7 @@ struct ExpressionParser {
     private mutating func parsePower() throws(ExpressionError) -> ExpressionNode {
         var left = try parseSign()
         var chained = 0
-        defer { level -= chained }
+        defer { chain -= chained }
         while accept("^") {
             chained += 1
             try deeper()
@@ -211,11 +144,10 @@ struct ExpressionParser {
         return try parsePostfix()
     }
 
-    /// One more level of tree depth along the current path (each operator of a chain counts: `1+1+1`
-    /// is a tree three deep); undone by the caller.
+    /// One more operator chained on the current path; undone by the caller.
     private mutating func deeper() throws(ExpressionError) {
-        level += 1
-        guard level <= Self.maximumLevel else { throw error("expression nested too deeply") }
+        chain += 1
+        guard chain <= Self.maximumChain else { throw error("expression nested too deeply") }
     }
 
     private mutating func nestedSign() throws(ExpressionError) -> ExpressionNode {
@@ -229,12 +161,11 @@ struct ExpressionParser {
     private mutating func parsePostfix() throws(ExpressionError) -> ExpressionNode {
         var node = try parsePrimary()
         while case .symbol("[") = current.kind {
-            let open = current.offset
             advance()
             var global = false
             if case .variable(let slot) = node, memory.variableNames[slot] == "gmem" { global = true }
             let inner = try parseSequence()
-            try expect("]", opening: open)
+            try expect("]")
             let empty: Bool = if case .sequence(let items) = inner, items.isEmpty { true } else { false }
             let index: ExpressionNode = global ? inner : (empty ? node : .binary(.add, node, inner))
             node = .memory(global: global, index)
@@ -258,7 +189,7 @@ struct ExpressionParser {
         case .symbol("("):
             advance()
             let inner = try parseSequence()
-            try expect(")", opening: token.offset)
+            try expect(")")
             return inner
         default:
             throw error("expected an expression before \(describe(token))")
@@ -269,7 +200,6 @@ struct ExpressionParser {
         guard let builtin = ExpressionBuiltin.table[name] else {
             throw ExpressionError(offset: offset, message: "unknown function \"\(name)\"")
         }
-        let open = current.offset
         advance()
         var args: [ExpressionNode] = []
         if case .symbol(")") = current.kind {} else {
@@ -278,7 +208,7 @@ struct ExpressionParser {
                 if !accept(",") { break }
             }
         }
-        try expect(")", opening: open)
+        try expect(")")
         guard args.count == builtin.arity else {
             let plural = builtin.arity == 1 ? "argument" : "arguments"
             throw ExpressionError(offset: offset, message: "\(name) takes \(builtin.arity) \(plural), not \(args.count)")
@@ -316,7 +246,7 @@ struct ExpressionParser {
         return false
     }
 
-    private mutating func expect(_ symbol: String, opening: Int) throws(ExpressionError) {
+    private mutating func expect(_ symbol: String) throws(ExpressionError) {
         guard accept(symbol) else {
             throw error("expected \"\(symbol)\" before \(describe(current))")
         }

@@ -1,3 +1,4 @@
+import Foundation
 import MilkDrop
 import Testing
 
@@ -29,7 +30,28 @@ struct ExpressionErrorTests {
         #expect(compileError(String(repeating: "(", count: 100_000) + "1" + String(repeating: ")", count: 100_000))?.message == "expression nested too deeply")
         #expect(compileError("x = " + String(repeating: "-", count: 100_000) + "1")?.message == "expression nested too deeply")
         #expect(compileError("x = 1" + String(repeating: " + 1", count: 100_000))?.message == "expression nested too deeply")
-        #expect(compileError("x = 1" + String(repeating: " + 1", count: 200)) == nil)
+        #expect(compileError("x = 1" + String(repeating: " + 1", count: 60)) == nil)
+    }
+
+    @Test("the deepest nesting and chaining allowed compiles on a 512 KiB stack (debug); a bit more is an error")
+    func deepButLegalOnSmallStack() async {
+        let outcome: (Bool, Bool) = await withCheckedContinuation { done in
+            let thread = Thread {
+                done.resume(returning: (
+                    compileError(Self.nested(20, chained: 12)) == nil,
+                    compileError(Self.nested(22))?.message == "expression nested too deeply"
+                        && compileError(Self.nested(1, chained: 300))?.message == "expression nested too deeply"))
+            }
+            thread.stackSize = 512 << 10
+            thread.start()
+        }
+        #expect(outcome == (true, true))
+    }
+
+    /// `x = sin(-(1 + 1 + sin(-(1 + 1 + …1))))`: three levels of nesting per pair, each with a chain.
+    static func nested(_ pairs: Int, chained terms: Int = 0) -> String {
+        let inner = "sin(-(" + String(repeating: "1 + ", count: terms)
+        return "x = " + String(repeating: inner, count: pairs) + "1" + String(repeating: "))", count: pairs)
     }
 
     @Test("the description names the message and the offset")

@@ -33,6 +33,8 @@ struct ExpressionSemanticsTests {
         memory[slot] = 10
         program.run()
         #expect(memory[slot] == 11)
+        program.run(times: 3)
+        #expect(memory[slot] == 14)
         #expect(memory.variableNames[slot] == "zoom")
     }
 
@@ -114,6 +116,26 @@ struct ExpressionSemanticsTests {
         #expect(try evaluate("int(1e300 * 1e300 * 0) + if(asin(2), 1, 2)") == 2)
         #expect(try evaluate("megabuf(-1) = 5") == 5)
         #expect(try evaluate("megabuf(-1) + megabuf(1e20) + gmegabuf(0/0)") == 0)
+    }
+
+    @Test("line breaks join the lines as MilkDrop does; // and \\\\ comments end at the line break")
+    func lineJoins() throws {
+        let memory = ExpressionMemory(globalBuffer: MegaBuffer())
+        try ExpressionProgram(compiling: "a = .\r\n5; bc = 2; b = 1; // note\nd = b\nc \\\\ old comment\n; e = 3 /* x\n */ + 1", memory: memory).run()
+        #expect(memory["a"] == 0.5 && memory["d"] == 2 && memory["e"] == 4)
+        #expect(memory.existingSlot("note") == nil && memory.existingSlot("old") == nil)
+    }
+
+    @Test("constants are folded and variable or constant operands fused, so a block is a few instructions")
+    func compactCode() throws {
+        let memory = ExpressionMemory(globalBuffer: MegaBuffer())
+        let program = try ExpressionProgram(compiling: "a = 2 * $pi * x + y; b = a / 4 - sin(0)", memory: memory)
+        // pushConst 2π, multiplyVar x, addVar y, storeVarPop a; pushVar a, divideConst 4, subtractConst 0, storeVarPop b
+        #expect(program.instructionCount == 8)
+        memory[try memory.slot("x")] = 1
+        memory[try memory.slot("y")] = 3
+        program.run()
+        #expect(memory["a"] == 2 * Double.pi + 3 && memory["b"] == (2 * Double.pi + 3) / 4)
     }
 
     @Test("an empty block is empty and running it changes nothing")
