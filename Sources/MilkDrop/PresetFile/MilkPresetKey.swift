@@ -18,6 +18,22 @@ enum MilkPresetKey: Equatable {
         case shapeInit(Int), shapePerFrame(Int)
     }
 
+    /// For a custom wave or shape line: "wave" or "shape", its index, and how many there are.
+    var customElement: (kind: String, index: Int, limit: Int)? {
+        let waves = MilkDropLimits.customWaves, shapes = MilkDropLimits.customShapes
+        switch self {
+        case .setting: return nil
+        case .waveSetting(let w, _): return ("wave", w, waves)
+        case .shapeSetting(let s, _): return ("shape", s, shapes)
+        case .code(let target, _):
+            switch target {
+            case .perFrameInit, .perFrame, .perPixel, .warpShader, .compositeShader: return nil
+            case .waveInit(let w), .wavePerFrame(let w), .wavePerPoint(let w): return ("wave", w, waves)
+            case .shapeInit(let s), .shapePerFrame(let s): return ("shape", s, shapes)
+            }
+        }
+    }
+
     /// Classifies a key already lower-cased.
     init(_ key: String) {
         let k = Substring(key)
@@ -55,13 +71,14 @@ enum MilkPresetKey: Equatable {
 }
 
 extension Substring {
+    /// Without the ASCII `prefix` (compared byte by byte), or nil when it does not start with it.
     func dropPrefix(_ prefix: String) -> Substring? {
-        hasPrefix(prefix) ? dropFirst(prefix.count) : nil
+        utf8.starts(with: prefix.utf8) ? Substring(utf8.dropFirst(prefix.utf8.count)) : nil
     }
 
     /// The whole substring as a non-negative decimal of 1…9 digits (no sign, no spaces).
     var smallNumber: Int? {
-        guard !isEmpty, count <= 9, allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        guard !isEmpty, utf8.count <= 9, utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         return Int(self)
     }
 

@@ -14,9 +14,10 @@
 /// - Settings: the value is read like C's `atof`, the longest number at its start (`3.000000.500000` is
 ///   3, with a note). A value with no number at all (`fWaveParam=-`) or a non-finite one is ignored with
 ///   a note, so the renderer's default applies, as in MilkDrop; it is not an error.
-/// - Code: numbered lines are joined in numeric order; gaps are skipped over (MilkDrop and projectM stop
-///   at the first gap; we keep the later lines, which in practice are real code). Equation lines are
-///   trimmed; shader lines lose their leading backtick and trailing white space.
+/// - Code: numbered lines are joined in numeric order, across gaps. MilkDrop and projectM stop at the first
+///   missing number; we keep the later lines (real code in the 10 files of projectm-data that have a gap)
+///   and leave a note where MilkDrop would have stopped. Equation lines are trimmed; shader lines lose
+///   their leading backtick and trailing white space.
 /// - Errors (``MilkPresetError``) only when nothing usable is left: unreadable, not a regular file, too
 ///   large, binary, or no setting and no code line at all.
 public enum MilkPresetParser {
@@ -38,7 +39,7 @@ public enum MilkPresetParser {
         let lines = PresetLines(bytes)
         var reader = Reader(path: path, encoding: lines.encoding)
         for line in lines.lines {
-            if !reader.read(line.text, line: line.number) { break }
+            if !reader.read(lines.bytes[line.range], line: line.number, text: lines) { break }
         }
         return try reader.finish()
     }
@@ -49,6 +50,7 @@ private struct Reader {
     var file: MilkPresetFile
     var firstLine: [String: Int] = [:]
     var code: [MilkPresetKey.CodeTarget: [(index: Int, fileLine: Int, text: String)]] = [:]
+    var notedElements: Set<String> = []
     var sawSection = false
     var sawContent = false
 
@@ -57,45 +59,59 @@ private struct Reader {
         file.encoding = encoding
     }
 
-    /// Reads one line; false when the rest of the file is to be ignored.
-    mutating func read(_ raw: String, line: Int) -> Bool {
-        let text = raw.drop { $0 == " " || $0 == "\t" }
-        guard let first = text.first else { return true }
-        if first == "[" {
+    /// Reads one line (its bytes without the line end); false when the rest of the file is to be ignored.
+    /// Delimiters are ASCII, so the line is split on bytes and only the key and value are decoded.
+    mutating func read(_ bytes: ArraySlice<UInt8>, line: Int, text lines: PresetLines) -> Bool {
+        let end = bytes.endIndex
+        func isBlank(_ i: Int) -> Bool { bytes[i] == 0x20 || bytes[i] == 0x09 }
+        var i = bytes.startIndex
+        while i < end, isBlank(i) { i += 1 }
+        guard i < end else { return true }
+        switch bytes[i] {
+        case UInt8(ascii: "["):
             if sawSection {
-                note(line, "a second section \(text.trimmingTrailingSpace): the rest of the file is ignored")
+                note(line, "a second section \(lines.decode(bytes[i...]).trimmingTrailingSpace): the rest of the file is ignored")
                 return false
             }
             sawSection = true
             return true
+        case UInt8(ascii: ";"), UInt8(ascii: "#"):
+            return true
+        case UInt8(ascii: "/") where i + 1 < end && bytes[i + 1] == UInt8(ascii: "/"):
+            return true
+        default:
+            break
         }
-        if text.hasPrefix("//") || first == ";" || first == "#" { return true }
-        guard let (name, value) = Self.split(text) else {
-            note(line, "\"\(text.trimmingTrailingSpace)\" has no value: ignored")
+        // `key=value`, `key = value`, or (as projectM reads it) `key value`.
+        var keyEnd = i
+        while keyEnd < end, bytes[keyEnd] != UInt8(ascii: "="), !isBlank(keyEnd) { keyEnd += 1 }
+        var valueStart = keyEnd
+        while valueStart < end, isBlank(valueStart) { valueStart += 1 }
+        if valueStart < end, bytes[valueStart] == UInt8(ascii: "=") { valueStart += 1 }
+        else if valueStart == keyEnd { keyEnd = i }              // no delimiter at all
+        guard keyEnd > i else {
+            note(line, "\"\(lines.decode(bytes[i...]).trimmingTrailingSpace)\" has no value: ignored")
             return true
         }
-        let key = name.lowercased()
+        let name = lines.decode(bytes[i..<keyEnd])
+        let key = lines.decode(ArraySlice(bytes[i..<keyEnd].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }))
         if let earlier = firstLine[key] {
             note(line, "\(name) repeated: the first one (line \(earlier)) is used")
             return true
         }
         firstLine[key] = line
-        store(MilkPresetKey(key), name: String(name), value: value, line: line)
+        store(MilkPresetKey(key), name: name, value: lines.decode(bytes[valueStart...])[...], line: line)
         return true
     }
 
-    /// `key = value` or `key value` → (key, value); nil when the line has no delimiter.
-    static func split(_ text: Substring) -> (Substring, Substring)? {
-        guard let end = text.firstIndex(where: { $0 == "=" || $0 == " " || $0 == "\t" }), end > text.startIndex else {
-            return nil
-        }
-        let name = text[..<end]
-        var rest = text[end...].drop { $0 == " " || $0 == "\t" }
-        if rest.first == "=" { rest = rest.dropFirst() } else if rest.startIndex == end { return nil }
-        return (name, rest)
-    }
-
     mutating func store(_ key: MilkPresetKey, name: String, value: Substring, line: Int) {
+        if let (kind, index, limit) = key.customElement, index >= limit {
+            // MilkDrop 2 has four of each (MilkDrop 3 files have more): one note per extra wave or shape.
+            if notedElements.insert("\(kind) \(index)").inserted {
+                note(line, "\(name): there are only \(limit) custom \(kind)s (0…\(limit - 1)); \(kind) \(index) is ignored")
+            }
+            return
+        }
         switch key {
         case .code(let target, let index):
             let text: String
@@ -118,15 +134,9 @@ private struct Reader {
                 file.version = Int(number)
             }
         case .waveSetting(let wave, let setting):
-            guard wave < MilkDropLimits.customWaves else {
-                note(line, "\(name): there are only \(MilkDropLimits.customWaves) custom waves (0…\(MilkDropLimits.customWaves - 1)); ignored"); return
-            }
             guard let number = number(value, name: name, line: line) else { return }
             file.waves[wave].values[setting] = number
         case .shapeSetting(let shape, let setting):
-            guard shape < MilkDropLimits.customShapes else {
-                note(line, "\(name): there are only \(MilkDropLimits.customShapes) custom shapes (0…\(MilkDropLimits.customShapes - 1)); ignored"); return
-            }
             guard let number = number(value, name: name, line: line) else { return }
             file.shapes[shape].values[setting] = number
         }
@@ -156,6 +166,10 @@ private struct Reader {
         }
         for (target, lines) in code {
             let ordered = lines.sorted { $0.index < $1.index }
+            if let gap = ordered.indices.first(where: { ordered[$0].index != $0 + 1 }) {
+                note(ordered[gap].fileLine, "code line \(ordered[gap].index) follows a gap (no line \(gap + 1)): "
+                    + "MilkDrop stopped reading this block before it; it is kept")
+            }
             let block = CodeBlock(lines: ordered.map { (fileLine: $0.fileLine, text: $0.text) })
             switch target {
             case .perFrameInit: file.perFrameInit = block
@@ -163,22 +177,15 @@ private struct Reader {
             case .perPixel: file.perPixel = block
             case .warpShader: file.warpShader = block.isEmpty ? nil : block
             case .compositeShader: file.compositeShader = block.isEmpty ? nil : block
-            case .waveInit(let w), .wavePerFrame(let w), .wavePerPoint(let w):
-                guard w < MilkDropLimits.customWaves else { noteOutOfRange(lines, "wave \(w)", MilkDropLimits.customWaves); continue }
-                if case .waveInit = target { file.waves[w].initCode = block }
-                else if case .wavePerFrame = target { file.waves[w].perFrame = block }
-                else { file.waves[w].perPoint = block }
-            case .shapeInit(let s), .shapePerFrame(let s):
-                guard s < MilkDropLimits.customShapes else { noteOutOfRange(lines, "shape \(s)", MilkDropLimits.customShapes); continue }
-                if case .shapeInit = target { file.shapes[s].initCode = block } else { file.shapes[s].perFrame = block }
+            case .waveInit(let w): file.waves[w].initCode = block
+            case .wavePerFrame(let w): file.waves[w].perFrame = block
+            case .wavePerPoint(let w): file.waves[w].perPoint = block
+            case .shapeInit(let s): file.shapes[s].initCode = block
+            case .shapePerFrame(let s): file.shapes[s].perFrame = block
             }
         }
         file.notes.sort { ($0.line, $0.message) < ($1.line, $1.message) }
         return file
-    }
-
-    mutating func noteOutOfRange(_ lines: [(index: Int, fileLine: Int, text: String)], _ kind: String, _ limit: Int) {
-        for l in lines { note(l.fileLine, "code for \(kind): there are only \(limit) (0…\(limit - 1)); ignored") }
     }
 }
 

@@ -52,7 +52,7 @@ enum PresetFileSystem {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while bytes.count <= limit {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { systemRead(fd, $0) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw MilkPresetError(path: path, message: "cannot read: \(SystemError().message)", reason: .unreadable)
@@ -86,4 +86,13 @@ enum PresetFileSystem {
         init() { code = errno }
         var message: String { String(cString: strerror(code)) }
     }
+}
+
+/// `read(2)`, named apart from ``PresetFileSystem/read(_:)``.
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+    #if canImport(Glibc)
+    Glibc.read(fd, buffer.baseAddress, buffer.count)
+    #else
+    Darwin.read(fd, buffer.baseAddress, buffer.count)
+    #endif
 }

@@ -1,34 +1,37 @@
-/// The lines of a preset file's bytes, decoded: UTF-8 when the whole file is valid UTF-8, else Latin-1.
+/// The lines of a preset file's bytes, and how to decode them: UTF-8 when the whole file is valid UTF-8
+/// (after an optional byte-order mark), else Latin-1, one character per byte.
 struct PresetLines {
     let encoding: MilkPresetEncoding
-    /// Each line without its line end, with its 1-based number.
-    let lines: [(number: Int, text: String)]
+    let bytes: [UInt8]
+    /// Each line's bytes without its line end, with its 1-based number (LF, CRLF and lone CR end lines).
+    let lines: [(number: Int, range: Range<Int>)]
 
     init(_ bytes: [UInt8]) {
-        var body = bytes[...]
-        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
-        let utf8 = String(validating: body, as: UTF8.self) != nil
-        encoding = utf8 ? .utf8 : .latin1
-        var lines: [(number: Int, text: String)] = []
-        var start = body.startIndex, i = body.startIndex, number = 1
-        func take(_ end: Int) {
-            let slice = body[start..<end]
-            let text = utf8 ? String(decoding: slice, as: UTF8.self)
-                            : String(String.UnicodeScalarView(slice.map { Unicode.Scalar($0) }))
-            lines.append((number, text))
-        }
-        while i < body.endIndex {
-            let byte = body[i]
+        self.bytes = bytes
+        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        encoding = String(validating: bytes[start...], as: UTF8.self) != nil ? .utf8 : .latin1
+        var lines: [(number: Int, range: Range<Int>)] = []
+        var i = start, number = 1
+        while i < bytes.count {
+            let byte = bytes[i]
             if byte == 0x0A || byte == 0x0D {
-                take(i)
+                lines.append((number, start..<i))
                 number += 1
-                if byte == 0x0D, i + 1 < body.endIndex, body[i + 1] == 0x0A { i += 1 }
+                if byte == 0x0D, i + 1 < bytes.count, bytes[i + 1] == 0x0A { i += 1 }
                 start = i + 1
             }
             i += 1
         }
-        if start < body.endIndex { take(body.endIndex) }
+        if start < bytes.count { lines.append((number, start..<bytes.count)) }
         self.lines = lines
+    }
+
+    /// Text from bytes of this file, in its encoding.
+    func decode(_ slice: ArraySlice<UInt8>) -> String {
+        switch encoding {
+        case .utf8: String(decoding: slice, as: UTF8.self)
+        case .latin1: String(String.UnicodeScalarView(slice.map { Unicode.Scalar($0) }))
+        }
     }
 
     /// The 1-based line holding byte `index` (LF, CRLF and lone CR end lines).

@@ -35,6 +35,8 @@ struct MilkPresetParserTests {
         let file = try parse("[preset00]\nper_frame_10=c=3;\nper_frame_2=b=2;\nper_frame_1=a=1;\nzoom=1\n")
         #expect(file.perFrame.text == "a=1;\nb=2;\nc=3;")
         #expect(file.perFrame.lineCount == 3)
+        #expect(file.notes.map(\.description) == ["line 2: code line 10 follows a gap (no line 3): "
+            + "MilkDrop stopped reading this block before it; it is kept"])
         #expect(file.perFrame.line(atOffset: 0) == 4)       // "a=1;" came from line 4
         #expect(file.perFrame.line(atOffset: 5) == 3)       // "b=2;"
         #expect(file.perFrame.line(atOffset: 4) == 4)       // the "\n" ending a=1;
@@ -55,14 +57,17 @@ struct MilkPresetParserTests {
             wave_0_per_frame1=r = bass;
             wave_0_per_point2=y = value1;
             wave_0_per_point1=x = sample;
-            wave_1_per_frame_2=g = 1;
+            wave_1_per_frame_1=g = 1;
             shapecode_3_thickOutline=1
             shapecode_3_num_inst=12
             shapecode_3_r2=0.5
             shape_3_init1=q1 = 1;
             shape_3_per_frame1=x = instance/num_inst;
             wavecode_4_enabled=1
+            wavecode_4_samples=100
             wave_7_per_point1=x = 1;
+            wave_7_per_point2=y = 1;
+            shape_5_init1=x = 1;
             """)
         #expect(file.waves.count == 4 && file.shapes.count == 4)
         #expect(file.waves[0].values == ["enabled": 1, "bspectrum": 1, "samples": 512])
@@ -76,8 +81,9 @@ struct MilkPresetParserTests {
         #expect(file.shapes[3].initCode.text == "q1 = 1;")
         #expect(file.shapes[3].perFrame.text == "x = instance/num_inst;")
         #expect(file.values.isEmpty)
-        #expect(file.notes.map(\.line) == [15, 16])
-        #expect(file.notes.allSatisfy { $0.message.contains("there are only 4") })
+        // One note per extra wave or shape (MilkDrop 3 files have up to 16), at its first line.
+        #expect(file.notes.map(\.line) == [15, 17, 19])
+        #expect(file.notes[1].message == "wave_7_per_point1: there are only 4 custom waves (0…3); wave 7 is ignored")
     }
 
     @Test("HLSL shader lines lose their backtick; shader blocks of white space only are nil")
@@ -123,7 +129,7 @@ struct MilkPresetParserTests {
         let file = try parse("zoom=2\rper_frame_8 \rrot 0.5\r// zoom=9\r; x\rwavecode_0_\r[preset00]\rsx=3\r[preset01]\rsy=4\r")
         #expect(file.values == ["zoom": 2, "rot": 0.5, "sx": 3])
         #expect(file.perFrame.lineCount == 1 && file.perFrame.isEmpty && file.perFrame.line(atOffset: 0) == 2)
-        #expect(file.notes.map(\.line) == [6, 9])
+        #expect(file.notes.map(\.line) == [2, 6, 9])   // per_frame_8 alone follows a gap
     }
 
     @Test("a NUL byte is a binary file, with its line; the message reads path:line: message")
