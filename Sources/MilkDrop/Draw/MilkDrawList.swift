@@ -62,6 +62,22 @@ public struct MilkTextureMap: Sendable, Equatable {
 ///
 /// Storage is flat arrays reserved once: after the first frames, building a frame allocates nothing
 /// (``reset(width:height:)`` keeps the capacity).
+///
+/// Drawing order (projectM 4 `MilkdropPreset.cpp` `RenderFrame`, after the warp): custom shapes 0…3,
+/// custom waves 0…3, the built-in wave, darken-centre, borders. projectM draws motion vectors onto the
+/// previous frame before warping it; drawn first here, they land under everything else, as there.
+/// ```swift
+/// // prepare (one thread), after the warp wrote `next` from `previous`:
+/// list.reset(width: w, height: h)
+/// MotionVectors.build(mv, into: &list) { warp.sourcePoint(of: $0) }
+/// for shape in shapes { shape.build(frameValues, into: &list) }
+/// for wave in waves { wave.build(frameValues, audio: audio, into: &list) }
+/// builtInWave.build(waveSettings, audio: audio, into: &list)
+/// DarkenCenter.build(enabled: darkenCenter, into: &list)
+/// Borders.build(borders, into: &list)
+/// // render (each strip, concurrently):
+/// MilkRasterizer.draw(list, into: next, rows: strip, texture: previous)
+/// ```
 public struct MilkDrawList: Sendable {
     struct Command: Sendable {
         var kind: MilkPrimitive
@@ -81,8 +97,8 @@ public struct MilkDrawList: Sendable {
     var commands: [Command] = []
     var positions: [SIMD2<Float>] = []
     var colors: [MilkColor] = []
-    /// Fans: per outline edge (a, b, c, h): `a·x + b·y + c` is the signed distance to the edge in
-    /// pixels, positive inside; h is that distance at the centre (0 when the centre is not inside).
+    /// Fans: per outline edge (a, b, c, 1/h): `a·x + b·y + c` is the signed distance to the edge in
+    /// pixels, positive inside; h is that distance at the centre (w = 0 when the centre is not inside).
     var edges: [SIMD4<Float>] = []
     private var open: Command?
 
@@ -135,9 +151,8 @@ public struct MilkDrawList: Sendable {
     @inline(__always)
     public mutating func append(_ position: SIMD2<Float>, _ color: MilkColor) {
         positions.append(position)
-        var c = color.replacing(with: 0, where: .!(color .== color))   // NaN → 0
-        c = c.clamped(lowerBound: .zero, upperBound: .one)
-        colors.append(c)
+        @inline(__always) func unit(_ x: Float) -> Float { x >= 1 ? 1 : x > 0 ? x : 0 }   // NaN → 0
+        colors.append(MilkColor(unit(color.x), unit(color.y), unit(color.z), unit(color.w)))
     }
 
     /// Closes the open primitive: computes its row bounds (and, for a fan, its edge equations) and keeps
@@ -204,10 +219,10 @@ public struct MilkDrawList: Sendable {
             var eq: SIMD4<Float>
             if length > 1e-6 {
                 eq = SIMD4(-sigma * e.y / length, sigma * e.x / length, sigma * (e.y * p.x - e.x * p.y) / length, 0)
-                eq.w = eq.x * center.x + eq.y * center.y + eq.z
-                if eq.w <= 1e-4 { inside = false }
+                let h = eq.x * center.x + eq.y * center.y + eq.z
+                if h <= 1e-4 { inside = false } else { eq.w = 1 / h }
             } else {
-                eq = SIMD4(0, 0, 1, 1)   // a zero-length edge: restricts nothing, never the nearest
+                eq = SIMD4(0, 0, 1, 1e30)   // a zero-length edge: restricts nothing, never the nearest
             }
             edges.append(eq)
         }

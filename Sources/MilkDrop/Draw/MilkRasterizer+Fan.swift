@@ -27,56 +27,89 @@ extension Scene {
         let eq = UnsafeBufferPointer(rebasing: edges[c.edgeFirst..<(c.edgeFirst + n)])
         var left = SIMD4<Float>(repeating: 0), right = SIMD4<Float>(repeating: 0)
         var active = 0
+        let sub = Float(Self.fanSubrows)
         for row in j0...j1 {
-            // The polygon's span on four sub-scanlines.
-            var anyRow = false
+            // The polygon's span on four sub-scanlines (empty ones as [0, 0]).
+            var minL = Float.infinity, maxR = -Float.infinity, maxL = -Float.infinity, minR = Float.infinity
+            var allValid = true
             for k in 0..<Self.fanSubrows {
-                let y = Float(row) + (Float(k) + 0.5) / Float(Self.fanSubrows)
+                let y = Float(row) + (Float(k) + 0.5) / sub
                 var l = -Float.infinity, r = Float.infinity
                 for e in eq {
                     let rest = e.y * y + e.z
                     if e.x > 1e-7 { l = max(l, -rest / e.x) } else if e.x < -1e-7 { r = min(r, -rest / e.x) } else if rest < 0 { r = -.infinity }
                 }
-                if l < r { anyRow = true } else { l = 0; r = 0 }
+                if l < r {
+                    minL = min(minL, l); maxL = max(maxL, l); minR = min(minR, r); maxR = max(maxR, r)
+                } else {
+                    l = 0; r = 0; allValid = false
+                }
                 left[k] = l; right[k] = r
             }
-            guard anyRow else { continue }
-            let valid = left .< right
-            let minL = left.replacing(with: .infinity, where: .!valid).min()
-            let maxR = right.replacing(with: -.infinity, where: .!valid).max()
-            let maxL = left.replacing(with: .infinity, where: .!valid).max()
-            let minR = right.replacing(with: -.infinity, where: .!valid).min()
-            let allValid = all(valid)
+            guard minL < maxR else { continue }
             let i0 = Self.floorIndex(minL, 0, w), i1 = Self.floorIndex(maxR, -1, w - 1)
             guard i0 <= i1 else { continue }
             // Columns whose pixel lies inside every sub-span: full coverage.
-            let full0 = allValid ? maxL.rounded(.up) : .infinity, full1 = allValid ? minR.rounded(.down) : -.infinity
+            var full0 = w + 1, full1 = -1
+            if allValid {
+                full0 = Self.floorIndex(maxL, -1, w + 1) + 1
+                full1 = Self.floorIndex(minR, -1, w + 1)   // pixels x with x + 1 ≤ minR
+            }
             let line = target.row(row)
             let py = Float(row) + 0.5
-            for col in i0...i1 {
-                let x = Float(col)
-                var coverage: Float = 1
-                if !(x >= full0 && x + 1 <= full1) {
-                    let lo4 = left.replacing(with: x, where: left .< x)
-                    let hi4 = right.replacing(with: x + 1, where: right .> x + 1)
-                    coverage = (hi4 - lo4).replacing(with: 0, where: hi4 .< lo4 .| .!valid).sum() / Float(Self.fanSubrows)
-                    if coverage <= 0 { continue }
-                }
-                let px = x + 0.5
-                var color = center
-                if !uniform {
-                    var s: Float = 1
-                    if !flat { s = gauge(eq, &active, px, py) }
-                    color = center + (edge - center) * min(max(s, 0), 1)
-                }
-                if let source {
-                    let u = map.ux * px + map.uy * py + map.u0, v = map.vx * px + map.vy * py + map.v0
-                    let texel = Self.sample(source, u, v)
-                    color = SIMD4(texel.x * color.x, texel.y * color.y, texel.z * color.z, color.w * 255) / 255
-                }
-                Self.put(line + col &* 4, color, color.w * coverage, additive)
+            let inner0 = max(i0, min(full0, i1 + 1)), inner1 = max(inner0, min(full1, i1 + 1))
+            // Fringe pixels (partly covered): the general path.
+            for col in i0..<inner0 { fanPixel(col, line, py, left, right, center, edge, uniform, flat, eq, &active, map, source, additive) }
+            for col in inner1..<(i1 + 1) { fanPixel(col, line, py, left, right, center, edge, uniform, flat, eq, &active, map, source, additive) }
+            guard inner0 < inner1 else { continue }
+            // Fully covered pixels: one loop per kind of fill.
+            if let source {
+                texturedSpan(line, inner0, inner1, py, source, map, center, edge, uniform, flat, eq, &active, additive)
+            } else if uniform {
+                blendRun(line, inner0, inner1, Self.pack(center), Self.weight(center.w), additive)
+            } else {
+                gradientSpan(line, inner0, inner1, py, center, edge, flat, eq, &active, additive)
             }
         }
+    }
+
+    /// One pixel on the outline: coverage from the four sub-spans, then colour and texture.
+    @inline(__always)
+    func fanPixel(_ col: Int, _ line: UnsafeMutablePointer<UInt8>, _ py: Float, _ left: SIMD4<Float>, _ right: SIMD4<Float>,
+                  _ center: SIMD4<Float>, _ edge: SIMD4<Float>, _ uniform: Bool, _ flat: Bool,
+                  _ eq: UnsafeBufferPointer<SIMD4<Float>>, _ active: inout Int, _ map: MilkTextureMap,
+                  _ source: TextureView?, _ additive: Bool) {
+        let x = Float(col)
+        var coverage: Float = 0
+        for k in 0..<Self.fanSubrows {
+            let a = max(left[k], x), b = min(right[k], x + 1)
+            if b > a { coverage += b - a }
+        }
+        coverage /= Float(Self.fanSubrows)
+        guard coverage > 0 else { return }
+        let px = x + 0.5
+        var color = center
+        if !uniform {
+            let g = flat ? 1 : gauge(eq, &active, px, py)
+            color = center + (edge - center) * (g < 0 ? 0 : g > 1 ? 1 : g)
+        }
+        if let source {
+            var texel = Self.sample(source, map.ux * px + map.uy * py + map.u0, map.vx * px + map.vy * py + map.v0)
+            if !(color.x >= 254.5 && color.y >= 254.5 && color.z >= 254.5) { texel = Self.tint(texel, color) }
+            Self.blend(UnsafeMutableRawPointer(line + col &* 4).assumingMemoryBound(to: UInt32.self), texel,
+                       Self.weight(color.w * coverage), additive)
+        } else {
+            Self.put(line + col &* 4, color, color.w * coverage, additive)
+        }
+    }
+
+    /// `a + (b − a)·t/256` per colour channel of two pixel words (t 0…256).
+    @inline(__always)
+    static func mix(_ a: UInt32, _ b: UInt32, _ t: UInt32) -> UInt32 {
+        let inv = 256 &- t
+        let rb = ((a & 0xFF00FF) &* inv &+ (b & 0xFF00FF) &* t &+ 0x800080) >> 8 & 0xFF00FF
+        let g = ((a & 0xFF00) &* inv &+ (b & 0xFF00) &* t &+ 0x8000) >> 8 & 0xFF00
+        return rb | g
     }
 
     /// The polygon's gauge at (x, y), walking `active` to the edge that maximises it.
@@ -86,7 +119,7 @@ extension Scene {
         if active >= n { active = 0 }
         @inline(__always) func g(_ i: Int) -> Float {
             let e = eq[i]
-            return 1 - (e.x * x + e.y * y + e.z) / e.w
+            return 1 - (e.x * x + e.y * y + e.z) * e.w
         }
         var best = g(active)
         while true {
@@ -100,24 +133,48 @@ extension Scene {
         }
     }
 
-    /// Bilinear sample of `t` at (u, v) in 0…1 (u right, v down), wrapping: channels 0…255.
+    /// Bilinear sample of `t` at (u, v) in 0…1 (u right, v down), wrapping, as a pixel word.
+    /// Fixed point (8 fractional bits), truncating conversions only (no `floorf`, no division), red and
+    /// blue interpolated in one 32-bit product.
     @inline(__always)
-    static func sample(_ t: TextureView, _ u: Float, _ v: Float) -> SIMD4<Float> {
-        let uu = u.isFinite ? u - u.rounded(.down) : 0, vv = v.isFinite ? v - v.rounded(.down) : 0
-        let fx = uu * Float(t.width) - 0.5, fy = vv * Float(t.height) - 0.5
-        let x0f = fx.rounded(.down), y0f = fy.rounded(.down)
-        let ax = fx - x0f, ay = fy - y0f
-        var x0 = Int(x0f), y0 = Int(y0f)
-        if x0 < 0 { x0 += t.width } else if x0 >= t.width { x0 -= t.width }
-        if y0 < 0 { y0 += t.height } else if y0 >= t.height { y0 -= t.height }
-        let x1 = x0 + 1 == t.width ? 0 : x0 + 1, y1 = y0 + 1 == t.height ? 0 : y0 + 1
-        let r0 = t.row(y0), r1 = t.row(y1)
-        @inline(__always) func texel(_ r: UnsafeMutablePointer<UInt8>, _ x: Int) -> SIMD4<Float> {
-            let p = r + x &* 4
-            return SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), 0)
-        }
-        let top = texel(r0, x0) + (texel(r0, x1) - texel(r0, x0)) * ax
-        let bottom = texel(r1, x0) + (texel(r1, x1) - texel(r1, x0)) * ax
-        return top + (bottom - top) * ay
+    static func sample(_ t: TextureView, _ u: Float, _ v: Float) -> UInt32 {
+        let w = t.width, h = t.height
+        let uu = abs(u) < 1e6 ? u : 0, vv = abs(v) < 1e6 ? v : 0   // NaN too
+        // Position in 1/256 pixels, made positive by whole turns so that >> is a floor.
+        let fx = Int((uu - Float(Int(uu)) + 2) * Float(w * 256)) - 128
+        let fy = Int((vv - Float(Int(vv)) + 2) * Float(h * 256)) - 128
+        // fx >> 8 is in [w − 1, 3w): back to [0, w) by subtraction.
+        var x0 = (fx >> 8) - w, y0 = (fy >> 8) - h
+        if x0 >= w { x0 -= w } else if x0 < 0 { x0 += w }
+        if y0 >= h { y0 -= h } else if y0 < 0 { y0 += h }
+        let ax = UInt32(fx & 255), ay = UInt32(fy & 255)
+        let x1 = x0 + 1 == w ? 0 : x0 + 1, y1 = y0 + 1 == h ? 0 : y0 + 1
+        let r0 = t.row32(y0), r1 = t.row32(y1)
+        return bilinear(SIMD4(r0[x0], r0[x1], r1[x0], r1[x1]), ax, ay)
+    }
+
+    /// Bilinear mix of four pixel words (top-left, top-right, bottom-left, bottom-right) with fractions
+    /// ax, ay (0…255), red and blue in one 32-bit product.
+    @inline(__always)
+    static func bilinear(_ q: SIMD4<UInt32>, _ ax: UInt32, _ ay: UInt32) -> UInt32 {
+        let p00 = q[0], p01 = q[1], p10 = q[2], p11 = q[3]
+        // Weights summing to 256.
+        let w00 = ((256 &- ax) &* (256 &- ay) &+ 128) >> 8, w01 = (ax &* (256 &- ay) &+ 128) >> 8
+        let w10 = ((256 &- ax) &* ay &+ 128) >> 8, w11 = 256 &- w00 &- w01 &- w10
+        let rb = ((p00 & 0xFF00FF) &* w00 &+ (p01 & 0xFF00FF) &* w01 &+ (p10 & 0xFF00FF) &* w10
+                  &+ (p11 & 0xFF00FF) &* w11 &+ 0x800080) >> 8 & 0xFF00FF
+        let g = ((p00 & 0xFF00) &* w00 &+ (p01 & 0xFF00) &* w01 &+ (p10 & 0xFF00) &* w10
+                 &+ (p11 & 0xFF00) &* w11 &+ 0x8000) >> 8 & 0xFF00
+        return rb | g
+    }
+
+    /// A pixel word multiplied by a colour 0…255 per channel.
+    @inline(__always)
+    static func tint(_ texel: UInt32, _ c: SIMD4<Float>) -> UInt32 {
+        let r = UInt32(byte(c.x)), g = UInt32(byte(c.y)), b = UInt32(byte(c.z))
+        let tr = ((texel & 0xFF) &* (r &+ r >> 7)) >> 8
+        let tg = ((texel >> 8 & 0xFF) &* (g &+ g >> 7)) >> 8
+        let tb = ((texel >> 16 & 0xFF) &* (b &+ b >> 7)) >> 8
+        return tr | tg << 8 | tb << 16
     }
 }

@@ -57,16 +57,53 @@ struct Scene {
 
     /// `f` rounded down and clamped to lo…hi before conversion (no trap on huge or NaN values).
     @inline(__always) static func floorIndex(_ f: Float, _ lo: Int, _ hi: Int) -> Int {
-        guard f == f else { return lo }
-        return Int(min(max(f.rounded(.down), Float(lo)), Float(hi)))
+        guard f >= Float(lo) else { return lo }   // NaN lands here too
+        guard f < Float(hi) else { return hi }
+        let i = Int(f)   // truncation: f ≥ lo, and rounding down differs only below 0
+        return Float(i) > f ? i - 1 : i
     }
 
-    /// Blends a colour (0…255 per channel) with weight `k` (alpha × coverage) into the pixel at `p`.
+    /// Blends a colour (0…255 per channel) with weight `k` (alpha × coverage, 0…1) into the pixel at `p`.
     @inline(__always) static func put(_ p: UnsafeMutablePointer<UInt8>, _ c: SIMD4<Float>, _ k: Float, _ additive: Bool) {
-        let d = SIMD4<Float>(Float(p[0]), Float(p[1]), Float(p[2]), 0)
-        var v = additive ? d + c * k : d + (c - d) * k
-        v = (v + 0.5).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
-        p[0] = UInt8(v.x); p[1] = UInt8(v.y); p[2] = UInt8(v.z)
+        blend(UnsafeMutableRawPointer(p).assumingMemoryBound(to: UInt32.self), pack(c), weight(k), additive)
+    }
+
+    /// A colour 0…255 per channel as a pixel word (R in the low byte).
+    @inline(__always) static func pack(_ c: SIMD4<Float>) -> UInt32 {
+        UInt32(byte(c.x)) | UInt32(byte(c.y)) << 8 | UInt32(byte(c.z)) << 16
+    }
+
+    /// A weight 0…1 in 1/256 steps (0…256).
+    @inline(__always) static func weight(_ k: Float) -> UInt32 {
+        let v = k * 256 + 0.5
+        return v >= 256 ? 256 : v > 0 ? UInt32(v) : 0
+    }
+
+    /// Blends `src` (a pixel word) with weight `k` (0…256) into the pixel word at `p`, two channels per
+    /// multiply (red and blue share one 32-bit product, 8 bits apart from overflowing), alpha kept.
+    @inline(__always) static func blend(_ p: UnsafeMutablePointer<UInt32>, _ src: UInt32, _ k: UInt32, _ additive: Bool) {
+        let d = p.pointee
+        if additive {
+            let rb = ((src & 0xFF00FF) &* k &+ 0x800080) >> 8 & 0xFF00FF
+            let g = ((src & 0xFF00) &* k &+ 0x8000) >> 8 & 0xFF00
+            // Per-channel saturating add: sums up to 510 fit in 9 bits; the carries say which overflowed.
+            let sumRB = (d & 0xFF00FF) &+ rb, sumG = (d & 0xFF00) &+ g
+            let overRB = (sumRB & 0x1000100) >> 8, overG = (sumG & 0x10000) >> 8
+            let rbOut = (sumRB | (overRB &* 0xFF)) & 0xFF00FF
+            let gOut = (sumG | (overG &* 0xFF)) & 0xFF00
+            p.pointee = (d & 0xFF00_0000) | rbOut | gOut
+        } else {
+            let inv = 256 &- k
+            let rb = ((d & 0xFF00FF) &* inv &+ (src & 0xFF00FF) &* k &+ 0x800080) >> 8 & 0xFF00FF
+            let g = ((d & 0xFF00) &* inv &+ (src & 0xFF00) &* k &+ 0x8000) >> 8 & 0xFF00
+            p.pointee = (d & 0xFF00_0000) | rb | g
+        }
+    }
+
+    /// `x` rounded to the nearest byte value, clamped to 0…255.
+    @inline(__always) static func byte(_ x: Float) -> UInt8 {
+        let v = x + 0.5
+        return v >= 255 ? 255 : v > 0 ? UInt8(v) : 0
     }
 
     /// Length of the overlap of [a, a+1] with [lo, hi].
@@ -167,26 +204,72 @@ struct Scene {
         let o0 = positions[c.first], o1 = positions[c.first + 1]
         let n0 = positions[c.first + 2], n1 = positions[c.first + 3]
         let color = colors[c.first] * SIMD4(255, 255, 255, 1)
+        let src = Self.pack(color)
         let additive = c.blend == .additive
         let innerEmpty = !(n1.x > n0.x && n1.y > n0.y)
         let w = target.width
         let j0 = Self.floorIndex(o0.y, lo, hi), j1 = Self.floorIndex(o1.y, lo - 1, hi - 1)
         let i0 = Self.floorIndex(o0.x, 0, w), i1 = Self.floorIndex(o1.x, -1, w - 1)
         guard j0 <= j1, i0 <= i1, o1.x > o0.x, o1.y > o0.y else { return }
-        // Columns fully inside the inner rectangle horizontally: skipped on rows fully inside it.
-        let skip0 = innerEmpty ? 0 : Self.floorIndex(n0.x + 1, 0, w + 1), skip1 = innerEmpty ? 0 : Self.floorIndex(n1.x, 0, w + 1)
+        // Between these columns the horizontal overlaps with both rectangles are constant, so each
+        // interval is one run of equal coverage.
+        var breaks = SIMD8<Int>(repeating: i1 + 1)
+        let xs = SIMD4<Float>(o0.x, o1.x, innerEmpty ? o0.x : n0.x, innerEmpty ? o0.x : n1.x)
+        for k in 0..<4 {
+            let f = Self.floorIndex(xs[k], i0, i1 + 1)
+            breaks[2 * k] = f; breaks[2 * k + 1] = min(f + 1, i1 + 1)
+        }
+        for a in 1..<8 {   // insertion sort of 8 values
+            var b = a
+            while b > 0 && breaks[b - 1] > breaks[b] { let t = breaks[b]; breaks[b] = breaks[b - 1]; breaks[b - 1] = t; b -= 1 }
+        }
         for row in j0...j1 {
             let outerY = Self.overlap(Float(row), o0.y, o1.y)
             let innerY = innerEmpty ? 0 : Self.overlap(Float(row), n0.y, n1.y)
             let line = target.row(row)
-            var col = i0
-            while col <= i1 {
-                if innerY >= 1 && col >= skip0 && col < skip1 { col = skip1; continue }
-                let innerX = innerEmpty ? 0 : Self.overlap(Float(col), n0.x, n1.x)
-                let coverage = Self.overlap(Float(col), o0.x, o1.x) * outerY - innerX * innerY
-                if coverage > 0 { Self.put(line + col &* 4, color, color.w * coverage, additive) }
-                col += 1
+            var start = i0
+            for k in 0..<9 {
+                let end = k < 8 ? breaks[k] : i1 + 1
+                guard end > start else { continue }
+                let x = Float(start)
+                let innerX = innerEmpty ? 0 : Self.overlap(x, n0.x, n1.x)
+                let coverage = Self.overlap(x, o0.x, o1.x) * outerY - innerX * innerY
+                if coverage > 0 { blendRun(line, start, end, src, Self.weight(color.w * coverage), additive) }
+                start = end
             }
         }
+    }
+
+    /// Blends one colour word with one weight (0…256) into pixels `from..<to` of a row, four pixels
+    /// per step in 16-bit lanes (alpha bytes kept).
+    @inline(__always)
+    func blendRun(_ line: UnsafeMutablePointer<UInt8>, _ from: Int, _ to: Int, _ src: UInt32, _ k: UInt32, _ additive: Bool) {
+        guard k > 0, from < to else { return }
+        let raw = UnsafeMutableRawPointer(line)
+        let kk = UInt16(k)
+        let r = UInt16(src & 0xFF), g = UInt16(src >> 8 & 0xFF), b = UInt16(src >> 16 & 0xFF)
+        let kv = SIMD16<UInt16>(kk, kk, kk, 0, kk, kk, kk, 0, kk, kk, kk, 0, kk, kk, kk, 0)
+        let sv = SIMD16<UInt16>(r, g, b, 0, r, g, b, 0, r, g, b, 0, r, g, b, 0)
+        var x = from
+        if additive {
+            let add = (sv &* kv &+ 128) &>> 8
+            while x + 4 <= to {
+                let sum = SIMD16<UInt16>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: x &* 4, as: SIMD16<UInt8>.self)) &+ add
+                let saturated = sum | (SIMD16<UInt16>() &- (sum &>> 8))   // ≥ 256 → all ones → 255
+                raw.storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: saturated), toByteOffset: x &* 4, as: SIMD16<UInt8>.self)
+                x += 4
+            }
+        } else {
+            let inv = SIMD16<UInt16>(repeating: 256) &- kv
+            let sk = sv &* kv &+ 128
+            while x + 4 <= to {
+                let d = SIMD16<UInt16>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: x &* 4, as: SIMD16<UInt8>.self))
+                let o = (d &* inv &+ sk) &>> 8
+                raw.storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: o), toByteOffset: x &* 4, as: SIMD16<UInt8>.self)
+                x += 4
+            }
+        }
+        let p = raw.assumingMemoryBound(to: UInt32.self)
+        while x < to { Self.blend(p + x, src, k, additive); x += 1 }
     }
 }

@@ -62,7 +62,7 @@ struct CustomShapeTests {
     func colours() throws {
         let s = try shape(["sides": 40, "rad": 0.5, "r": 0, "g": 0, "b": 1, "r2": 0, "g2": 1, "b2": 0])
         let c = draw(s)
-        #expect(c.pixel(96, 54).z > 240 && c.pixel(96, 54).y < 15)
+        #expect(c.pixel(96, 54).z > 240 && c.pixel(96, 54).y < 15, "\(c.pixel(96, 54)) \(c.pixel(90, 54)) \(c.pixel(100, 50))")
         #expect(c.pixel(96, 28).y > 200)   // near the top edge (radius 27 px)
         let wrapped = try shape(["sides": 4, "rad": 0.3, "r": 2, "r2": 2, "g": 0, "g2": 0])
         #expect(draw(wrapped).pixel(96, 54).x == 254)
