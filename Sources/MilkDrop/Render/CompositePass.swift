@@ -16,30 +16,67 @@ final class CompositePass: StripTask, @unchecked Sendable {
     var echoOrientation = 0
     /// `gamma` × the tint per corner and channel (top-left, top-right, bottom-left, bottom-right; r, g, b).
     var gain = [Float](repeating: 1, count: 12)
+    /// The brighten / darken / solarize / invert switches. The four-pixel path computes them (a
+    /// table lookup per lane went through memory); the one-pixel path looks them up in `filter`.
+    var filters = Filters() {
+        didSet { filter = filters.isIdentity ? nil : (0..<256).map { UInt8(filters.apply(UInt16($0))) } }
+    }
     /// The filters as one table per channel value, or nil when none is on.
-    var filter: [UInt8]?
+    private(set) var filter: [UInt8]?
+
+    /// Per output column, the buffer texels and weight the picture and its echo read (the reads of
+    /// a column are the same on every row): `x0`, `x1` and the fraction 0…256, from
+    /// ``prepareColumns(width:)``.
+    private(set) var mainX0: [Int32] = [], mainX1: [Int32] = [], mainWeight: [UInt32] = []
+    private(set) var echoX0: [Int32] = [], echoX1: [Int32] = [], echoWeight: [UInt32] = []
 
     func run(strip: Range<Int>, worker: Int) { draw(into: target, rows: strip) }
+
+    /// Fills the column tables for an output `width` wide (after `source` and the echo are set; the
+    /// arrays are allocated only when the width changes).
+    func prepareColumns(width: Int) {
+        if mainX0.count != width {
+            mainX0 = [Int32](repeating: 0, count: width); mainX1 = mainX0; echoX0 = mainX0; echoX1 = mainX0
+            mainWeight = [UInt32](repeating: 0, count: width); echoWeight = mainWeight
+        }
+        let sw = source.width
+        let axis = TexelAxis(size: sw, wraps: false)
+        let stepX = Int(Float(sw) / Float(width) * 256)
+        var tx = Int((0.5 * Float(sw) / Float(width) - 0.5) * 256)
+        let ez = 1 / max(echoZoom, 0.001)
+        let flipX = echoOrientation % 2 == 1
+        let echoStepX = Int(Float(sw) / Float(width) * ez * 256) * (flipX ? -1 : 1)
+        var eu = (0.5 / Float(width) - 0.5) * ez + 0.5
+        if flipX { eu = 1 - eu }
+        var ex = Int((eu * Float(sw) - 0.5) * 256)
+        for x in 0..<width {
+            let (a, b, w) = axis.split(tx)
+            mainX0[x] = Int32(a); mainX1[x] = Int32(b); mainWeight[x] = w
+            let (c, d, v) = axis.split(ex)
+            echoX0[x] = Int32(c); echoX1[x] = Int32(d); echoWeight[x] = v
+            tx &+= stepX; ex &+= echoStepX
+        }
+    }
 
 
     /// Composites `rows` of `target` (changes nothing in the pass, so strips may share it).
     func draw(into target: TextureView, rows strip: Range<Int>) {
-        let src = source, echoAlpha = self.echoAlpha, gain = self.gain, filter = self.filter
+        let src = source, echoAlpha = self.echoAlpha, gain = self.gain, filter = self.filter, filters = self.filters
         let width = target.width, height = target.height
         let sw = src.width, sh = src.height
-        let xAxis = TexelAxis(size: sw, wraps: false), yAxis = TexelAxis(size: sh, wraps: false)
+        precondition(mainX0.count == width, "prepareColumns(width:) for this target's width first")
+        let yAxis = TexelAxis(size: sh, wraps: false)
         let same = sw == width && sh == height
-        // Output pixel → buffer texel, in 1/256 texel.
-        let stepX = Int(Float(sw) / Float(width) * 256), stepY = Float(sh) / Float(height)
-        let startX = Int((0.5 * Float(sw) / Float(width) - 0.5) * 256)
+        let stepY = Float(sh) / Float(height)
         let echo = echoAlpha > 0
         let ez = 1 / max(echoZoom, 0.001)
-        let flipX = echoOrientation % 2 == 1, flipY = echoOrientation >= 2
-        let echoStepX = Int(Float(sw) / Float(width) * ez * 256) * (flipX ? -1 : 1)
+        let flipY = echoOrientation >= 2
         let block = 32
         let identity = filter == nil
         let table = filter ?? []
         table.withUnsafeBufferPointer { table in
+        mainX0.withUnsafeBufferPointer { m0 in mainX1.withUnsafeBufferPointer { m1 in mainWeight.withUnsafeBufferPointer { mw in
+        echoX0.withUnsafeBufferPointer { e0 in echoX1.withUnsafeBufferPointer { e1 in echoWeight.withUnsafeBufferPointer { ew in
         for y in strip {
             let out = target.row32(y)
             let fy = Int(((Float(y) + 0.5) * stepY - 0.5) * 256)
@@ -50,15 +87,11 @@ final class CompositePass: StripTask, @unchecked Sendable {
             if flipY { ev = 1 - ev }
             let (ey0, ey1, eay) = yAxis.split(Int((ev * Float(sh) - 0.5) * 256))
             let echo0 = UnsafePointer(src.row32(ey0)), echo1 = UnsafePointer(src.row32(ey1))
-            var eu = (0.5 / Float(width) - 0.5) * ez + 0.5
-            if flipX { eu = 1 - eu }
-            var ex = Int((eu * Float(sw) - 0.5) * 256)
             // Gains down this row at the left and right edges.
             let down = (Float(y) + 0.5) / Float(height)
             let lr = gain[0] + (gain[6] - gain[0]) * down, rr = gain[3] + (gain[9] - gain[3]) * down
             let lg = gain[1] + (gain[7] - gain[1]) * down, rg = gain[4] + (gain[10] - gain[4]) * down
             let lb = gain[2] + (gain[8] - gain[2]) * down, rb = gain[5] + (gain[11] - gain[5]) * down
-            var tx = startX
             var x = 0
             while x < width {
                 let end = min(width, x + block)
@@ -66,9 +99,10 @@ final class CompositePass: StripTask, @unchecked Sendable {
                 let gr = UInt32(max(0, min(2048, (lr + (rr - lr) * across) * 256)))
                 let gg = UInt32(max(0, min(2048, (lg + (rg - lg) * across) * 256)))
                 let gb = UInt32(max(0, min(2048, (lb + (rb - lb) * across) * 256)))
-                if identity {
+                do {
                     // Four pixels a step (the same bytes as one at a time, below).
-                    let gains = SIMD16<UInt32>(gr, gg, gb, 0, gr, gg, gb, 0, gr, gg, gb, 0, gr, gg, gb, 0)
+                    let gainsLow = SIMD8<UInt32>(gr, gb, gr, gb, gr, gb, gr, gb)
+                    let gainsHigh = SIMD8<UInt32>(gg, 0, gg, 0, gg, 0, gg, 0)
                     while x + 4 <= end {
                         var p: SIMD16<UInt16>
                         if same {
@@ -76,25 +110,33 @@ final class CompositePass: StripTask, @unchecked Sendable {
                         } else {
                             var a = SIMD4<UInt32>(), b = a, c = a, d = a, wx = a
                             for k in 0..<4 {
-                                let (x0, x1, ax) = xAxis.split(tx)
-                                a[k] = row0[x0]; b[k] = row0[x1]; c[k] = row1[x0]; d[k] = row1[x1]; wx[k] = ax
-                                tx &+= stepX
+                                let x0 = Int(m0[x + k]), x1 = Int(m1[x + k])
+                                a[k] = row0[x0]; b[k] = row0[x1]; c[k] = row1[x0]; d[k] = row1[x1]; wx[k] = mw[x + k]
                             }
                             p = PackedPixels4.bilinear(a, b, c, d, wx, SIMD4(repeating: ay))
                         }
                         if echo {
                             var a = SIMD4<UInt32>(), b = a, c = a, d = a, wx = a
                             for k in 0..<4 {
-                                let (x0, x1, ax) = xAxis.split(ex)
-                                a[k] = echo0[x0]; b[k] = echo0[x1]; c[k] = echo1[x0]; d[k] = echo1[x1]; wx[k] = ax
-                                ex &+= echoStepX
+                                let x0 = Int(e0[x + k]), x1 = Int(e1[x + k])
+                                a[k] = echo0[x0]; b[k] = echo0[x1]; c[k] = echo1[x0]; d[k] = echo1[x1]; wx[k] = ew[x + k]
                             }
                             let q = PackedPixels4.bilinear(a, b, c, d, wx, SIMD4(repeating: eay))
                             p = PackedPixels4.lerp(p, q, SIMD16(repeating: UInt16(echoAlpha)))
                         }
-                        let lit = (SIMD16<UInt32>(truncatingIfNeeded: p) &* gains) &>> 8
-                        let clamped = SIMD16<UInt16>(truncatingIfNeeded: lit.replacing(with: 255, where: lit .> 255))
-                        let pixels = PackedPixels4.narrow(clamped) | SIMD4<UInt32>(repeating: 0xFF00_0000)
+                        // Red and blue (the low halves of each pair of lanes) and green and alpha (the
+                        // high halves) times their gains on 32-bit lanes, saturated at 255 with arithmetic
+                        // only (a mask select compiles to a lane loop): 255 − lit wraps to a set top bit
+                        // exactly when lit > 255 (lit < 2³¹).
+                        let pairs = unsafeBitCast(p, to: SIMD8<UInt32>.self)
+                        let low = ((pairs & SIMD8(repeating: 0xFFFF)) &* gainsLow) &>> 8
+                        let high = ((pairs &>> 16) &* gainsHigh) &>> 8
+                        let cap = SIMD8<UInt32>(repeating: 255), zero = SIMD8<UInt32>(repeating: 0)
+                        let lowSat = (low | (zero &- ((cap &- low) &>> 31))) & cap
+                        let highSat = (high | (zero &- ((cap &- high) &>> 31))) & cap
+                        let lanes = unsafeBitCast(lowSat | (highSat &<< 16), to: SIMD16<UInt16>.self)
+                        let filtered = identity ? lanes : filters.apply(lanes)
+                        let pixels = PackedPixels4.narrow(filtered) | SIMD4<UInt32>(repeating: 0xFF00_0000)
                         UnsafeMutableRawPointer(out + x).storeBytes(of: pixels, as: SIMD4<UInt32>.self)
                         x += 4
                     }
@@ -104,14 +146,10 @@ final class CompositePass: StripTask, @unchecked Sendable {
                     if same {
                         p = row0[x]
                     } else {
-                        let (x0, x1, ax) = xAxis.split(tx)
-                        p = PackedPixels.bilinear(row0, row1, x0, x1, ax, ay)
-                        tx &+= stepX
+                        p = PackedPixels.bilinear(row0, row1, Int(m0[x]), Int(m1[x]), mw[x], ay)
                     }
                     if echo {
-                        let (ex0, ex1, eax) = xAxis.split(ex)
-                        p = PackedPixels.lerp(p, PackedPixels.bilinear(echo0, echo1, ex0, ex1, eax, eay), echoAlpha)
-                        ex &+= echoStepX
+                        p = PackedPixels.lerp(p, PackedPixels.bilinear(echo0, echo1, Int(e0[x]), Int(e1[x]), ew[x], eay), echoAlpha)
                     }
                     var r = min(255, ((p & 0xFF) &* gr) >> 8)
                     var g = min(255, (((p >> 8) & 0xFF) &* gg) >> 8)
@@ -124,20 +162,50 @@ final class CompositePass: StripTask, @unchecked Sendable {
                 }
             }
         }
+        } } }
+        } } }
         }
     }
 
-    /// The filter table for these switches (nil when all are off): MilkDrop's blend-mode passes, in
-    /// its order. Brighten: 1 − (1 − c)²; darken: c²; solarize: 2c(1 − c); invert: 1 − c.
-    static func filterTable(brighten: Bool, darken: Bool, solarize: Bool, invert: Bool) -> [UInt8]? {
-        guard brighten || darken || solarize || invert else { return nil }
-        return (0..<256).map { i in
-            var c = Float(i) / 255
-            if brighten { c = 1 - (1 - c) * (1 - c) }
-            if darken { c = c * c }
-            if solarize { c = 2 * c * (1 - c) }
-            if invert { c = 1 - c }
-            return UInt8(max(0, min(255, (c * 255).rounded())))
-        }
+}
+
+/// The brighten / darken / solarize / invert filters (MilkDrop's blend-mode passes, in its order) in
+/// integer arithmetic rounded to nearest, on one value or on 16-bit lanes (values 0…255), with the
+/// same results. Brighten: 1 − (1 − c)²; darken: c²; solarize: 2c(1 − c); invert: 1 − c.
+struct Filters: Sendable, Equatable {
+    var brighten = false, darken = false, solarize = false, invert = false
+
+    init() {}
+    init(brighten: Bool, darken: Bool, solarize: Bool, invert: Bool) {
+        self.brighten = brighten; self.darken = darken; self.solarize = solarize; self.invert = invert
+    }
+
+    /// True when every switch is off.
+    var isIdentity: Bool { !(brighten || darken || solarize || invert) }
+
+    /// x / 255 for x ≤ 65407, exactly.
+    @inline(__always) static func div255(_ x: UInt16) -> UInt16 { (x &+ 1 &+ (x &>> 8)) &>> 8 }
+    @inline(__always) static func div255(_ x: SIMD16<UInt16>) -> SIMD16<UInt16> {
+        (x &+ 1 &+ (x &>> 8)) &>> 8
+    }
+
+    func apply(_ c: UInt16) -> UInt16 {
+        var c = c
+        if brighten { let d = 255 - c; c = 255 - Self.div255(d * d + 127) }
+        if darken { c = Self.div255(c * c + 127) }
+        if solarize { c = Self.div255(2 * c * (255 - c) + 127) }
+        if invert { c = 255 - c }
+        return c
+    }
+
+    @inline(__always)
+    func apply(_ lanes: SIMD16<UInt16>) -> SIMD16<UInt16> {
+        let full = SIMD16<UInt16>(repeating: 255), half = SIMD16<UInt16>(repeating: 127)
+        var c = lanes
+        if brighten { let d = full &- c; c = full &- Self.div255(d &* d &+ half) }
+        if darken { c = Self.div255(c &* c &+ half) }
+        if solarize { c = Self.div255(2 &* c &* (full &- c) &+ half) }
+        if invert { c = full &- c }
+        return c
     }
 }

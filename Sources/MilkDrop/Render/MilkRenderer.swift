@@ -19,7 +19,6 @@ public final class MilkRenderer {
     private let drawPass = DrawPass()
     private let wave = BuiltInWave()
     private let compositePass = CompositePass()
-    private var filterKey = -1
     /// Random per preset in MilkDrop, repeatable here: the phases of the composite's tint.
     private let hueOffsets: (Float, Float, Float, Float)
     /// The values of the last frame prepared.
@@ -144,11 +143,9 @@ public final class MilkRenderer {
         pass.echoAlpha = UInt32(max(0, min(256, v.echoAlpha * 256)))
         pass.echoZoom = v.echoZoom
         pass.echoOrientation = ((v.echoOrientation % 4) + 4) % 4
-        let key = (v.brighten ? 1 : 0) | (v.darken ? 2 : 0) | (v.solarize ? 4 : 0) | (v.invert ? 8 : 0)
-        if key != filterKey {   // only when the switches change: a table of 256 bytes
-            filterKey = key
-            pass.filter = CompositePass.filterTable(brighten: v.brighten, darken: v.darken, solarize: v.solarize, invert: v.invert)
-        }
+        pass.prepareColumns(width: outputWidth)
+        let filters = Filters(brighten: v.brighten, darken: v.darken, solarize: v.solarize, invert: v.invert)
+        if filters != pass.filters { pass.filters = filters }   // only when the switches change: a table of 256 bytes
         // MilkDrop's tint: per corner a colour drifting with time, its largest channel scaled to 1,
         // then mapped to 0.5…1 — times gamma.
         let t = Float(time.truncatingRemainder(dividingBy: 100_000))

@@ -52,14 +52,26 @@ struct TexelAxis {
 /// The same arithmetic four pixels at a time, on 16-bit lanes (one per channel), with the same
 /// rounding, so the bytes equal those of ``PackedPixels``.
 enum PackedPixels4 {
+    /// Four packed pixels on sixteen 16-bit lanes (r, g, b, a of each), with shifts and masks only.
     @inline(__always)
     static func wide(_ v: SIMD4<UInt32>) -> SIMD16<UInt16> {
-        SIMD16<UInt16>(truncatingIfNeeded: unsafeBitCast(v, to: SIMD16<UInt8>.self))
+        let redGreen = (v & SIMD4(repeating: 0xFF)) | ((v & SIMD4(repeating: 0xFF00)) &<< 8)
+        let blueAlpha = ((v &>> 16) & SIMD4(repeating: 0xFF)) | ((v &>> 8) & SIMD4(repeating: 0xFF_0000))
+        let lanes = SIMD8<UInt32>(redGreen[0], blueAlpha[0], redGreen[1], blueAlpha[1],
+                                  redGreen[2], blueAlpha[2], redGreen[3], blueAlpha[3])
+        return unsafeBitCast(lanes, to: SIMD16<UInt16>.self)
     }
 
+    /// Lanes of at most 255 back to four packed pixels, with shifts and masks only (the standard
+    /// library's narrowing conversion is not specialised here and costs a call per step).
     @inline(__always)
     static func narrow(_ v: SIMD16<UInt16>) -> SIMD4<UInt32> {
-        unsafeBitCast(SIMD16<UInt8>(truncatingIfNeeded: v), to: SIMD4<UInt32>.self)
+        let w = unsafeBitCast(v, to: SIMD8<UInt32>.self)                       // a | b << 16
+        let pairs = (w | (w &>> 8)) & SIMD8<UInt32>(repeating: 0xFFFF)         // a | b << 8
+        let q = unsafeBitCast(pairs, to: SIMD4<UInt64>.self)                   // pair | pair' << 32
+        let quads = (q | (q &>> 16)) & SIMD4<UInt64>(repeating: 0xFFFF_FFFF)   // pair | pair' << 16
+        let d = unsafeBitCast(quads, to: SIMD8<UInt32>.self)
+        return SIMD4(d[0], d[2], d[4], d[6])
     }
 
     /// Each pixel's weight on its four channels.

@@ -17,6 +17,7 @@ struct CompositeTests {
         pass.source = source.view
         for i in 0..<12 { pass.gain[i] = 1 }
         configure(pass)
+        pass.prepareColumns(width: width)
         let out = Texture(width: width, height: height)
         pass.draw(into: out.view, rows: 0..<height)
         return out
@@ -57,33 +58,51 @@ struct CompositeTests {
         #expect(middle > 0 && middle < 240)   // interpolated across the edge, not a hard step
     }
 
-    @Test("four pixels a step give the bytes of one at a time: scaled, echoed, tinted")
+    @Test("four pixels a step give the bytes of one at a time: scaled, echoed, tinted, filtered")
     func fourAtATime() {
         let source = Texture(width: 37, height: 21)
         var g = SystemRandomNumberGenerator()
         for y in 0..<21 { for x in 0..<37 { source.view.row32(y)[x] = UInt32.random(in: 0...UInt32.max, using: &g) | 0xFF00_0000 } }
         for (w, h) in [(37, 21), (80, 45)] {
-            func run(_ filter: [UInt8]?) -> [UInt8] {
+            func run(_ filters: Filters) -> [UInt8] {
                 composite(source, width: w, height: h) { p in
                     p.echoAlpha = 90; p.echoZoom = 1.3; p.echoOrientation = 3
                     for i in 0..<12 { p.gain[i] = 0.6 + Float(i) * 0.15 }
-                    p.filter = filter
+                    p.filters = filters
                 }.packedBytes()
             }
-            #expect(run(nil) == run((0..<256).map { UInt8($0) }))   // an identity table takes the one-pixel path
+            // The four-pixel path computes the filters, the one-pixel path (the tail of 37) looks them up.
+            let invert = Filters(brighten: false, darken: false, solarize: false, invert: true)
+            let plain = run(Filters()), inverted = run(invert)
+            for i in plain.indices { #expect(Int(inverted[i]) == (i % 4 == 3 ? 255 : 255 - Int(plain[i]))) }
         }
     }
 
     @Test("the filters as MilkDrop draws them: invert, darken, brighten, solarize")
     func filters() {
-        let invert = CompositePass.filterTable(brighten: false, darken: false, solarize: false, invert: true)!
+        func table(_ f: Filters) -> [Int] { (0..<256).map { Int(f.apply(UInt16($0))) } }
+        let invert = table(Filters(brighten: false, darken: false, solarize: false, invert: true))
         #expect(invert[0] == 255 && invert[255] == 0 && invert[100] == 155)
-        let darken = CompositePass.filterTable(brighten: false, darken: true, solarize: false, invert: false)!
-        #expect(darken[128] == 64)
-        let brighten = CompositePass.filterTable(brighten: true, darken: false, solarize: false, invert: false)!
-        #expect(brighten[128] == 192)
-        let solarize = CompositePass.filterTable(brighten: false, darken: false, solarize: true, invert: false)!
+        let darken = table(Filters(brighten: false, darken: true, solarize: false, invert: false))
+        #expect(darken[128] == 64 && darken[255] == 255 && darken[0] == 0)
+        let brighten = table(Filters(brighten: true, darken: false, solarize: false, invert: false))
+        #expect(brighten[128] == 192 && brighten[0] == 0 && brighten[255] == 255)
+        let solarize = table(Filters(brighten: false, darken: false, solarize: true, invert: false))
         #expect(solarize[0] == 0 && solarize[255] == 0 && (127...128).contains(solarize[128]))
-        #expect(CompositePass.filterTable(brighten: false, darken: false, solarize: false, invert: false) == nil)
+        // Against the real-number formulas, rounded: never more than one level off.
+        for c in 0..<256 {
+            let x = Double(c) / 255
+            #expect(abs(darken[c] - Int((x * x * 255).rounded())) <= 1)
+            #expect(abs(solarize[c] - Int((2 * x * (1 - x) * 255).rounded())) <= 1)
+        }
+        // The lanes give the values one at a time gives.
+        let all = Filters(brighten: true, darken: true, solarize: true, invert: true)
+        var lanes = SIMD16<UInt16>()
+        for start in stride(from: 0, to: 256, by: 16) {
+            for k in 0..<16 { lanes[k] = UInt16(start + k) }
+            let out = all.apply(lanes)
+            for k in 0..<16 { #expect(out[k] == all.apply(UInt16(start + k))) }
+        }
+        #expect(Filters().isIdentity)
     }
 }
