@@ -34,7 +34,7 @@ struct BenchRunnerTests {
         #expect(decoder.samplesDelivered == s.left.count)
     }
 
-    @Test("a small run covers every shader and preset, and the pipeline with --encode")
+    @Test("a small run covers every shader and preset, the MilkDrop set (when installed), and the pipeline with --encode")
     func smallRun() throws {
         var c = BenchConfiguration()
         c.sizes = [BenchConfiguration.Size(64, 36)]
@@ -46,7 +46,10 @@ struct BenchRunnerTests {
         let shaders = Set(report.results.filter { $0.kind == .shader }.map(\.name))
         #expect(shaders == Set(ShaderLibrary.all.map { $0.descriptor.name }))
         let presets = Set(report.results.filter { $0.kind == .preset }.map(\.name))
-        #expect(presets == Set(PresetLibrary.names()))
+        // The fixed MilkDrop set runs as presets named "milkdrop …", those of it installed here.
+        let milkdrop = Set(MilkDropBenchSet.scenes().map(\.name))
+        #expect(presets == Set(PresetLibrary.names()).union(milkdrop))
+        #expect(milkdrop.isEmpty || milkdrop.count == MilkDropBenchSet.files.count)
         #expect(report.results.contains { $0.kind == .pipeline })
         for r in report.results {
             #expect(r.total.p50 > 0, "\(r.name)")

@@ -2,7 +2,7 @@
 /// 32-bit word, green and alpha in another. What the warp and the composite do per pixel.
 enum PackedPixels {
     /// `a` + (`b` − `a`) × `f` / 256 per channel, `f` in 0…256, rounded to nearest as a GPU's
-    /// 8-bit blending does (so a faint trail under a decay near 1 lingers, as it does in MilkDrop).
+    /// texture filtering does (truncating would darken a still picture a little every frame).
     @inline(__always)
     static func lerp(_ a: UInt32, _ b: UInt32, _ f: UInt32) -> UInt32 {
         let g = 256 &- f
@@ -11,11 +11,13 @@ enum PackedPixels {
         return (rb & 0x00FF_00FF) | (ga & 0xFF00_FF00)
     }
 
-    /// Red, green and blue × `d` / 256 (`d` in 0…256), rounded to nearest; alpha 255.
+    /// Red, green and blue × `d` / 256 (`d` in 0…256), rounded down; alpha 255. Down, so that under a
+    /// decay below 1 a faint trail does fade to black (rounded to nearest, anything under 1/(2(1 − d))
+    /// would stay forever and fill the frame with a grey haze); at `d` 256 it is exact.
     @inline(__always)
     static func scale(_ p: UInt32, _ d: UInt32) -> UInt32 {
-        let rb = ((p & 0x00FF_00FF) &* d &+ 0x0080_0080) >> 8
-        let g = ((p & 0x0000_FF00) &* d &+ 0x0000_8000) >> 8
+        let rb = ((p & 0x00FF_00FF) &* d) >> 8
+        let g = ((p & 0x0000_FF00) &* d) >> 8
         return (rb & 0x00FF_00FF) | (g & 0x0000_FF00) | 0xFF00_0000
     }
 
