@@ -97,7 +97,7 @@ public final class Particles: Shader, BlendedRowDrawing, @unchecked Sendable {
         midColour = PremultipliedColor(parameters.color("mid_color"))
         highColour = PremultipliedColor(parameters.color("high_color"))
         hot = parameters.number("hot")
-        var random = SplitMix(uniforms.frameIndex, parameters.integer("seed"))
+        var random = SplitMix64(uniforms.frameIndex, parameters.integer("seed"))
         // The frame just prepared, again (drawn twice): its step is redone from the state before it.
         // An earlier frame starts over (a new render from its first frame). Then keep the state
         // before this step.
@@ -186,7 +186,7 @@ public final class Particles: Shader, BlendedRowDrawing, @unchecked Sendable {
 
     /// A new spark of band group `g`, born at a random moment of this frame's step (so a stream of
     /// sparks leaves the emitter evenly, not in clumps of one frame).
-    private func emit(group g: Int, _ random: inout SplitMix, w: Float, h: Float, speed: Float, size: Float, boost: Float, dt: Float) {
+    private func emit(group g: Int, _ random: inout SplitMix64, w: Float, h: Float, speed: Float, size: Float, boost: Float, dt: Float) {
         guard alive < capacity else { return }
         let k = alive
         alive += 1
@@ -248,22 +248,11 @@ public final class Particles: Shader, BlendedRowDrawing, @unchecked Sendable {
     }
 }
 
-/// SplitMix64 (Steele, Lea and Flood 2014): a tiny, fast generator, here seeded per frame so that a
-/// frame's random choices depend only on its index and the layer's seed.
-private struct SplitMix {
-    private var state: UInt64
+extension SplitMix64 {
+    /// Seeded per frame, so that a frame's random choices depend only on its index and the layer's seed.
     init(_ frame: Int, _ seed: Int) {
-        state = UInt64(bitPattern: Int64(frame)) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(seed) &* 0xD1B5_4A32_D192_ED03
+        self.init(seed: UInt64(bitPattern: Int64(frame)) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(seed) &* 0xD1B5_4A32_D192_ED03)
     }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in 0..<1.
-    mutating func unit() -> Float { Float(next() >> 40) * (1 / 16_777_216) }
 }
 
 extension PremultipliedColor {

@@ -1,3 +1,5 @@
+import MarbleCore
+
 /// The named `Double` variables shared by one group of programs (e.g. a preset's per-frame code and its
 /// init code), by slot, plus the group's `megabuf`, a link to the shared `gmegabuf`, and the state of its
 /// `rand`.
@@ -89,10 +91,8 @@ public final class ExpressionMemory {
     /// Restarts the `rand` sequence as a fresh memory built with `seed` would have it.
     public func reseed(_ seed: UInt64) {
         // splitmix64 of the seed, so near seeds give unrelated sequences; xorshift needs a non-zero state.
-        var z = seed &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
+        var mix = SplitMix64(seed: seed)
+        let z = mix.next()
         randomState.pointee = z == 0 ? 0x2545_F491_4F6C_DD1D : z
     }
 }

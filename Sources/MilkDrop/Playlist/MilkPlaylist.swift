@@ -1,3 +1,5 @@
+import MarbleCore
+
 /// A list of presets played one after another, as projectM plays a folder: each shown for a while,
 /// then replaced by a hard cut on a strong beat or, when none comes, a soft blend of a few seconds.
 ///
@@ -58,7 +60,7 @@ public final class MilkPlaylist {
         self.options = options
         if options.shuffle {
             var order = paths
-            var g = SplitMix(seed: options.seed ^ 0x5348_5546)
+            var g = SplitMix64(seed: options.seed ^ 0x5348_5546)
             for i in stride(from: order.count - 1, to: 0, by: -1) {
                 order.swapAt(i, Int(g.next() % UInt64(i + 1)))
             }

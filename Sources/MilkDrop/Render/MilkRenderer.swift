@@ -36,7 +36,7 @@ public final class MilkRenderer {
         self.preset = preset
         mesh = WarpMesh(columns: meshColumns, rows: meshRows)
         warpPass = WarpPass(mesh: mesh)
-        var generator = SplitMix(seed: seed ^ 0x6D69_6C6B)
+        var generator = SplitMix64(seed: seed ^ 0x6D69_6C6B)
         hueOffsets = (Float(generator.next() % 64841) * 0.01, Float(generator.next() % 53751) * 0.01,
                       Float(generator.next() % 42661) * 0.01, Float(generator.next() % 31571) * 0.01)
     }
@@ -168,19 +168,6 @@ public final class MilkRenderer {
         } else {
             task.run(strip: 0..<rows, worker: 0)
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for what MilkDrop picks at random.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -115,7 +115,7 @@ struct MilkRasterizerTests {
         let source = Texture(width: 64, height: 36)
         for y in 0..<36 { for x in 0..<64 { let p = source.view.row(y) + x * 4; p[0] = UInt8(x * 3); p[1] = UInt8(255 - y * 5); p[2] = 77 } }
         var list = MilkDrawList(width: 64, height: 36)
-        var rng = SplitMix(seed: 7)
+        var rng = SplitMix64(seed: 7)
         for k in 0..<12 {
             let kind: MilkPrimitive = [.lineStrip, .lineLoop, .dots, .segments][k % 4]
             list.begin(kind, blend: k % 3 == 0 ? .additive : .alpha, size: Float(1 + k % 3))
@@ -166,16 +166,7 @@ struct MilkRasterizerTests {
     }
 }
 
-/// A tiny deterministic generator for test data.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// Test data from the module's deterministic generator.
+extension SplitMix64 {
     mutating func float(_ lo: Float, _ hi: Float) -> Float { lo + (hi - lo) * Float(next() >> 40) / Float(1 << 24) }
 }
