@@ -42,7 +42,7 @@ public final class StripScheduler: StripRunner {
 
     /// Runs `body` over `0..<count` rows (or row pairs) in strips; returns when all are done.
     /// Convenient, but with more than one thread Swift allocates a context for the closure on each call
-    /// (`withoutActuallyEscaping`): per-frame code passes a ``StripTask`` instead.
+    /// (`withoutActuallyEscaping`): per-frame code passes a `StripTask` (MarbleCore) instead.
     /// Calls from several threads at once are served one after the other.
     public func run(count: Int, _ body: (Range<Int>) -> Void) {
         let n = min(strips, max(1, count))

@@ -4,7 +4,7 @@ import MilkDrop
 import Synchronization
 
 /// What `marble effects --milkdrop DIR` reports: every `.milk` file under a folder parsed, compiled
-/// and rendered for a number of frames with a made-up song (``SurveySignal``), the outcomes counted
+/// and rendered for a number of frames with a made-up song (`SurveySignal` of the MilkDrop module), the outcomes counted
 /// and the failures grouped by reason.
 public struct MilkDropSurvey: Sendable {
     /// One file's outcome.

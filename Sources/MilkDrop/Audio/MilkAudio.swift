@@ -1,6 +1,6 @@
 import MarbleCore
 
-/// The sound as a MilkDrop preset sees it, derived once per frame from ``AudioFeatures``.
+/// The sound as a MilkDrop preset sees it, derived once per frame from `AudioFeatures`.
 ///
 /// MilkDrop hands presets 576 waveform samples and 512 spectrum values per channel, and three levels
 /// (`bass`, `mid`, `treb`) that average about 1 and rise above it on hits, with slower `_att` versions.

@@ -7,7 +7,7 @@
 ///   `fWaveScale/128` equal our ±1 samples times `fWaveScale`);
 /// - each mode makes 80…480 points in clip space (y up) from those samples, `wave_x/y` (as
 ///   `2·wave_x − 1`), `wave_mystery` and time, with `aspectX/Y` keeping circles round — see
-///   ``BuiltInWave/points(mode:_:_:)`` for each mode;
+///   `points(mode:_:_:)` for each mode;
 /// - the points are doubled by a 4-tap interpolation (−0.15, 1.15, 1.15, −0.15) and drawn as one-pixel
 ///   lines (modes 0 and 1 as closed loops), dots with `wave_usedots`, two pixels wide with `wave_thick`
 ///   or dots (MilkDrop draws them four times one pixel apart), additively with `wave_additive`;

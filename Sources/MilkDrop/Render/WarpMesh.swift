@@ -10,7 +10,7 @@ import MarbleCore
 /// zoom (raised to `zoomexp` by radius), stretch (`sx`, `sy` about `cx`, `cy`), the animated `warp`
 /// wobble, rotation (`rot` about `cx`, `cy`) and translation (`dx`, `dy`), giving a texture coordinate
 /// (u right, v down, 0…1 on the picture: `dy` > 0 reads from above, so the picture moves down). The per-vertex values come from the per-frame values, changed
-/// per vertex by the preset's per-pixel equations when it has them (``MilkPreset/runVertex``).
+/// per vertex by the preset's per-pixel equations when it has them (``MilkPreset/warp(_:_:_:)``).
 public final class WarpMesh {
     /// Cells across and down (MilkDrop's default 48 × 36).
     public let columns: Int, rows: Int

@@ -2,7 +2,7 @@ import Glibc
 import MarbleCore
 
 /// A made-up but music-like sound for checking presets without a song: a bass note and a chord, a
-/// kick twice a second, hiss; as the ``AudioFeatures`` a preset would get at 60 frames a second.
+/// kick twice a second, hiss; as the `AudioFeatures` a preset would get at 60 frames a second.
 /// The same frame index always gives the same features.
 public struct SurveySignal: Sendable {
     public init() {}
