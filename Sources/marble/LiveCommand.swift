@@ -30,6 +30,7 @@ struct LiveCommand: AsyncParsableCommand {
               marble live -o set.mp4 --size 1280x720
               marble live --window -o rtmp://127.0.0.1/live/set -o set.mp4
               marble live --preset synthwave --duration 10m -o set.mp4
+              marble live --milkdrop /usr/share/projectM/presets --shuffle --switch 30s
             """)
 
     @Flag(name: .customLong("list-sources"), help: "List the capture sources (the default monitor marked) and exit.")

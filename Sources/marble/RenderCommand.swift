@@ -21,6 +21,7 @@ struct RenderCommand: AsyncParsableCommand {
               marble render song.mp3 -o look.png --at 42s
               marble render song.flac -o out.mp4 --title "{artist} — {title}"
               marble render mix.flac -o part-07.mp4 --segment 7/40    (then: marble join)
+              marble render song.mp3 -o out.mp4 --milkdrop "/usr/share/projectM/presets/presets_stock/Rovastar - Space.milk"
 
             Exit codes: 0 done, 1 bad input, 2 bad options (neither is worth retrying), 75 failed \
             while running (a write or FFmpeg failure: retry), 130 stopped.

@@ -96,6 +96,7 @@ public final class LiveSession {
         // A scene of the caller's own (--milkdrop) stays; otherwise the preset keys switch presets.
         var selection: (@Sendable () -> String?)?
         if options.scene == nil { selection = { @Sendable in live.snapshot.preset } }
+        let fixedName = options.scene?.name   // what the status line shows for it
         try scene.validate()
         let renderer = try FrameRenderer(scene: scene, width: size.width, height: size.height, fps: options.fps,
                                          threads: options.threads, selection: selection, selected: preset,
@@ -130,7 +131,7 @@ public final class LiveSession {
                 status.frameShown()
                 status.update {
                     $0.connection = state.connection.summary
-                    $0.preset = state.preset ?? "-"
+                    $0.preset = fixedName ?? state.preset ?? "-"
                     $0.sensitivity = state.sensitivity
                     $0.idle = source.isIdle
                     $0.streams = LiveStatus.streamSummary(streams)

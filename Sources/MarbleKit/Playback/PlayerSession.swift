@@ -78,6 +78,7 @@ public final class PlayerSession {
         // A scene of the caller's own (--milkdrop) stays; otherwise the preset keys switch presets.
         var selection: (@Sendable () -> String?)?
         if options.scene == nil { selection = { @Sendable in player.snapshot.preset } }
+        let fixedName = options.scene?.name   // what the status line shows for it
         try scene.validate()
         // The starting preset says how to measure the sound (a later switch keeps this measure); the
         // analysis computes what any preset the keys can switch to reads (the spectrum, pitches).
@@ -115,7 +116,7 @@ public final class PlayerSession {
             let shown = current ? pump.clock.position(of: reading) : state.position
             status.update(StatusLine.Content(
                 status: state.status, second: Int(shown), duration: Int(state.duration.rounded()),
-                preset: state.preset ?? "-", sensitivity: state.sensitivity, fpsTenths: status.fpsTenths,
+                preset: fixedName ?? state.preset ?? "-", sensitivity: state.sensitivity, fpsTenths: status.fpsTenths,
                 dropped: status.dropped))
             return status.bytes
         } }
