@@ -7,7 +7,8 @@ import MilkDrop
 /// `switch` seconds and is replaced by a hard cut on a strong beat (`hard_cuts`) or else a soft
 /// blend of `blend` seconds; `shuffle` plays them in an order fixed by `seed`. The preset draws into a
 /// feedback buffer of `render_scale` times the output size (0: automatic, at most 1280×720's area,
-/// like MilkDrop's internal texture) which the composite scales up. The warp mesh has `mesh_x × mesh_y`
+/// like MilkDrop's internal texture) which the composite scales up; an explicit `render_scale` draws
+/// the composite at that size too and scales the finished picture up (for the heaviest presets). The warp mesh has `mesh_x × mesh_y`
 /// cells (MilkDrop's 48 × 36). Presets with HLSL warp/composite shaders run without them (MilkDrop
 /// 1.x's fixed warp and composite); see `marble effects --milkdrop DIR` for what loads.
 public final class MilkDropLayer: Shader, @unchecked Sendable {
@@ -24,7 +25,7 @@ public final class MilkDropLayer: Shader, @unchecked Sendable {
             ParameterDescriptor("blend", "Seconds of a soft blend between presets (0: always cut).", .number(default: 2.5, range: 0...10)),
             ParameterDescriptor("hard_cuts", "Switch with a hard cut on a strong beat when one comes at the switch time.",
                                 .flag(default: true)),
-            ParameterDescriptor("render_scale", "Feedback buffer size as a fraction of the output (0: automatic, at most 1280x720's area).",
+            ParameterDescriptor("render_scale", "Draw at this fraction of the output size and scale up (0: automatic, the feedback buffer at most 1280x720's area).",
                                 .number(default: 0, range: 0...1)),
             ParameterDescriptor("mesh_x", "Warp mesh cells across.", .integer(default: 48, range: 8...192)),
             ParameterDescriptor("mesh_y", "Warp mesh cells down.", .integer(default: 36, range: 6...144)),
@@ -76,7 +77,10 @@ public final class MilkDropLayer: Shader, @unchecked Sendable {
     }
 
     public func configure(width: Int, height: Int) {
-        playlist.configure(width: width, height: height, scale: Self.scale(renderScale, width: width, height: height))
+        // An explicit render scale draws everything at that size (the composite too) and scales the
+        // picture up at the end; the automatic one keeps the composite at the output size.
+        playlist.configure(width: width, height: height, scale: Self.scale(renderScale, width: width, height: height),
+                           compositeAtScale: renderScale > 0)
         if blendBuffer?.width != width || blendBuffer?.height != height {
             blendBuffer = playlist.paths.count > 1 ? Texture(width: width, height: height) : nil
         }

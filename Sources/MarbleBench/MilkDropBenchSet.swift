@@ -21,13 +21,21 @@ public enum MilkDropBenchSet {
         "presets_milkdrop_200/Aderrasi + Geiss - Airhandler (Kali Mix) - Canvas Mix.milk",
     ]
 
-    /// The presets present on this machine, as scenes named `milkdrop <file name>`.
+    /// The heaviest of them again with an explicit render scale (everything drawn at that fraction of
+    /// the frame and scaled up at the end).
+    public static let scaled = [("presets_stock/Unchained - Picture Of Exile.milk", 0.5)]
+
+    /// The presets present on this machine, as scenes named `milkdrop <file name>` (`… ×0.5` for the
+    /// scaled ones).
     public static func scenes() -> [Preset] {
-        files.compactMap { file in
+        (files.map { ($0, 0.0) } + scaled).compactMap { file, scale in
             let path = folder + "/" + file
             guard FileManager.default.isReadableFile(atPath: path) else { return nil }
-            var scene = MilkDropScene(path: path).preset
+            var settings = MilkDropScene(path: path)
+            settings.renderScale = scale
+            var scene = settings.preset
             scene.name = "milkdrop " + ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+                + (scale > 0 ? " ×\(scale)" : "")
             return scene
         }
     }

@@ -49,7 +49,7 @@ struct BenchRunnerTests {
         // The fixed MilkDrop set runs as presets named "milkdrop …", those of it installed here.
         let milkdrop = Set(MilkDropBenchSet.scenes().map(\.name))
         #expect(presets == Set(PresetLibrary.names()).union(milkdrop))
-        #expect(milkdrop.isEmpty || milkdrop.count == MilkDropBenchSet.files.count)
+        #expect(milkdrop.isEmpty || milkdrop.count == MilkDropBenchSet.files.count + MilkDropBenchSet.scaled.count)
         #expect(report.results.contains { $0.kind == .pipeline })
         for r in report.results {
             #expect(r.total.p50 > 0, "\(r.name)")

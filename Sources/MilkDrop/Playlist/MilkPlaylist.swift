@@ -51,7 +51,7 @@ public final class MilkPlaylist {
 
     private var position: Int
     private var shownSince = 0.0, blendStart = 0.0
-    private var width = 0, height = 0, scale: Float = 1
+    private var width = 0, height = 0, scale: Float = 1, compositeAtScale = false
     private var loads = 0
 
     /// A playlist of `paths` (at least one); throws the first file's error when no file loads.
@@ -88,11 +88,11 @@ public final class MilkPlaylist {
         throw firstError ?? MilkPresetError(path: paths[0], message: "no preset loads", reason: .noPresetContent)
     }
 
-    /// Sizes the presets' buffers (see ``MilkRenderer/configure(width:height:scale:)``).
-    public func configure(width: Int, height: Int, scale: Float) {
-        self.width = width; self.height = height; self.scale = scale
-        active.configure(width: width, height: height, scale: scale)
-        incoming?.configure(width: width, height: height, scale: scale)
+    /// Sizes the presets' buffers (see ``MilkRenderer/configure(width:height:scale:compositeAtScale:)``).
+    public func configure(width: Int, height: Int, scale: Float, compositeAtScale: Bool = false) {
+        self.width = width; self.height = height; self.scale = scale; self.compositeAtScale = compositeAtScale
+        active.configure(width: width, height: height, scale: scale, compositeAtScale: compositeAtScale)
+        incoming?.configure(width: width, height: height, scale: scale, compositeAtScale: compositeAtScale)
     }
 
     /// Decides this frame's switch: call once per frame before preparing the presets.
@@ -145,7 +145,7 @@ public final class MilkPlaylist {
                 let preset = try MilkPreset(file: file, seed: options.seed &+ UInt64(position))
                 let renderer = MilkRenderer(preset: preset, meshColumns: options.meshColumns, meshRows: options.meshRows,
                                             seed: options.seed &+ UInt64(position))
-                renderer.configure(width: width, height: height, scale: scale)
+                renderer.configure(width: width, height: height, scale: scale, compositeAtScale: compositeAtScale)
                 loads += 1
                 return renderer
             } catch {

@@ -19,6 +19,10 @@ public final class MilkRenderer {
     private let drawPass = DrawPass()
     private let wave = BuiltInWave()
     private let compositePass = CompositePass()
+    /// With a composite at the buffer's size: the picture, and the pass that scales it up (gain 1,
+    /// no echo, no filter).
+    private var picture: Texture?
+    private let upscalePass = CompositePass()
     /// Random per preset in MilkDrop, repeatable here: the phases of the composite's tint.
     private let hueOffsets: (Float, Float, Float, Float)
     /// The values of the last frame prepared.
@@ -42,11 +46,22 @@ public final class MilkRenderer {
     }
 
     /// Allocates the feedback buffers: `width × height` output, the buffer `scale` (0…1] of it.
-    /// A new size starts from black.
-    public func configure(width: Int, height: Int, scale: Float) {
+    /// With `compositeAtScale`, the composite too runs at the buffer's size (across the threads, in
+    /// `prepare`) and ``composite(into:rows:)`` only scales the finished picture up: everything is
+    /// drawn at the lower resolution, for the heaviest presets. Otherwise the composite scales the
+    /// buffer up itself, per output pixel (sharper tint and echo). A new size starts from black.
+    public func configure(width: Int, height: Int, scale: Float, compositeAtScale: Bool = false) {
         let s = scale > 0 && scale.isFinite ? min(1, scale) : 1
         let bw = max(8, Int((Float(width) * s).rounded())), bh = max(8, Int((Float(height) * s).rounded()))
         outputWidth = width; outputHeight = height
+        let lowResolution = compositeAtScale && (bw != width || bh != height)
+        if lowResolution {
+            if picture?.width != bw || picture?.height != bh { picture = Texture(width: bw, height: bh) }
+            upscalePass.source = picture!.view
+            upscalePass.prepareColumns(width: width)
+        } else {
+            picture = nil
+        }
         guard bw != bufferWidth || bh != bufferHeight else { return }
         bufferWidth = bw; bufferHeight = bh
         buffers = [Texture(width: bw, height: bh), Texture(width: bw, height: bh)]
@@ -96,13 +111,24 @@ public final class MilkRenderer {
             run(drawPass, rows: bufferHeight, strips)
         }
         prepareComposite(time: inputs.time)
+        if let picture {
+            // Everything at the buffer's size: the composite now, across the threads; `composite`
+            // then only scales it up.
+            compositePass.target = picture.view
+            run(compositePass, rows: bufferHeight, strips)
+            upscalePass.source = picture.view
+        }
         frames += 1
     }
 
     /// Draws the picture for `rows` of `target` (the output size given to `configure`), opaque.
     public func composite(into target: TextureView, rows: Range<Int>) {
         guard !buffers.isEmpty else { return }
-        compositePass.draw(into: target, rows: rows)
+        if picture != nil {
+            upscalePass.draw(into: target, rows: rows)
+        } else {
+            compositePass.draw(into: target, rows: rows)
+        }
     }
 
     /// What goes on top of the warped picture, in projectM's order: the motion vectors (MilkDrop
@@ -143,7 +169,7 @@ public final class MilkRenderer {
         pass.echoAlpha = UInt32(max(0, min(256, v.echoAlpha * 256)))
         pass.echoZoom = v.echoZoom
         pass.echoOrientation = ((v.echoOrientation % 4) + 4) % 4
-        pass.prepareColumns(width: outputWidth)
+        pass.prepareColumns(width: picture?.width ?? outputWidth)
         let filters = Filters(brighten: v.brighten, darken: v.darken, solarize: v.solarize, invert: v.invert)
         if filters != pass.filters { pass.filters = filters }   // only when the switches change: a table of 256 bytes
         // MilkDrop's tint: per corner a colour drifting with time, its largest channel scaled to 1,

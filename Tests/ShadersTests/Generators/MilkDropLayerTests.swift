@@ -56,6 +56,29 @@ struct MilkDropLayerTests {
         #expect(stride(from: 3, to: last.count, by: 4).allSatisfy { last[$0] == 255 })   // opaque
     }
 
+    @Test("an explicit render scale draws at that size and scales up: close to the full-size picture, any strips alike")
+    func renderScale() throws {
+        let path = try Self.write(Self.spiral)
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        let full = try Rig("milkdrop", ["file": .text(path), "render_scale": .number(1)], width: Self.width, height: Self.height)
+        let half = try Rig("milkdrop", ["file": .text(path), "render_scale": .number(0.5)], width: Self.width, height: Self.height)
+        var a: [UInt8] = [], b: [UInt8] = [], c: [UInt8] = []
+        for n in 0..<20 {
+            let u = uniforms(frame: n, features: Self.features(n), width: Self.width, height: Self.height)
+            a = full.render(u)
+            b = half.render(u)
+            c = half.render(u, strips: 5)   // the same frame again, other strips
+        }
+        #expect(b == c)
+        #expect(stride(from: 3, to: b.count, by: 4).allSatisfy { b[$0] == 255 })
+        func mean(_ p: [UInt8]) -> Double { Double(p.enumerated().filter { $0.offset % 4 != 3 }.reduce(0) { $0 + Int($1.element) }) / Double(p.count * 3 / 4) }
+        // The same picture drawn at half the resolution: as bright within a factor of two (lines are
+        // relatively thicker at 48x27, so brighter).
+        let ma = mean(a), mb = mean(b)
+        #expect(Self.lit(b) > 0 && mb > ma * 0.5 && mb < ma * 2 + 4, "mean \(ma) at full size, \(mb) at half")
+        #expect(a != b)
+    }
+
     @Test("a seek back restarts the preset: frame 5 after frames 0–9 is frame 5 of a fresh start")
     func seekBackRestarts() throws {
         let path = try Self.write(Self.spiral)
