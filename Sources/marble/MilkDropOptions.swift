@@ -18,7 +18,7 @@ struct MilkDropOptions: ParsableArguments {
     @Flag(name: .customLong("no-hard-cuts"), help: "With a --milkdrop folder: always blend, never cut on a strong beat.")
     var noHardCuts = false
 
-    @Option(name: .customLong("render-scale"), help: ArgumentHelp("With --milkdrop: the feedback buffer's size as a fraction of the frame, 0.1–1 (default: automatic, at most 1280x720's area).", valueName: "x"))
+    @Option(name: .customLong("render-scale"), help: ArgumentHelp("With --milkdrop: draw at this fraction of the frame's size, 0.1–1, and scale the picture up (default: automatic, the feedback buffer at most 1280x720's area).", valueName: "x"))
     var renderScale: Double?
 
     @Option(help: ArgumentHelp("With --milkdrop: seeds the shuffle and the presets' random numbers (0–2147483647).", valueName: "n"))
