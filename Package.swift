@@ -4,7 +4,7 @@
 // The layers, each a module, so the compiler checks that calls only go down (and `package` access keeps
 // what one layer lends the next out of the public API):
 //   marble (CLI) → MarbleBench → MarbleKit → MarblePipeline → MarbleRender, MarbleAnalysis → MarbleMedia → MarbleCore
-//   MarbleKit → Granite;  MarbleRender → Shaders, KernelsAVX2;  Shaders → MarbleText, KernelsAVX2 → MarbleCore
+//   MarbleKit → Granite, MilkDrop;  MarbleRender → Shaders, KernelsAVX2;  Shaders → MarbleText, MilkDrop, KernelsAVX2 → MarbleCore
 // MarbleMedia imports the media C modules (CFFmpeg, CPulse, CSDL2) and MarbleText the text ones (CFreeType,
 // CHarfBuzz, CFontconfig, CFribidi), each with `internal import`: no C type or raw pointer crosses their API.
 import PackageDescription

@@ -91,15 +91,10 @@ public final class LiveSession {
         }
         let size = options.size ?? (follows ? sizing?() : nil) ?? (1280, 720)
         let preset = live.snapshot.preset ?? PresetLibrary.defaultName
-        let scene: Preset
-        if let fixed = options.scene { scene = fixed } else { scene = try PresetLibrary.load(preset) }
-        // A scene of the caller's own (--milkdrop) stays; otherwise the preset keys switch presets.
-        var selection: (@Sendable () -> String?)?
-        if options.scene == nil { selection = { @Sendable in live.snapshot.preset } }
-        let fixedName = options.scene?.name   // what the status line shows for it
-        try scene.validate()
+        let starting = try StartingScene(fixed: options.scene, chosen: preset, current: { live.snapshot.preset })
+        let scene = starting.scene, fixedName = starting.fixedName
         let renderer = try FrameRenderer(scene: scene, width: size.width, height: size.height, fps: options.fps,
-                                         threads: options.threads, selection: selection, selected: preset,
+                                         threads: options.threads, selection: starting.selection, selected: preset,
                                          sizing: sizing)
         // How far the source may fall behind before it drops frames. Nobody watching (outputs alone):
         // half a second. Watched alone: not at all (a frame shown late is worse than one skipped).

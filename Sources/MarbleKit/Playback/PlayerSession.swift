@@ -73,13 +73,8 @@ public final class PlayerSession {
         let signals = TerminalSignals()
         let pump = self.pump
         let preset = player.snapshot.preset ?? PresetLibrary.defaultName
-        let scene: Preset
-        if let fixed = options.scene { scene = fixed } else { scene = try PresetLibrary.load(preset) }
-        // A scene of the caller's own (--milkdrop) stays; otherwise the preset keys switch presets.
-        var selection: (@Sendable () -> String?)?
-        if options.scene == nil { selection = { @Sendable in player.snapshot.preset } }
-        let fixedName = options.scene?.name   // what the status line shows for it
-        try scene.validate()
+        let starting = try StartingScene(fixed: options.scene, chosen: preset, current: { player.snapshot.preset })
+        let scene = starting.scene, fixedName = starting.fixedName
         // The starting preset says how to measure the sound (a later switch keeps this measure); the
         // analysis computes what any preset the keys can switch to reads (the spectrum, pitches).
         let source = try PlaybackFrameSource(pump: pump, player: player, sampleRate: decoder.sampleRate,
@@ -106,7 +101,7 @@ public final class PlayerSession {
         }
         let size = sizing()
         let renderer = try FrameRenderer(scene: scene, width: size.width, height: size.height, fps: options.fps,
-                                         threads: options.threads, selection: selection, selected: preset,
+                                         threads: options.threads, selection: starting.selection, selected: preset,
                                          sizing: sizing)
         var status = StatusLine()
         let terminal = screen.map { screen in TerminalSink(screen: screen, grid: grid!) {

@@ -131,7 +131,8 @@ public final class CustomShape {
 
     private func addPolygon(into list: inout MilkDrawList) {
         let m = memory, space = list.space
-        let n = m[sides].isFinite ? Int(min(max(m[sides], 3), 100)) : 3
+        let limits = MilkDropLimits.shapeSides
+        let n = m[sides].isFinite ? Int(min(max(m[sides], Double(limits.lowerBound)), Double(limits.upperBound))) : limits.lowerBound
         let radius = Float(m[rad]), angle = Float(m[ang])
         let cx = Float(m[x]) * 2 - 1, cy = Float(m[y]) * 2 - 1
         guard radius.isFinite, angle.isFinite, cx.isFinite, cy.isFinite else { return }

@@ -70,9 +70,6 @@ public final class MilkRenderer {
         frames = 0
     }
 
-    /// The feedback buffer after the last ``prepare(_:audio:strips:)``.
-    public var feedback: TextureView { buffers[current].view }
-
     /// Runs one frame: equations, warp, drawing into the feedback buffer.
     public func prepare(_ inputs: MilkPreset.Inputs, audio: MilkAudio, strips: (any StripRunner)?) {
         guard !buffers.isEmpty else { return }
