@@ -160,7 +160,7 @@ package enum ShaderBinary: Sendable, Equatable {
 package enum ShaderTernary: Sendable, Equatable {
     /// a * b + c
     case multiplyAdd
-    /// a where the condition `a` is true... precisely: `select`: b where a is not 0, else c.
+    /// `select`: b where a is not 0, else c.
     case select
     /// `lerp(a, b, c)`: a + (b - a) * c.
     case lerp
