@@ -30,6 +30,10 @@ public final class MilkDropLayer: Shader, @unchecked Sendable {
             ParameterDescriptor("mesh_x", "Warp mesh cells across.", .integer(default: 48, range: 8...192)),
             ParameterDescriptor("mesh_y", "Warp mesh cells down.", .integer(default: 36, range: 6...144)),
             ParameterDescriptor("seed", "Seeds the shuffle and the presets' rand().", .integer(default: 0, range: 0...2_147_483_647)),
+            ParameterDescriptor("shaders", "Run MilkDrop 2 presets' HLSL warp and composite shaders (off: MilkDrop 1.x's fixed warp and composite).",
+                                .flag(default: true)),
+            ParameterDescriptor("textures", "A folder of textures the shaders read by name (sampler_worms, rand00…), searched after the preset's own folder.",
+                                .text(default: "")),
         ])
 
     /// The presets being played.
@@ -61,6 +65,9 @@ public final class MilkDropLayer: Shader, @unchecked Sendable {
         options.seed = UInt64(parameters.integer("seed"))
         options.meshColumns = parameters.integer("mesh_x")
         options.meshRows = parameters.integer("mesh_y")
+        options.shaders = parameters.flag("shaders")
+        let textures = parameters.text("textures")
+        options.textureFolders = textures.isEmpty ? [] : [textures]
         do {
             playlist = try MilkPlaylist(paths: paths, options: options)
         } catch {

@@ -15,6 +15,10 @@ public struct MilkDropScene: Sendable, Equatable {
     public var renderScale = 0.0
     /// Seeds the shuffle and the presets' `rand`.
     public var seed = 0
+    /// Run MilkDrop 2's HLSL warp and composite shaders (else MilkDrop 1.x's fixed passes).
+    public var shaders = true
+    /// A folder of disk textures the shaders read by name, searched after the preset's own folder.
+    public var texturesFolder = ""
 
     public init(path: String) { self.path = path }
 
@@ -24,19 +28,21 @@ public struct MilkDropScene: Sendable, Equatable {
             LayerSpec(shader: "milkdrop", parameters: [
                 "file": .text(path), "shuffle": .flag(shuffle), "switch": .number(switchSeconds),
                 "blend": .number(blendSeconds), "hard_cuts": .flag(hardCuts), "render_scale": .number(renderScale),
-                "seed": .number(Double(seed)),
+                "seed": .number(Double(seed)), "shaders": .flag(shaders), "textures": .text(texturesFolder),
             ]),
         ], source: path)
     }
 }
 
 extension Preset {
-    /// A `milkdrop` layer's `file:` written relative (`presets/space.milk`) means relative to the
+    /// A `milkdrop` layer's `file:` (and `textures:`) written relative (`presets/space.milk`) means relative to the
     /// preset file's folder, as a reader of the YAML expects; absolute paths stay as they are.
     mutating func resolveMilkDropFiles(relativeTo folder: String) {
         for i in layers.indices where layers[i].shader == "milkdrop" {
-            guard case .text(let file)? = layers[i].parameters["file"], !file.isEmpty, !file.hasPrefix("/") else { continue }
-            layers[i].parameters["file"] = .text(folder + "/" + file)
+            for key in ["file", "textures"] {
+                guard case .text(let path)? = layers[i].parameters[key], !path.isEmpty, !path.hasPrefix("/") else { continue }
+                layers[i].parameters[key] = .text(folder + "/" + path)
+            }
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import MarbleKit
 
@@ -21,13 +22,21 @@ struct MilkDropOptions: ParsableArguments {
     @Option(name: .customLong("render-scale"), help: ArgumentHelp("With --milkdrop: draw at this fraction of the frame's size, 0.1–1, and scale the picture up (default: automatic, the feedback buffer at most 1280x720's area).", valueName: "x"))
     var renderScale: Double?
 
+    @Option(name: .customLong("milkdrop-shaders"), help: ArgumentHelp("With --milkdrop: run MilkDrop 2 presets' HLSL warp and composite shaders (on), or draw them MilkDrop 1.x style without (off).", valueName: "on|off"))
+    var milkdropShaders = "on"
+
+    @Option(name: .customLong("milkdrop-textures"), help: ArgumentHelp("With --milkdrop: a folder of textures the presets' shaders read by name (sampler_worms, rand00…), searched after the preset's own folder.", valueName: "folder"))
+    var milkdropTextures: String?
+
     @Option(help: ArgumentHelp("With --milkdrop: seeds the shuffle and the presets' random numbers (0–2147483647).", valueName: "n"))
     var seed = 0
 
     /// The scene, or nil without --milkdrop. Validates every value.
     func scene() throws(MarbleError) -> Preset? {
         guard let milkdrop else {
-            if shuffle || noHardCuts || renderScale != nil { throw MarbleError(.option, "--shuffle, --no-hard-cuts and --render-scale go with --milkdrop") }
+            if shuffle || noHardCuts || renderScale != nil || milkdropTextures != nil || milkdropShaders != "on" {
+                throw MarbleError(.option, "--shuffle, --no-hard-cuts, --render-scale, --milkdrop-shaders and --milkdrop-textures go with --milkdrop")
+            }
             return nil
         }
         guard !milkdrop.isEmpty else { throw MarbleError(.option, "--milkdrop: give a .milk file or a folder") }
@@ -41,6 +50,18 @@ struct MilkDropOptions: ParsableArguments {
         if let renderScale {
             guard renderScale.isFinite, (0.1...1).contains(renderScale) else { throw MarbleError(.option, "--render-scale \(renderScale): use 0.1 to 1") }
             s.renderScale = renderScale
+        }
+        switch milkdropShaders {
+        case "on": s.shaders = true
+        case "off": s.shaders = false
+        default: throw MarbleError(.option, "--milkdrop-shaders \(milkdropShaders): use on or off")
+        }
+        if let milkdropTextures {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: milkdropTextures, isDirectory: &isFolder), isFolder.boolValue else {
+                throw MarbleError(.option, "--milkdrop-textures \(milkdropTextures): not a folder")
+            }
+            s.texturesFolder = milkdropTextures
         }
         guard (0...2_147_483_647).contains(seed) else { throw MarbleError(.option, "--seed \(seed): use 0 to 2147483647") }
         s.seed = seed

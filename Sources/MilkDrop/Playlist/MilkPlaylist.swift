@@ -24,6 +24,10 @@ public final class MilkPlaylist {
         public var seed: UInt64 = 0
         /// The warp mesh's cells.
         public var meshColumns = 48, meshRows = 36
+        /// Run the presets' HLSL shaders (else MilkDrop 1.x's fixed warp and composite for every preset).
+        public var shaders = true
+        /// Folders searched for the shaders' disk textures after each preset's own folder.
+        public var textureFolders: [String] = []
         /// `bass` a beat needs to cut at the switch time, and to cut early.
         public var cutBass: Float = 1.3, earlyCutBass: Float = 2.4
         public init() {}
