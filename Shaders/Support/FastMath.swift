@@ -1,5 +1,6 @@
 /// Scalar math for per-pixel loops that the compiler can vectorise: no traps, no libm calls, no
-/// `rounded()`, no checked float→int conversions (PLATFORM.md: those cost 10–20x in hot loops).
+/// `rounded()`, no checked float→int conversions (measured on the project's machine kind: in hot
+/// loops those cost 10–20x).
 ///
 /// Every function is branch-free (selects only). Rounding uses the 1.5·2²³ trick, valid for |x| < 2²²;
 /// arguments built from media time and pixel coordinates stay far below that.
