@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tempo of real music: MarbleKit next to aubio and librosa, as a Markdown table (README "Analysis accuracy").
+"""Tempo of real music: MarbleKit next to aubio and librosa, as a Markdown table (docs/ANALYSIS.md).
 
 The songs are freely licensed and come from Debian's own packages (DFSG-free, section main), fetched with
 `apt-get download` and unpacked with `dpkg-deb -x` into a cache folder: nothing is installed and no music

@@ -51,7 +51,7 @@ extension BenchReport {
         return lines
     }
 
-    /// The README table: the machine, then one Markdown table (stages as "preset · stage" rows).
+    /// The table of docs/BENCHMARKS.md: the machine, then one Markdown table (stages as "preset · stage" rows).
     public func markdown() -> String {
         var out = "Measured on \(machine.cpu), \(machine.cores) cores, \(machine.os) (\(machine.swiftBuild) build)"
         if !results.isEmpty {

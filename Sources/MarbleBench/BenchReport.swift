@@ -1,7 +1,7 @@
 import Foundation
 
 /// Everything one `marble bench` run measured, and its three renderings: a terminal table, JSON, and the
-/// Markdown table the README carries.
+/// Markdown table docs/BENCHMARKS.md carries.
 public struct BenchReport: Sendable {
     public var machine: MachineInfo
     public var configuration: BenchConfiguration

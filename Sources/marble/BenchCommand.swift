@@ -61,7 +61,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object (results, compare) instead of the table.")
     var json = false
 
-    @Flag(help: "Print the Markdown table the README carries (with the machine).")
+    @Flag(help: "Print the Markdown table docs/BENCHMARKS.md carries (with the machine).")
     var markdown = false
 
     @Option(name: .customLong("save-json"), help: ArgumentHelp("Also write the JSON object to this file.", valueName: "path"))

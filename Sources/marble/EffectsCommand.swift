@@ -9,7 +9,7 @@ struct EffectsCommand: AsyncParsableCommand {
         abstract: "List the shaders and presets, with their parameters.",
         discussion: """
             --json prints one object: shaders (with their parameters), presets (with their layers) and the audio \
-            features a parameter can follow; the keys are in the README's table.
+            features a parameter can follow; the README lists the keys.
 
             --milkdrop FOLDER checks MilkDrop presets instead: each is parsed, compiled and rendered for --frames \
             frames at 128x72 with a made-up song; the report counts what loads and draws a picture, and lists the \
