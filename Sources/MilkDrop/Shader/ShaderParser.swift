@@ -1,0 +1,457 @@
+/// Recursive-descent parser from preprocessed tokens to a ``ShaderSource``.
+///
+/// Grammar: declarations before `shader_body` (globals with `static`/`const`/`uniform`, samplers,
+/// functions with `in`/`out`/`inout` parameters), then `shader_body { ... }`. Statements: blocks,
+/// declarations, `if`/`else`, `for`, `while`, `do … while`, `break`, `continue`, `return`, expressions.
+/// Expressions with C's (and HLSL's) precedence, loosest first: `,` · assignments (right to left) ·
+/// `?:` · `||` · `&&` · `|` · `^` · `&` · `== !=` · `< > <= >=` · `<< >>` · `+ -` · `* / %` · prefix
+/// `- + ! ~ ++ --` and casts · postfix `.swizzle [index] ++ --` and calls.
+///
+/// Every recursion passes through ``enter()``, so nesting deeper than ``ShaderLimits/nesting`` is a
+/// one-line error, never a stack overflow; operator chains are bounded by the trees' heights.
+struct ShaderParser {
+    private let tokens: [ShaderToken]
+    private var position = 0
+    private var depth = 0
+
+    init(tokens: [ShaderToken]) { self.tokens = tokens }
+
+    mutating func parseSource() throws(ShaderFault) -> ShaderSource {
+        var items: [ShaderSource.Item] = []
+        while !atEnd {
+            if accept(";") { continue }
+            if current.text == "shader_body" && current.kind == .identifier {
+                let line = current.line
+                advance()
+                guard current.isSymbol("{") else { throw fault("expected \"{\" after shader_body") }
+                let body = try parseBlock()
+                while accept(";") {}
+                guard atEnd else { throw fault("unexpected \(describe(current)) after the shader body") }
+                return ShaderSource(items: items, body: body, bodyLine: line)
+            }
+            items += try parseTopLevel()
+        }
+        throw ShaderFault(tokens.last?.line ?? 1, "no shader_body")
+    }
+
+    // MARK: declarations before the body
+
+    private mutating func parseTopLevel() throws(ShaderFault) -> [ShaderSource.Item] {
+        let line = current.line
+        var isStatic = false, isConst = false
+        while current.kind == .identifier {
+            switch current.text {
+            case "static": isStatic = true
+            case "const": isConst = true
+            case "uniform", "extern", "volatile", "shared", "inline": break
+            default:
+                break
+            }
+            if ["static", "const", "uniform", "extern", "volatile", "shared", "inline"].contains(current.text) { advance() } else { break }
+        }
+        if current.kind == .identifier, ["sampler", "sampler2D", "sampler3D", "samplerCUBE", "texture", "texture2D", "texture3D"].contains(current.text) {
+            let isTexture = current.text.hasPrefix("texture")
+            advance()
+            var names: [ShaderSource.Item] = []
+            repeat {
+                let name = try identifier()
+                if accept("=") { try skipSamplerState() }
+                if !isTexture { names.append(.sampler(name, line: line)) }
+            } while accept(",")
+            try expect(";")
+            return names
+        }
+        if current.text == "struct" { throw ShaderFault(line, "struct is not supported", .unsupported("struct")) }
+        let returnType: ShaderType?
+        if current.text == "void" { advance(); returnType = nil } else { returnType = try parseType() }
+        let name = try identifier()
+        if current.isSymbol("(") {
+            return [.function(try parseFunction(name, returnType, line: line))]
+        }
+        guard let type = returnType else { throw ShaderFault(line, "a variable cannot be void", .typeMismatch) }
+        return [.global(try parseDeclarators(type, first: name, isStatic: isStatic, isConst: isConst, line: line))]
+    }
+
+    /// `= sampler_state { ... }` or `= <expression>` after a sampler name: skipped.
+    private mutating func skipSamplerState() throws(ShaderFault) {
+        var level = 0
+        while !atEnd {
+            if current.isSymbol("{") { level += 1 }
+            if current.isSymbol("}") { level -= 1; if level == 0 { advance(); return } }
+            if level == 0 && (current.isSymbol(";") || current.isSymbol(",")) { return }
+            advance()
+        }
+    }
+
+    private mutating func parseFunction(_ name: String, _ returnType: ShaderType?, line: Int) throws(ShaderFault) -> ShaderFunction {
+        try expect("(")
+        var parameters: [(String, ShaderType, ShaderFunction.Direction)] = []
+        if !accept(")") {
+            if current.text == "void" && tokens.indices.contains(position + 1) && tokens[position + 1].isSymbol(")") {
+                advance()
+            } else {
+                repeat {
+                    var direction = ShaderFunction.Direction.in
+                    while current.kind == .identifier, ["in", "out", "inout", "uniform", "const"].contains(current.text) {
+                        if current.text == "out" { direction = .out }
+                        if current.text == "inout" { direction = .inout }
+                        advance()
+                    }
+                    let type = try parseType()
+                    let parameter = try identifier()
+                    if accept(":") { _ = try identifier() }
+                    if current.isSymbol("[") { throw fault("arrays are not supported", .unsupported("array")) }
+                    parameters.append((parameter, type, direction))
+                } while accept(",")
+            }
+            try expect(")")
+        }
+        if accept(":") { _ = try identifier() }
+        guard current.isSymbol("{") else {
+            if accept(";") { throw ShaderFault(line, "function prototypes are not supported", .unsupported("prototype")) }
+            throw fault("expected \"{\" to start function \(name)")
+        }
+        let body = try parseBlock()
+        return ShaderFunction(name: name, returnType: returnType, parameters: parameters, body: body, line: line)
+    }
+
+    private mutating func parseDeclarators(_ type: ShaderType, first: String, isStatic: Bool, isConst: Bool,
+                                           line: Int) throws(ShaderFault) -> ShaderDeclaration {
+        var names: [(String, ShaderExpression?, Int)] = []
+        var name = first
+        var nameLine = line
+        while true {
+            if current.isSymbol("[") { throw fault("arrays are not supported", .unsupported("array")) }
+            if accept(":") { _ = try identifier() }
+            var initializer: ShaderExpression?
+            if accept("=") {
+                if current.isSymbol("{") { throw fault("initialiser lists are not supported", .unsupported("initializer list")) }
+                initializer = try parseAssignment()
+            }
+            names.append((name, initializer, nameLine))
+            guard accept(",") else { break }
+            nameLine = current.line
+            name = try identifier()
+        }
+        try expect(";")
+        return ShaderDeclaration(type: type, names: names, isStatic: isStatic, isConst: isConst)
+    }
+
+    private mutating func parseType() throws(ShaderFault) -> ShaderType {
+        guard current.kind == .identifier else { throw fault("expected a type before \(describe(current))") }
+        if let type = ShaderType.named(current.text) {
+            advance()
+            return type
+        }
+        if current.text == "vector" || current.text == "matrix" {
+            throw fault("\(current.text)<> is not supported", .unsupported(current.text))
+        }
+        throw fault("unknown type \"\(current.text)\"", .unknownIdentifier)
+    }
+
+    private var startsDeclaration: Bool {
+        guard current.kind == .identifier else { return false }
+        if ["static", "const", "uniform"].contains(current.text) { return true }
+        guard ShaderType.named(current.text) != nil, position + 1 < tokens.count else { return false }
+        return tokens[position + 1].kind == .identifier
+    }
+
+    // MARK: statements
+
+    private mutating func parseBlock() throws(ShaderFault) -> [ShaderStatement] {
+        try enter()
+        defer { depth -= 1 }
+        try expect("{")
+        var statements: [ShaderStatement] = []
+        while !accept("}") {
+            guard !atEnd else { throw fault("expected \"}\" before the end") }
+            statements.append(try parseStatement())
+        }
+        return statements
+    }
+
+    private mutating func parseStatement() throws(ShaderFault) -> ShaderStatement {
+        try enter()
+        defer { depth -= 1 }
+        let line = current.line
+        if current.isSymbol("{") { return ShaderStatement(kind: .block(try parseBlock()), line: line) }
+        if accept(";") { return ShaderStatement(kind: .empty, line: line) }
+        if current.kind == .identifier {
+            switch current.text {
+            case "if":
+                advance()
+                try expect("(")
+                let condition = try parseExpression()
+                try expect(")")
+                let then = try parseStatement()
+                var otherwise: ShaderStatement?
+                if current.kind == .identifier && current.text == "else" {
+                    advance()
+                    otherwise = try parseStatement()
+                }
+                return ShaderStatement(kind: .ifElse(condition, then, otherwise), line: line)
+            case "for":
+                advance()
+                try expect("(")
+                var initial: ShaderStatement?
+                if accept(";") {} else if startsDeclaration {
+                    initial = ShaderStatement(kind: .declaration(try parseLocalDeclaration()), line: line)
+                } else {
+                    initial = ShaderStatement(kind: .expression(try parseExpression()), line: line)
+                    try expect(";")
+                }
+                let condition = current.isSymbol(";") ? nil : try parseExpression()
+                try expect(";")
+                let step = current.isSymbol(")") ? nil : try parseExpression()
+                try expect(")")
+                let body = try parseStatement()
+                return ShaderStatement(kind: .forLoop(initial, condition, step, body), line: line)
+            case "while":
+                advance()
+                try expect("(")
+                let condition = try parseExpression()
+                try expect(")")
+                return ShaderStatement(kind: .whileLoop(condition, try parseStatement()), line: line)
+            case "do":
+                advance()
+                let body = try parseStatement()
+                guard current.text == "while" else { throw fault("expected \"while\" after do's body") }
+                advance()
+                try expect("(")
+                let condition = try parseExpression()
+                try expect(")")
+                try expect(";")
+                return ShaderStatement(kind: .doWhile(body, condition), line: line)
+            case "break":
+                advance(); try expect(";")
+                return ShaderStatement(kind: .breakLoop, line: line)
+            case "continue":
+                advance(); try expect(";")
+                return ShaderStatement(kind: .continueLoop, line: line)
+            case "discard":
+                throw fault("discard is not supported", .unsupported("discard"))
+            case "return":
+                advance()
+                if accept(";") { return ShaderStatement(kind: .returnValue(nil), line: line) }
+                let value = try parseExpression()
+                try expect(";")
+                return ShaderStatement(kind: .returnValue(value), line: line)
+            case "struct":
+                throw fault("struct is not supported", .unsupported("struct"))
+            default:
+                if startsDeclaration {
+                    return ShaderStatement(kind: .declaration(try parseLocalDeclaration()), line: line)
+                }
+            }
+        }
+        let expression = try parseExpression()
+        try expect(";")
+        return ShaderStatement(kind: .expression(expression), line: line)
+    }
+
+    private mutating func parseLocalDeclaration() throws(ShaderFault) -> ShaderDeclaration {
+        let line = current.line
+        var isStatic = false, isConst = false
+        while current.kind == .identifier, ["static", "const", "uniform"].contains(current.text) {
+            if current.text == "static" { isStatic = true }
+            if current.text == "const" { isConst = true }
+            advance()
+        }
+        let type = try parseType()
+        let name = try identifier()
+        return try parseDeclarators(type, first: name, isStatic: isStatic, isConst: isConst, line: line)
+    }
+
+    // MARK: expressions
+
+    mutating func parseExpression() throws(ShaderFault) -> ShaderExpression {
+        var left = try parseAssignment()
+        while current.isSymbol(",") {
+            let line = current.line
+            advance()
+            left = try node(.comma(left, try parseAssignment()), line)
+        }
+        return left
+    }
+
+    private static let assignments: [String: String] = [
+        "=": "", "+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "|=": "|", "^=": "^", "<<=": "<<", ">>=": ">>",
+    ]
+
+    private mutating func parseAssignment() throws(ShaderFault) -> ShaderExpression {
+        try enter()
+        defer { depth -= 1 }
+        let target = try parseConditional()
+        if current.kind == .symbol, let op = Self.assignments[current.text] {
+            let line = current.line
+            advance()
+            return try node(.assign(op, target, try parseAssignment()), line)
+        }
+        return target
+    }
+
+    private mutating func parseConditional() throws(ShaderFault) -> ShaderExpression {
+        let condition = try parseBinary(1)
+        guard current.isSymbol("?") else { return condition }
+        let line = current.line
+        advance()
+        let whenTrue = try parseAssignment()
+        try expect(":")
+        let whenFalse = try parseAssignment()
+        return try node(.conditional(condition, whenTrue, whenFalse), line)
+    }
+
+    private static let binary: [String: Int] = [
+        "||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7,
+        "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10,
+    ]
+
+    /// Precedence climbing: operands joined by operators at least `minimum` strong, left to right.
+    private mutating func parseBinary(_ minimum: Int) throws(ShaderFault) -> ShaderExpression {
+        try enter()
+        defer { depth -= 1 }
+        var left = try parseUnary()
+        while current.kind == .symbol, let strength = Self.binary[current.text], strength >= minimum {
+            let op = current.text, line = current.line
+            advance()
+            let right = try parseBinary(strength + 1)
+            left = try node(.binary(op, left, right), line)
+        }
+        return left
+    }
+
+    private mutating func parseUnary() throws(ShaderFault) -> ShaderExpression {
+        try enter()
+        defer { depth -= 1 }
+        let line = current.line
+        if current.kind == .symbol {
+            switch current.text {
+            case "-", "+", "!", "~":
+                let op = current.text
+                advance()
+                return try node(.unary(op, try parseUnary()), line)
+            case "++", "--":
+                let op = current.text
+                advance()
+                return try node(.increment(op, try parseUnary(), isPrefix: true), line)
+            case "(":
+                // `(type) expression` is a cast; `(type(...))` or `(name)` are not.
+                if position + 2 < tokens.count, tokens[position + 1].kind == .identifier,
+                   let type = ShaderType.named(tokens[position + 1].text), tokens[position + 2].isSymbol(")") {
+                    position += 3
+                    return try node(.cast(type, try parseUnary()), line)
+                }
+            default: break
+            }
+        }
+        return try parsePostfix()
+    }
+
+    private mutating func parsePostfix() throws(ShaderFault) -> ShaderExpression {
+        var value = try parsePrimary()
+        while current.kind == .symbol {
+            let line = current.line
+            switch current.text {
+            case ".":
+                advance()
+                guard current.kind == .identifier else { throw fault("expected a component after \".\"") }
+                let name = current.text
+                advance()
+                value = try node(.member(value, name), line)
+            case "[":
+                advance()
+                let index = try parseExpression()
+                try expect("]")
+                value = try node(.index(value, index), line)
+            case "++", "--":
+                let op = current.text
+                advance()
+                value = try node(.increment(op, value, isPrefix: false), line)
+            default:
+                return value
+            }
+        }
+        return value
+    }
+
+    private mutating func parsePrimary() throws(ShaderFault) -> ShaderExpression {
+        let token = current
+        switch token.kind {
+        case .number(let v, let isInteger):
+            advance()
+            return ShaderExpression(.number(v, isInteger: isInteger), line: token.line)
+        case .identifier:
+            advance()
+            if token.text == "true" || token.text == "false" {
+                return ShaderExpression(.boolean(token.text == "true"), line: token.line)
+            }
+            if current.isSymbol("(") {
+                advance()
+                var arguments: [ShaderExpression] = []
+                if !accept(")") {
+                    repeat { arguments.append(try parseAssignment()) } while accept(",")
+                    try expect(")")
+                }
+                return try node(.call(token.text, arguments), token.line)
+            }
+            return ShaderExpression(.name(token.text), line: token.line)
+        case .symbol where token.text == "(":
+            advance()
+            let inner = try parseExpression()
+            try expect(")")
+            return inner
+        default:
+            throw fault("expected an expression before \(describe(token))")
+        }
+    }
+
+    // MARK: tokens
+
+    private var atEnd: Bool { position >= tokens.count }
+    private var current: ShaderToken {
+        position < tokens.count ? tokens[position]
+            : ShaderToken(kind: .symbol, text: "", line: tokens.last?.line ?? 1, logicalLine: 0, spaced: true)
+    }
+    private mutating func advance() { position += 1 }
+
+    private mutating func accept(_ symbol: String) -> Bool {
+        if current.isSymbol(symbol) { advance(); return true }
+        return false
+    }
+
+    private mutating func expect(_ symbol: String) throws(ShaderFault) {
+        guard accept(symbol) else { throw fault("expected \"\(symbol)\" before \(describe(current))") }
+    }
+
+    private mutating func identifier() throws(ShaderFault) -> String {
+        guard current.kind == .identifier else { throw fault("expected a name before \(describe(current))") }
+        defer { advance() }
+        return current.text
+    }
+
+    /// One more level of recursion (undone by the caller's `defer`).
+    private mutating func enter() throws(ShaderFault) {
+        depth += 1
+        guard depth <= ShaderLimits.nesting else {
+            throw ShaderFault(current.line, "nested more than \(ShaderLimits.nesting) deep", .tooLarge)
+        }
+    }
+
+    /// A node whose tree is no higher than ``ShaderLimits/nesting``.
+    private func node(_ kind: ShaderExpression.Kind, _ line: Int) throws(ShaderFault) -> ShaderExpression {
+        let e = ShaderExpression(kind, line: line)
+        guard e.height <= ShaderLimits.nesting else {
+            throw ShaderFault(line, "expression nested more than \(ShaderLimits.nesting) deep", .tooLarge)
+        }
+        return e
+    }
+
+    private func fault(_ message: String, _ reason: ShaderError.Reason = .syntax) -> ShaderFault {
+        ShaderFault(current.line, message, reason)
+    }
+
+    private func describe(_ token: ShaderToken) -> String {
+        if position >= tokens.count { return "the end" }
+        return "\"\(token.text)\""
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+@testable import MilkDrop
+import Testing
+
+/// Compiles the warp and composite shaders of every preset in Debian's projectm-data (read with the
+/// real ``MilkPresetParser``) and prints how many compile, the failures grouped by reason, and the
+/// size of the programs. Fails when the folder is missing: CI installs the package.
+@Suite("Shader corpus")
+struct ShaderCorpusTests {
+    static let folder = "/usr/share/projectM/presets"
+
+    @Test("at least 97 % of the warp and composite shaders of Debian's presets compile (reasons printed)")
+    func corpus() throws {
+        let manager = FileManager.default
+        #expect(manager.fileExists(atPath: Self.folder), "install projectm-data: \(Self.folder) is missing")
+        guard let walker = manager.enumerator(atPath: Self.folder) else { return }
+        var presets = 0, shaders = 0, compiled = 0
+        var reasons: [String: Int] = [:], examples: [String: String] = [:]
+        var operations: [Int] = [], registers: [Int] = []
+        let started = Date()
+        for case let path as String in walker where path.hasSuffix(".milk") {
+            guard let file = try? MilkPresetParser.parse(contentsOf: Self.folder + "/" + path), file.hasShaders else { continue }
+            presets += 1
+            for (block, kind) in [(file.warpShader, MilkShaderKind.warp), (file.compositeShader, .composite)] {
+                guard let block else { continue }
+                shaders += 1
+                do {
+                    let program = try ShaderCompiler.compile(block, kind: kind)
+                    compiled += 1
+                    operations.append(program.code.count)
+                    registers.append(Int(program.registerCount))
+                } catch {
+                    let reason = error.reason.description
+                    reasons[reason, default: 0] += 1
+                    if examples[reason] == nil || examples[reason]!.count > 300 { examples[reason] = "\(path):\(error.line): \(error.message)" }
+                    if ProcessInfo.processInfo.environment["SHADER_CORPUS_VERBOSE"] != nil { print("  FAIL \(path):\(error.line) [\(kind)] \(error.message)") }
+                }
+            }
+        }
+        let seconds = Date().timeIntervalSince(started)
+        operations.sort(); registers.sort()
+        func median(_ a: [Int]) -> Int { a.isEmpty ? 0 : a[a.count / 2] }
+        func p90(_ a: [Int]) -> Int { a.isEmpty ? 0 : a[a.count * 9 / 10] }
+        print("ShaderCorpusTests: \(presets) presets with shaders; \(shaders) shaders, \(compiled) compile, \(shaders - compiled) fail; \(String(format: "%.1f", seconds)) s")
+        print("  operations median \(median(operations)), p90 \(p90(operations)), max \(operations.last ?? 0); registers median \(median(registers)), p90 \(p90(registers)), max \(registers.last ?? 0)")
+        for (reason, count) in reasons.sorted(by: { $0.value > $1.value }) {
+            print("  \(count)× \(reason) — e.g. \(examples[reason] ?? "")")
+        }
+        #expect(presets >= 700)
+        #expect(Double(compiled) >= 0.97 * Double(shaders))
+    }
+}
