@@ -82,7 +82,7 @@ let package = Package(
         // Features → pictures: presets, the compositor running the shaders in bands across cores, YUV.
         .target(
             name: "MarbleRender",
-            dependencies: ["MarbleCore", "MarbleMedia", "Shaders", "KernelsAVX2", .product(name: "Yams", package: "Yams")]),
+            dependencies: ["MarbleCore", "MarbleMedia", "Shaders", "KernelsAVX2", "MilkDrop", .product(name: "Yams", package: "Yams")]),
         // The frame path: a source → the renderer → sinks (video file, PNG, terminal), on a frame clock.
         .target(name: "MarblePipeline", dependencies: ["MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender"]),
         // The engine's jobs, as configurations of the pipeline: render a file, play one, live capture;

@@ -1,5 +1,6 @@
 import MarbleCore
 import MilkDrop
+import Synchronization
 
 /// A MilkDrop preset (`.milk`), or a folder of them played as a playlist, drawn on the CPU.
 ///
@@ -36,6 +37,10 @@ public final class MilkDropLayer: Shader, @unchecked Sendable {
                                 .text(default: "")),
         ])
 
+    /// Decodes the disk textures presets' shaders read; the render layer installs FFmpeg's (this module
+    /// sees no codec). Without one, every disk texture gets the stand-in.
+    package static let imageLoader = Mutex<(any ShaderImageLoader)?>(nil)
+
     /// The presets being played.
     public let playlist: MilkPlaylist
     private let audio = MilkAudio()
@@ -68,6 +73,7 @@ public final class MilkDropLayer: Shader, @unchecked Sendable {
         options.shaders = parameters.flag("shaders")
         let textures = parameters.text("textures")
         options.textureFolders = textures.isEmpty ? [] : [textures]
+        options.imageLoader = Self.imageLoader.withLock { $0 }
         do {
             playlist = try MilkPlaylist(paths: paths, options: options)
         } catch {

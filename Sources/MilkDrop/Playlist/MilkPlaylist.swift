@@ -26,8 +26,10 @@ public final class MilkPlaylist {
         public var meshColumns = 48, meshRows = 36
         /// Run the presets' HLSL shaders (else MilkDrop 1.x's fixed warp and composite for every preset).
         public var shaders = true
-        /// Folders searched for the shaders' disk textures after each preset's own folder.
+        /// Folders searched for the shaders' disk textures (then each preset's own folder).
         public var textureFolders: [String] = []
+        /// Decodes disk textures (nil: every disk texture gets the stand-in).
+        package var imageLoader: (any ShaderImageLoader)?
         /// `bass` a beat needs to cut at the switch time, and to cut early.
         public var cutBass: Float = 1.3, earlyCutBass: Float = 2.4
         public init() {}
@@ -57,6 +59,8 @@ public final class MilkPlaylist {
     private var shownSince = 0.0, blendStart = 0.0
     private var width = 0, height = 0, scale: Float = 1, compositeAtScale = false
     private var loads = 0
+    /// Where the presets' shaders find their disk textures (shared: a texture loads once).
+    private let textures: DiskTextures?
 
     /// A playlist of `paths` (at least one); throws the first file's error when no file loads.
     public init(paths: [String], options: Options = Options()) throws(MilkPresetError) {
@@ -72,14 +76,13 @@ public final class MilkPlaylist {
         } else {
             self.paths = paths
         }
+        let textures = options.shaders ? options.imageLoader.map { DiskTextures(folders: options.textureFolders, loader: $0) } : nil
+        self.textures = textures
         var firstError: MilkPresetError?
         var skippedNow: [(String, String)] = []
         for (i, path) in self.paths.enumerated() {
             do {
-                let file = try Self.load(path)
-                let preset = try MilkPreset(file: file, seed: options.seed &+ UInt64(i))
-                active = MilkRenderer(preset: preset, meshColumns: options.meshColumns, meshRows: options.meshRows,
-                                      seed: options.seed &+ UInt64(i))
+                active = try Self.renderer(path, index: i, options: options, textures: textures)
                 position = i
                 loads = 1
                 skipped = skippedNow.map { (path: $0.0, reason: $0.1) }
@@ -139,16 +142,20 @@ public final class MilkPlaylist {
         options.switchSeconds > 0 && paths.count > 1 ? max(0, min(1, (time - shownSince) / options.switchSeconds)) : 0
     }
 
+    /// The preset at `path`, number `index` of the list, ready to draw (not sized yet).
+    private static func renderer(_ path: String, index: Int, options: Options, textures: DiskTextures?) throws(MilkPresetError) -> MilkRenderer {
+        let seed = options.seed &+ UInt64(index)
+        let preset = try MilkPreset(file: try load(path), seed: seed, shaders: options.shaders)
+        return MilkRenderer(preset: preset, meshColumns: options.meshColumns, meshRows: options.meshRows, seed: seed, textures: textures)
+    }
+
     /// The next file in the list that loads, sized like the others; nil when none does.
     private func loadNext() -> MilkRenderer? {
         for _ in 0..<paths.count {
             position = (position + 1) % paths.count
             let path = paths[position]
             do {
-                let file = try Self.load(path)
-                let preset = try MilkPreset(file: file, seed: options.seed &+ UInt64(position))
-                let renderer = MilkRenderer(preset: preset, meshColumns: options.meshColumns, meshRows: options.meshRows,
-                                            seed: options.seed &+ UInt64(position))
+                let renderer = try Self.renderer(path, index: position, options: options, textures: textures)
                 renderer.configure(width: width, height: height, scale: scale, compositeAtScale: compositeAtScale)
                 loads += 1
                 return renderer

@@ -65,6 +65,14 @@ public enum FrameVariables {
         Entry(name: "brighten", fileKey: "bbrighten", defaultValue: 0),
         Entry(name: "darken", fileKey: "bdarken", defaultValue: 0),
         Entry(name: "solarize", fileKey: "bsolarize", defaultValue: 0),
+        // MilkDrop 2: the value ranges of the blur levels its shaders read, and the first level's edge darkening.
+        Entry(name: "blur1_min", fileKey: "b1n", defaultValue: 0),
+        Entry(name: "blur1_max", fileKey: "b1x", defaultValue: 1),
+        Entry(name: "blur2_min", fileKey: "b2n", defaultValue: 0),
+        Entry(name: "blur2_max", fileKey: "b2x", defaultValue: 1),
+        Entry(name: "blur3_min", fileKey: "b3n", defaultValue: 0),
+        Entry(name: "blur3_max", fileKey: "b3x", defaultValue: 1),
+        Entry(name: "blur1_edge_darken", fileKey: "b1ed", defaultValue: 0.25),
     ]
 
     /// Read-only inputs of every frame (the renderer sets them; what equations write there is lost).
@@ -104,6 +112,8 @@ public struct FrameValues: Sendable {
     public var gamma: Float = 2
     public var wrap = true
     public var invert = false, brighten = false, darken = false, solarize = false
+    /// `blur1_min`…`blur3_min`, `blur1_max`…`blur3_max` and `blur1_edge_darken` (MilkDrop 2's shaders).
+    public var blurMin = SIMD3<Float>(0, 0, 0), blurMax = SIMD3<Float>(1, 1, 1), blurEdgeDarken: Float = 0.25
 
     public init() {}
 
@@ -130,6 +140,7 @@ public struct FrameValues: Sendable {
         darkenCenter = on(45)
         gamma = max(0, min(8, f(46)))
         wrap = on(47); invert = on(48); brighten = on(49); darken = on(50); solarize = on(51)
+        blurMin = SIMD3(f(52), f(54), f(56)); blurMax = SIMD3(f(53), f(55), f(57)); blurEdgeDarken = f(58)
     }
 
     /// The motion every vertex starts from.

@@ -10,9 +10,25 @@ public final class MilkPreset {
     public let file: MilkPresetFile
     /// The file's name without folder and extension, as lists show it.
     public let name: String
-    /// True when the file has HLSL warp or composite shaders, which this renderer does not run (it
-    /// draws such presets with MilkDrop 1.x's fixed warp and composite instead).
+    /// True when the file has HLSL warp or composite shaders (MilkDrop 2).
     public var hasShaders: Bool { file.warpShader != nil || file.compositeShader != nil }
+    /// What became of the preset's HLSL shaders.
+    public let shaderStatus: ShaderStatus
+    /// The compiled warp and composite shaders (nil: the fixed MilkDrop 1.x pass draws instead).
+    package let warpProgram: ShaderProgram?, compositeProgram: ShaderProgram?
+
+    /// What became of a preset's MilkDrop 2 shaders.
+    public enum ShaderStatus: Sendable, Equatable {
+        /// The file has none.
+        case none
+        /// Switched off (`--milkdrop-shaders off`): drawn MilkDrop 1.x style.
+        case off
+        /// Compiled: they run.
+        case running
+        /// One did not compile (`reason`: its category, for grouping; `message`: file, line, problem);
+        /// that one is drawn by the fixed MilkDrop 1.x pass, a shader that compiled still runs.
+        case failed(reason: String, message: String)
+    }
 
     /// Settings the equations cannot change.
     let waveScale: Float, waveSmoothing: Float, modulateWaveAlpha: Bool, waveAlphaStart: Float, waveAlphaEnd: Float
@@ -40,11 +56,13 @@ public final class MilkPreset {
     /// renderer used the default instead).
     public internal(set) var nonFiniteFrames = 0
 
-    /// Compiles `file`'s equations; `seed` makes `rand` repeatable. Throws with the file line of the
-    /// first equation that does not compile.
-    public init(file: MilkPresetFile, seed: UInt64 = 0) throws(MilkPresetError) {
+    /// Compiles `file`'s equations, and its HLSL shaders when `shaders` is on; `seed` makes `rand`
+    /// repeatable. Throws with the file line of the first equation that does not compile (a shader
+    /// that does not compile is not an error: see ``shaderStatus``).
+    public init(file: MilkPresetFile, seed: UInt64 = 0, shaders: Bool = true) throws(MilkPresetError) {
         self.file = file
         self.seed = seed
+        (warpProgram, compositeProgram, shaderStatus) = Self.compileShaders(file, enabled: shaders)
         let base = file.path.split(separator: "/").last.map(String.init) ?? file.path
         name = base.hasSuffix(".milk") ? String(base.dropLast(5)) : base
         func setting(_ key: String, _ fallback: Float) -> Float {
@@ -111,6 +129,26 @@ public final class MilkPreset {
             throw MilkPresetError(path: file.path, line: error.line > 0 ? error.line : nil,
                                   message: "\(error.block): \(error.error.message)", reason: .doesNotCompile)
         }
+    }
+
+    /// The file's warp and composite shaders compiled (when `enabled`), and what became of them.
+    private static func compileShaders(_ file: MilkPresetFile, enabled: Bool)
+        -> (ShaderProgram?, ShaderProgram?, ShaderStatus) {
+        guard file.hasShaders else { return (nil, nil, .none) }
+        guard enabled else { return (nil, nil, .off) }
+        var failure: ShaderError?
+        func compile(_ block: CodeBlock?, _ kind: MilkShaderKind) -> ShaderProgram? {
+            guard let block else { return nil }
+            do {
+                return try ShaderCompiler.compile(block, kind: kind)
+            } catch {
+                if failure == nil { failure = error }
+                return nil
+            }
+        }
+        let warp = compile(file.warpShader, .warp), composite = compile(file.compositeShader, .composite)
+        guard let failure else { return (warp, composite, .running) }
+        return (warp, composite, .failed(reason: failure.reason.description, message: "\(file.path): \(failure.description)"))
     }
 
     /// The read-only inputs of one frame, in ``FrameVariables/inputs`` order.

@@ -1,14 +1,17 @@
 import Glibc
 import MarbleCore
 
-/// Renders one MilkDrop preset, frame after frame, MilkDrop 1.x style.
+/// Renders one MilkDrop preset, frame after frame.
 ///
 /// Per frame (``prepare(_:audio:strips:)``, alone): the per-frame equations; the warp mesh (with the
-/// per-vertex equations); the previous frame warped into the new feedback buffer, times `decay`
-/// (across the cores); then what is drawn on top of it (custom shapes and waves, the built-in wave,
-/// darkened centre, borders, motion vectors). ``composite(into:rows:)`` then draws the buffer on
-/// screen with echo, gamma and filters, for any strip of rows. The feedback buffer may be smaller
-/// than the output (`scale`): MilkDrop's internal texture, scaled up bilinearly by the composite.
+/// per-vertex equations); the previous frame warped into the new feedback buffer — by the preset's
+/// HLSL warp shader when it has one (MilkDrop 2), else MilkDrop 1.x's fixed warp times `decay` — across
+/// the cores; the blur levels a shader reads; then what is drawn on top of it (custom shapes and waves,
+/// the built-in wave, darkened centre, borders, motion vectors). ``composite(into:rows:)`` then draws
+/// the buffer on screen, for any strip of rows: with the preset's composite shader, or with MilkDrop
+/// 1.x's echo, gamma and filters. The feedback buffer may be smaller than the output (`scale`):
+/// MilkDrop's internal texture, scaled up bilinearly by the composite. A composite shader always runs
+/// at the buffer's size (in `prepare`, across the cores) and the finished picture is scaled up.
 public final class MilkRenderer {
     /// The preset being drawn.
     public let preset: MilkPreset
@@ -19,12 +22,16 @@ public final class MilkRenderer {
     private let drawPass = DrawPass()
     private let wave = BuiltInWave()
     private let compositePass = CompositePass()
+    /// The preset's MilkDrop 2 shaders, when it has some that compiled.
+    private let shaders: MilkShaderStage?
     /// With a composite at the buffer's size: the picture, and the pass that scales it up (gain 1,
     /// no echo, no filter).
     private var picture: Texture?
     private let upscalePass = CompositePass()
     /// Random per preset in MilkDrop, repeatable here: the phases of the composite's tint.
     private let hueOffsets: (Float, Float, Float, Float)
+    /// The composite shader's corner tint, rewritten each frame.
+    private var hue = [Float](repeating: 1, count: 12)
     /// The values of the last frame prepared.
     public private(set) var values = FrameValues()
     /// Frames prepared since the start.
@@ -36,8 +43,14 @@ public final class MilkRenderer {
 
     /// A renderer for `preset` with a warp mesh of `meshColumns × meshRows` cells; `seed` fixes what
     /// MilkDrop draws at random (the tint's phases).
-    public init(preset: MilkPreset, meshColumns: Int = 48, meshRows: Int = 36, seed: UInt64 = 0) {
+    public convenience init(preset: MilkPreset, meshColumns: Int = 48, meshRows: Int = 36, seed: UInt64 = 0) {
+        self.init(preset: preset, meshColumns: meshColumns, meshRows: meshRows, seed: seed, textures: nil)
+    }
+
+    /// A renderer whose shaders find their disk textures with `textures` (nil: stand-ins for all).
+    package init(preset: MilkPreset, meshColumns: Int = 48, meshRows: Int = 36, seed: UInt64 = 0, textures: DiskTextures?) {
         self.preset = preset
+        shaders = MilkShaderStage(preset: preset, disk: textures)
         mesh = WarpMesh(columns: meshColumns, rows: meshRows)
         warpPass = WarpPass(mesh: mesh)
         var generator = SplitMix64(seed: seed ^ 0x6D69_6C6B)
@@ -54,7 +67,7 @@ public final class MilkRenderer {
         let s = scale > 0 && scale.isFinite ? min(1, scale) : 1
         let bw = max(8, Int((Float(width) * s).rounded())), bh = max(8, Int((Float(height) * s).rounded()))
         outputWidth = width; outputHeight = height
-        let lowResolution = compositeAtScale && (bw != width || bh != height)
+        let lowResolution = shaders?.composite != nil || (compositeAtScale && (bw != width || bh != height))
         if lowResolution {
             if picture?.width != bw || picture?.height != bh { picture = Texture(width: bw, height: bh) }
             upscalePass.source = picture!.view
@@ -96,11 +109,21 @@ public final class MilkRenderer {
         preset.warp(mesh, values, inputs)
 
         let previous = buffers[current ^ 1].view
-        warpPass.source = previous
-        warpPass.target = buffers[current].view
-        warpPass.wraps = values.wrap
-        warpPass.decay = UInt32(max(0, min(256, (values.decay * 256).rounded())))
-        run(warpPass, rows: bufferHeight, strips)
+        if let shaders {
+            shaders.reserve(workers: strips?.threads ?? 1)
+            shaders.update(shaderFrame(inputs))
+        }
+        if let shaders, shaders.warp != nil {
+            shaders.runWarp(from: previous, into: buffers[current].view, mesh: mesh, strips: strips)
+        } else {
+            warpPass.source = previous
+            warpPass.target = buffers[current].view
+            warpPass.wraps = values.wrap
+            warpPass.decay = UInt32(max(0, min(256, (values.decay * 256).rounded())))
+            run(warpPass, rows: bufferHeight, strips)
+        }
+        shaders?.runBlur(from: buffers[current].view, range: BlurRange(min: values.blurMin, max: values.blurMax),
+                         edgeDarken: values.blurEdgeDarken, strips: strips)
         buildDrawing(inputs, audio: audio)
         if drawPass.list.commandCount > 0 {
             drawPass.target = buffers[current].view
@@ -108,7 +131,11 @@ public final class MilkRenderer {
             run(drawPass, rows: bufferHeight, strips)
         }
         prepareComposite(time: inputs.time)
-        if let picture {
+        if let shaders, shaders.composite != nil, let picture {
+            // The composite shader, at the buffer's size; `composite` scales the picture up.
+            shaders.runComposite(from: buffers[current].view, into: picture.view, hue: hueCorners(time: inputs.time), strips: strips)
+            upscalePass.source = picture.view
+        } else if let picture {
             // Everything at the buffer's size: the composite now, across the threads; `composite`
             // then only scales it up.
             compositePass.target = picture.view
@@ -157,6 +184,39 @@ public final class MilkRenderer {
         Borders.build(Borders.Settings(outerSize: v.outerSize, outerColor: SIMD4(v.outerR, v.outerG, v.outerB, v.outerA),
                                        innerSize: v.innerSize, innerColor: SIMD4(v.innerR, v.innerG, v.innerB, v.innerA)),
                       into: &drawPass.list)
+    }
+
+    /// What the shaders see this frame (the values after the per-frame equations).
+    private func shaderFrame(_ inputs: MilkPreset.Inputs) -> ShaderFrameInput {
+        var f = ShaderFrameInput()
+        f.time = Float(inputs.time.truncatingRemainder(dividingBy: 100_000)); f.fps = Float(inputs.fps)
+        f.frame = Int(inputs.frame); f.progress = Float(inputs.progress)
+        f.bass = Float(inputs.bass); f.mid = Float(inputs.mid); f.treb = Float(inputs.treb)
+        f.vol = (f.bass + f.mid + f.treb) / 3
+        f.bassAtt = Float(inputs.bassAtt); f.midAtt = Float(inputs.midAtt); f.trebAtt = Float(inputs.trebAtt)
+        f.volAtt = (f.bassAtt + f.midAtt + f.trebAtt) / 3
+        for i in 0..<FrameVariables.qCount { f.q[i] = Float(preset.q[i]) }
+        f.width = bufferWidth; f.height = bufferHeight
+        f.blurMin = values.blurMin; f.blurMax = values.blurMax
+        return f
+    }
+
+    /// MilkDrop's `hue_shader` corners (top-left, top-right, bottom-left, bottom-right; r, g, b): per
+    /// corner a colour drifting with time, its largest channel scaled to 1, then mapped to 0.5…1.
+    /// MilkDrop's corner i of `shade` sits at top-right, top-left, bottom-right, bottom-left.
+    private func hueCorners(time: Double) -> [Float] {
+        let t = Float(time.truncatingRemainder(dividingBy: 100_000))
+        for (i, place) in [1, 0, 3, 2].enumerated() {
+            let c = Float(i)
+            let r = 0.6 + 0.3 * sinf(t * 30 * 0.0143 + 3 + c * 21 + hueOffsets.3)
+            let g = 0.6 + 0.3 * sinf(t * 30 * 0.0107 + 1 + c * 13 + hueOffsets.1)
+            let b = 0.6 + 0.3 * sinf(t * 30 * 0.0129 + 6 + c * 9 + hueOffsets.2)
+            let m = max(r, max(g, b))
+            hue[place * 3] = 0.5 + 0.5 * r / m
+            hue[place * 3 + 1] = 0.5 + 0.5 * g / m
+            hue[place * 3 + 2] = 0.5 + 0.5 * b / m
+        }
+        return hue
     }
 
     private func prepareComposite(time: Double) {
