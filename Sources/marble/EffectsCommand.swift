@@ -33,6 +33,12 @@ struct EffectsCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --milkdrop: threads (default: all cores).", valueName: "n"))
     var threads: Int = StripScheduler.availableCores
 
+    @Option(name: .customLong("milkdrop-shaders"), help: ArgumentHelp("With --milkdrop: compile and run the presets' HLSL shaders (on), or draw every preset MilkDrop 1.x style (off).", valueName: "on|off"))
+    var milkdropShaders = "on"
+
+    @Option(name: .customLong("milkdrop-textures"), help: ArgumentHelp("With --milkdrop: a folder of textures the shaders read by name, searched before each preset's own folder.", valueName: "folder"))
+    var milkdropTextures: String?
+
     func run() async throws {
         try await runReportingErrors {
             if let milkdrop {

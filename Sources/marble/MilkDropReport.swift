@@ -9,7 +9,19 @@ extension EffectsCommand {
         guard (1...256).contains(threads) else { throw MarbleError(.option, "--threads \(threads): use 1 to 256") }
         let tty = isatty(STDERR_FILENO) == 1
         let shown = Mutex(0)
-        let survey = try MilkDropSurvey.run(path: path, frames: frames, threads: threads) { done, total in
+        guard ["on", "off"].contains(milkdropShaders) else {
+            throw MarbleError(.option, "--milkdrop-shaders \(milkdropShaders): use on or off")
+        }
+        var folders: [String] = []
+        if let milkdropTextures {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: milkdropTextures, isDirectory: &isFolder), isFolder.boolValue else {
+                throw MarbleError(.option, "--milkdrop-textures \(milkdropTextures): not a folder")
+            }
+            folders = [milkdropTextures]
+        }
+        let survey = try MilkDropSurvey.run(path: path, frames: frames, threads: threads, shaders: milkdropShaders == "on",
+                                            textureFolders: folders) { done, total in
             guard tty else { return }
             let now = done * 100 / max(1, total)
             let changed = shown.withLock { old in if now != old { old = now; return true }; return false }
@@ -33,12 +45,16 @@ struct MilkDropSurveyJSON: Encodable {
     struct Failure: Encodable { var reason: String, count: Int, files: [String] }
     var root: String, frames: Int, files: Int, loaded: Int, rendered: Int, blank: Int
     var withShaders: Int, renderedWithShaders: Int, nonFinite: Int
-    var failures: [Failure], blankFiles: [String]
+    var shadersCompiled: Int, shadersRendered: Int, shadersDiffer: Int, shadersWithStandIns: Int
+    var failures: [Failure], shaderFailures: [Failure], blankFiles: [String]
 
     init(_ s: MilkDropSurvey) {
         root = s.root; frames = s.frames; files = s.files; loaded = s.loaded; rendered = s.rendered; blank = s.blank
         withShaders = s.withShaders; renderedWithShaders = s.renderedWithShaders; nonFinite = s.nonFinite
+        shadersCompiled = s.shadersCompiled; shadersRendered = s.shadersRendered; shadersDiffer = s.shadersDiffer
+        shadersWithStandIns = s.shadersWithStandIns
         failures = s.failures.map { Failure(reason: $0.reason, count: $0.errors.count, files: $0.errors) }
+        shaderFailures = s.shaderFailures.map { Failure(reason: $0.reason, count: $0.errors.count, files: $0.errors) }
         blankFiles = s.entries.compactMap { if case .blank = $0.outcome { $0.path } else { nil } }
     }
 }

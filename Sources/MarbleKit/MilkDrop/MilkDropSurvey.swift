@@ -1,16 +1,19 @@
 import Dispatch
 import MarbleCore
+import MarbleRender
 import MilkDrop
 import Synchronization
 
 /// What `marble effects --milkdrop DIR` reports: every `.milk` file under a folder parsed, compiled
 /// and rendered for a number of frames with a made-up song (`SurveySignal` of the MilkDrop module), the outcomes counted
-/// and the failures grouped by reason.
+/// and the failures grouped by reason; for MilkDrop 2 presets, whether their HLSL shaders compile,
+/// draw a picture, and change it (the preset drawn again without them).
 public struct MilkDropSurvey: Sendable {
     /// One file's outcome.
     public struct Entry: Sendable {
         public var path: String
         public var outcome: MilkPresetCheck.Outcome
+        public var shaders: MilkPresetCheck.ShaderOutcome
     }
 
     /// The folder (or file) surveyed.
@@ -23,7 +26,9 @@ public struct MilkDropSurvey: Sendable {
     public let problems: [String]
 
     /// Surveys `path` on `threads` threads; `progress(done, total)` is called from those threads.
+    /// `shaders` off draws every preset MilkDrop 1.x style; `textureFolders` are searched for disk textures.
     public static func run(path: String, frames: Int = 60, width: Int = 128, height: Int = 72, threads: Int = 2,
+                           shaders: Bool = true, textureFolders: [String] = [],
                            progress: @Sendable (Int, Int) -> Void = { _, _ in }) throws(MarbleError) -> MilkDropSurvey {
         guard (1...3600).contains(frames) else { throw MarbleError(.option, "--frames \(frames): use 1 to 3600") }
         let catalog = MilkPresetCatalog(path: path)
@@ -32,20 +37,22 @@ public struct MilkDropSurvey: Sendable {
             throw MarbleError(.input, "\(path): no .milk presets there")
         }
         let paths = catalog.paths
-        let results = Mutex<[Int: MilkPresetCheck.Outcome]>([:])
+        let textures = DiskTextures(folders: textureFolders, loader: MilkTextureLoader())
+        let results = Mutex<[Int: MilkPresetCheck.Result]>([:])
         let next = Atomic<Int>(0), done = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: max(1, threads)) { _ in
             while true {
                 let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard i < paths.count else { return }
-                let outcome = MilkPresetCheck.check(path: paths[i], width: width, height: height, frames: frames)
+                let outcome = MilkPresetCheck.check(path: paths[i], width: width, height: height, frames: frames,
+                                                    shaders: shaders, textures: textures)
                 results.withLock { $0[i] = outcome }
                 progress(done.wrappingAdd(1, ordering: .relaxed).newValue, paths.count)
             }
         }
         let outcomes = results.withLock { $0 }
         return MilkDropSurvey(root: path, frames: frames, width: width, height: height,
-                              entries: paths.indices.map { Entry(path: paths[$0], outcome: outcomes[$0]!) },
+                              entries: paths.indices.map { Entry(path: paths[$0], outcome: outcomes[$0]!.outcome, shaders: outcomes[$0]!.shaders) },
                               problems: catalog.problems.map(\.description))
     }
 
@@ -55,7 +62,7 @@ public struct MilkDropSurvey: Sendable {
     /// Files that drew a picture that is not blank.
     public var rendered: Int { entries.count { if case .rendered = $0.outcome { true } else { false } } }
     public var blank: Int { entries.count { if case .blank = $0.outcome { true } else { false } } }
-    /// Loaded files with HLSL shaders (drawn without them), and how many of those drew a picture.
+    /// Loaded files with HLSL shaders, and how many of those drew a picture.
     public var withShaders: Int {
         entries.count {
             switch $0.outcome {
@@ -65,6 +72,24 @@ public struct MilkDropSurvey: Sendable {
         }
     }
     public var renderedWithShaders: Int { entries.count { if case .rendered(true, _) = $0.outcome { true } else { false } } }
+    /// Files whose shaders compiled (and run), whose shaders drew a picture that is not flat, and whose
+    /// picture also differs from the same preset without its shaders.
+    public var shadersCompiled: Int { entries.count { if case .compiled = $0.shaders { true } else { false } } }
+    public var shadersRendered: Int {
+        entries.count { if case .compiled = $0.shaders, case .rendered = $0.outcome { true } else { false } }
+    }
+    public var shadersDiffer: Int {
+        entries.count { if case .compiled(true, _) = $0.shaders, case .rendered = $0.outcome { true } else { false } }
+    }
+    /// Files whose shaders compiled but read a disk texture that was missing (the stand-in drew instead).
+    public var shadersWithStandIns: Int { entries.count { if case .compiled(_, let n) = $0.shaders { n > 0 } else { false } } }
+    /// Shaders that did not compile, by reason (the preset was drawn MilkDrop 1.x style), with the messages.
+    public var shaderFailures: [(reason: String, errors: [String])] {
+        var groups: [String: [String]] = [:]
+        for e in entries { if case .failed(let reason, let message) = e.shaders { groups[reason, default: []].append(message) } }
+        return groups.keys.sorted().map { (reason: $0, errors: groups[$0]!) }
+    }
+
     /// Rendered files whose equations produced NaN or infinity on some frame (contained).
     public var nonFinite: Int { entries.count { if case .rendered(_, let n) = $0.outcome { n > 0 } else { false } } }
 
@@ -87,7 +112,21 @@ extension MilkDropSurvey: CustomStringConvertible {
         out += "  loaded (parsed and compiled): \(loaded) (\(percent(loaded)) %)\n"
         out += "  rendered a picture:           \(rendered) (\(percent(rendered)) %)\n"
         out += "  blank after \(frames) frames:      \(blank)\n"
-        out += "  with HLSL warp/comp shaders:  \(withShaders), drawn without them (MilkDrop 1.x warp and composite); \(renderedWithShaders) of them rendered a picture\n"
+        out += "  with HLSL warp/comp shaders:  \(withShaders); \(renderedWithShaders) of them rendered a picture\n"
+        if withShaders > 0 {
+            func share(_ n: Int) -> String {
+                let tenths = Int((Double(n) * 1000 / Double(withShaders)).rounded())
+                return "\(tenths / 10).\(tenths % 10)"
+            }
+            out += "    shaders compiled:           \(shadersCompiled) (\(share(shadersCompiled)) %)\n"
+            out += "    rendered with them:         \(shadersRendered) (\(share(shadersRendered)) %), \(shadersDiffer) unlike the same preset without them\n"
+            out += "    a disk texture missing:     \(shadersWithStandIns) (drawn with the stand-in texture)\n"
+            for group in shaderFailures {
+                out += "    not compiled, \(group.reason): \(group.errors.count)\n"
+                for e in group.errors.prefix(5) { out += "      \(e)\n" }
+                if group.errors.count > 5 { out += "      … \(group.errors.count - 5) more (--json lists them)\n" }
+            }
+        }
         out += "  NaN/infinity in equations:    \(nonFinite) rendered preset\(nonFinite == 1 ? "" : "s") (contained: defaults used)\n"
         let failed = failures
         out += "  failed: \(files - loaded)\(failed.isEmpty ? "" : ", by reason:")\n"

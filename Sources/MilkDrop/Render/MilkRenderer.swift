@@ -30,6 +30,11 @@ public final class MilkRenderer {
     private let upscalePass = CompositePass()
     /// Random per preset in MilkDrop, repeatable here: the phases of the composite's tint.
     private let hueOffsets: (Float, Float, Float, Float)
+    /// Disk textures the preset's shaders read that were missing or unreadable (replaced by a stand-in).
+    public var shaderStandIns: [String] { shaders?.standIns ?? [] }
+    /// Whether the preset's HLSL warp and composite shaders run (each false when it has none, they are
+    /// off, or it did not compile).
+    public var runsShaders: (warp: Bool, composite: Bool) { (shaders?.warp != nil, shaders?.composite != nil) }
     /// The composite shader's corner tint, rewritten each frame.
     private var hue = [Float](repeating: 1, count: 12)
     /// The values of the last frame prepared.

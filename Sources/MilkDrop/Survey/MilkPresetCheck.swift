@@ -1,30 +1,71 @@
 import MarbleCore
 
 /// Whether a preset file works here: it parses, its equations compile, and it draws frames that
-/// are not blank. What `marble effects --milkdrop DIR` runs over every file of a folder.
+/// are not blank; for a MilkDrop 2 preset, whether its HLSL shaders compile and change the picture.
+/// What `marble effects --milkdrop DIR` runs over every file of a folder.
 public enum MilkPresetCheck {
-    /// What happened to one file.
+    /// What happened to one file's picture (with its shaders, when they compiled).
     public enum Outcome: Sendable {
-        /// It drew a picture. `hasShaders`: drawn without its HLSL shaders; `nonFiniteFrames`: frames
+        /// It drew a picture. `hasShaders`: the file has HLSL shaders; `nonFiniteFrames`: frames
         /// whose equations produced NaN or infinity (contained: those values fell back to defaults).
         case rendered(hasShaders: Bool, nonFiniteFrames: Int)
-        /// Every frame came out one flat colour (often black: a preset that needs its pixel shader,
-        /// or one that draws only in reaction to sounds the check does not make).
+        /// Every frame came out one flat colour (often black: a preset that draws only in reaction to
+        /// sounds the check does not make).
         case blank(hasShaders: Bool)
         /// It could not be read, parsed or compiled.
         case failed(MilkPresetError)
     }
 
+    /// What happened to one file's HLSL shaders.
+    public enum ShaderOutcome: Sendable, Equatable {
+        /// The file has none (MilkDrop 1.x), or they were switched off.
+        case none, off
+        /// One did not compile: the preset is drawn MilkDrop 1.x style (`reason` groups the report).
+        case failed(reason: String, message: String)
+        /// They compiled and ran. `differs`: the picture is not the one the same preset draws without
+        /// them; `standIns`: disk textures that were missing and replaced by the stand-in.
+        case compiled(differs: Bool, standIns: Int)
+    }
+
+    /// One file's outcome.
+    public struct Result: Sendable {
+        public var outcome: Outcome
+        public var shaders: ShaderOutcome
+    }
+
     /// Renders `frames` frames of the preset at `path` at `width × height` with ``SurveySignal``'s
-    /// sound and judges the last picture.
-    public static func check(path: String, width: Int = 128, height: Int = 72, frames: Int = 60) -> Outcome {
-        let preset: MilkPreset
+    /// sound and judges the pictures of the second half; a preset whose shaders compiled is drawn a
+    /// second time without them, to see whether they change the picture. `textures` finds disk
+    /// textures (nil: stand-ins).
+    package static func check(path: String, width: Int = 128, height: Int = 72, frames: Int = 60,
+                              shaders: Bool = true, textures: DiskTextures? = nil) -> Result {
+        let file: MilkPresetFile, preset: MilkPreset
         do {
-            preset = try MilkPreset(file: try MilkPresetParser.parse(contentsOf: path))
+            file = try MilkPresetParser.parse(contentsOf: path)
+            preset = try MilkPreset(file: file, shaders: shaders)
         } catch {
-            return .failed(error)
+            return Result(outcome: .failed(error), shaders: .none)
         }
-        let renderer = MilkRenderer(preset: preset)
+        let renderer = MilkRenderer(preset: preset, seed: 0, textures: textures)
+        let run = render(renderer, width: width, height: height, frames: frames)
+        let outcome: Outcome = run.flat ? .blank(hasShaders: preset.hasShaders)
+            : .rendered(hasShaders: preset.hasShaders, nonFiniteFrames: preset.nonFiniteFrames)
+        switch preset.shaderStatus {
+        case .none: return Result(outcome: outcome, shaders: .none)
+        case .off: return Result(outcome: outcome, shaders: .off)
+        case .failed(let reason, let message): return Result(outcome: outcome, shaders: .failed(reason: reason, message: message))
+        case .running:
+            guard let plain = try? MilkPreset(file: file, shaders: false) else {
+                return Result(outcome: outcome, shaders: .compiled(differs: true, standIns: renderer.shaderStandIns.count))
+            }
+            let without = render(MilkRenderer(preset: plain, seed: 0), width: width, height: height, frames: frames)
+            return Result(outcome: outcome, shaders: .compiled(differs: differ(run.last, without.last),
+                                                                standIns: renderer.shaderStandIns.count))
+        }
+    }
+
+    /// Draws the frames; whether every picture of the second half was flat, and the last one.
+    private static func render(_ renderer: MilkRenderer, width: Int, height: Int, frames: Int) -> (flat: Bool, last: Texture) {
         renderer.configure(width: width, height: height, scale: 1)
         let audio = MilkAudio(), signal = SurveySignal()
         let picture = Texture(width: width, height: height)
@@ -42,8 +83,22 @@ public enum MilkPresetCheck {
                 if flat { flat = isFlat(picture) }
             }
         }
-        return flat ? .blank(hasShaders: preset.hasShaders)
-                    : .rendered(hasShaders: preset.hasShaders, nonFiniteFrames: preset.nonFiniteFrames)
+        return (flat, picture)
+    }
+
+    /// True when two pictures differ visibly: the mean absolute difference of their channels is above
+    /// 2 levels (of 255).
+    static func differ(_ a: Texture, _ b: Texture) -> Bool {
+        var total = 0
+        for y in 0..<a.height {
+            let p = a.view.row32(y), q = b.view.row32(y)
+            for x in 0..<a.width {
+                for shift: UInt32 in [0, 8, 16] {
+                    total += Int(absDiff((p[x] >> shift) & 0xFF, (q[x] >> shift) & 0xFF))
+                }
+            }
+        }
+        return total > 2 * 3 * a.width * a.height
     }
 
     /// True when every pixel has (nearly) the same colour.
