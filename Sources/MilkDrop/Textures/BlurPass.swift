@@ -127,7 +127,7 @@ struct BlurTaps {
         for o in 0..<outputs {
             let c = centre(o)
             for (k, offset) in offsets.enumerated() {
-                let (i0, i1, f) = Clamp.linear(c + offset, axis)
+                let (i0, i1, f) = ClampEdge.linear(c + offset, axis)
                 let second = Float(f) / 256
                 let slot = o * count + 2 * k
                 index[slot] = Int32(i0); weight[slot] = weights[k] * (1 - second)

@@ -5,7 +5,9 @@
 /// Bilinear weights have 8 fractional bits, as texture units filter; the sums are kept in integers
 /// (16 bits below the byte in 2-D, 24 in 3-D), so a filtered value is not rounded to a byte: a shader
 /// that multiplies noise by 16 sees smooth ramps, not steps of 16/255. Coordinates that are NaN or
-/// infinite read some texel of the texture (never outside it).
+/// infinite read some texel of the texture (never outside it); a wrapped coordinate beyond
+/// ± 2³⁰ / (size × 256) (± 3276 across 1280 texels, where a float no longer holds a texel's
+/// position anyway) is read as 0.
 ///
 /// A grid is a plain value over memory its owner keeps alive and unchanged while anyone samples it;
 /// sampling only reads, so any number of threads may sample at once.
@@ -30,14 +32,14 @@ struct TexelGrid {
         let out = Channels(r: r, g: g, b: b, a: a)
         if let w, depth > 1 {
             if mode.bilinear {
-                mode.wraps ? trilinear(Wrap.self, count, u, v, w, out) : trilinear(Clamp.self, count, u, v, w, out)
+                mode.wraps ? trilinear(WrapEdge.self, count, u, v, w, out) : trilinear(ClampEdge.self, count, u, v, w, out)
             } else {
-                mode.wraps ? nearest3D(Wrap.self, count, u, v, w, out) : nearest3D(Clamp.self, count, u, v, w, out)
+                mode.wraps ? nearest3D(WrapEdge.self, count, u, v, w, out) : nearest3D(ClampEdge.self, count, u, v, w, out)
             }
         } else if mode.bilinear {
-            mode.wraps ? bilinear(Wrap.self, count, u, v, out) : bilinear(Clamp.self, count, u, v, out)
+            mode.wraps ? bilinear(WrapEdge.self, count, u, v, out) : bilinear(ClampEdge.self, count, u, v, out)
         } else {
-            mode.wraps ? nearest(Wrap.self, count, u, v, out) : nearest(Clamp.self, count, u, v, out)
+            mode.wraps ? nearest(WrapEdge.self, count, u, v, out) : nearest(ClampEdge.self, count, u, v, out)
         }
     }
 
@@ -166,7 +168,7 @@ protocol EdgeRule {
     static func nearest(_ c: Float, _ axis: SampleAxis) -> Int
 }
 
-enum Wrap: EdgeRule {
+enum WrapEdge: EdgeRule {
     @inline(__always)
     static func linear(_ c: Float, _ axis: SampleAxis) -> (Int, Int, UInt64) {
         // In 1/256 texels, half a texel back (centres at i + 0.5). Inside the texture (the usual case)
@@ -195,7 +197,7 @@ enum Wrap: EdgeRule {
     }
 }
 
-enum Clamp: EdgeRule {
+enum ClampEdge: EdgeRule {
     @inline(__always)
     static func linear(_ c: Float, _ axis: SampleAxis) -> (Int, Int, UInt64) {
         let clamped: Float = c > 0 ? (c < 1 ? c : 1) : 0   // NaN → 0
