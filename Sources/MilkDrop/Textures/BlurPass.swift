@@ -46,24 +46,28 @@ final class BlurPass: StripTask, @unchecked Sendable {
         columns.withTables { colIndex, colWeight, colCount in
         rows.withTables { rowIndex, rowWeight, rowCount in
             for j in strip {
-                // Down: this row's source rows, summed into the line.
-                line.update(repeating: .zero, count: src.width)
+                // Down: this row's source rows, summed into the line (the first one stored, not added).
+                var first = true
                 for k in 0..<rowCount {
                     let weight = rowWeight[j &* rowCount &+ k]
                     guard weight != 0 else { continue }
                     let texels = src.base + Int(rowIndex[j &* rowCount &+ k]) &* src.rowStride
-                    for x in 0..<src.width {
-                        line[x] += BlurPass.unpack(texels[x]) * weight
+                    if first {
+                        for x in 0..<src.width { line[x] = BlurPass.unpack(texels[x]) * weight }
+                        first = false
+                    } else {
+                        for x in 0..<src.width { line[x] += BlurPass.unpack(texels[x]) * weight }
                     }
                 }
+                if first { line.update(repeating: .zero, count: src.width) }
                 // Across, then the pass's finish.
                 let out = target.row32(j)
                 let v = 1 - Float(j) / Float(height)
                 for i in 0..<width {
                     var sum = SIMD4<Float>.zero
-                    let first = i &* colCount
+                    let taps = i &* colCount
                     for k in 0..<colCount {
-                        sum += line[Int(colIndex[first &+ k])] * colWeight[first &+ k]
+                        sum += line[Int(colIndex[taps &+ k])] * colWeight[taps &+ k]
                     }
                     sum = sum * scale + SIMD4(repeating: bias)
                     if darken != 0 {
@@ -123,7 +127,7 @@ struct BlurTaps {
         for o in 0..<outputs {
             let c = centre(o)
             for (k, offset) in offsets.enumerated() {
-                let (i0, i1, f) = axis.linear(c + offset, wraps: false)
+                let (i0, i1, f) = ClampEdge.linear(c + offset, axis)
                 let second = Float(f) / 256
                 let slot = o * count + 2 * k
                 index[slot] = Int32(i0); weight[slot] = weights[k] * (1 - second)

@@ -31,7 +31,7 @@ package final class BlurPyramid {
 
     package init() {
         targets = (0..<6).map { _ in Texture(width: 16, height: 16) }
-        levels = [1, 3, 5].map { [targets] in BorrowedTexture(targets[$0].view) }
+        levels = [1, 3, 5].map { [targets] in BorrowedTexture(targets[$0].view, keeping: targets[$0]) }
     }
 
     /// `GetBlurN`'s scale and bias for level `level` (0…2): `read × scale + bias`.
@@ -81,7 +81,7 @@ package final class BlurPyramid {
     private func configure(width: Int, height: Int) {
         let sizes = BlurPyramid.sizes(width: width, height: height)
         targets = sizes.map { Texture(width: $0.width, height: $0.height) }
-        for (n, level) in levels.enumerated() { level.update(targets[2 * n + 1].view) }
+        for (n, level) in levels.enumerated() { level.update(targets[2 * n + 1].view, keeping: targets[2 * n + 1]) }
         let w = BlurPyramid.weights
         // The horizontal pass: 4 taps each side, d = 2k + the pair's balance, one texel's nudge right and down.
         let hWeights = [w[0] + w[1], w[2] + w[3], w[4] + w[5], w[6] + w[7]]

@@ -5,7 +5,9 @@
 /// Bilinear weights have 8 fractional bits, as texture units filter; the sums are kept in integers
 /// (16 bits below the byte in 2-D, 24 in 3-D), so a filtered value is not rounded to a byte: a shader
 /// that multiplies noise by 16 sees smooth ramps, not steps of 16/255. Coordinates that are NaN or
-/// infinite read some texel of the texture (never outside it).
+/// infinite read some texel of the texture (never outside it); a wrapped coordinate beyond
+/// ± 2³⁰ / (size × 256) (± 3276 across 1280 texels, where a float no longer holds a texel's
+/// position anyway) is read as 0.
 ///
 /// A grid is a plain value over memory its owner keeps alive and unchanged while anyone samples it;
 /// sampling only reads, so any number of threads may sample at once.
@@ -30,51 +32,48 @@ struct TexelGrid {
         let out = Channels(r: r, g: g, b: b, a: a)
         if let w, depth > 1 {
             if mode.bilinear {
-                mode.wraps ? trilinear(true, count, u, v, w, out) : trilinear(false, count, u, v, w, out)
+                mode.wraps ? trilinear(WrapEdge.self, count, u, v, w, out) : trilinear(ClampEdge.self, count, u, v, w, out)
             } else {
-                mode.wraps ? nearest3D(true, count, u, v, w, out) : nearest3D(false, count, u, v, w, out)
+                mode.wraps ? nearest3D(WrapEdge.self, count, u, v, w, out) : nearest3D(ClampEdge.self, count, u, v, w, out)
             }
         } else if mode.bilinear {
-            mode.wraps ? bilinear(true, count, u, v, out) : bilinear(false, count, u, v, out)
+            mode.wraps ? bilinear(WrapEdge.self, count, u, v, out) : bilinear(ClampEdge.self, count, u, v, out)
         } else {
-            mode.wraps ? nearest(true, count, u, v, out) : nearest(false, count, u, v, out)
+            mode.wraps ? nearest(WrapEdge.self, count, u, v, out) : nearest(ClampEdge.self, count, u, v, out)
         }
     }
 
-    // MARK: the four loops (each is specialised for `wraps` where it is called with a constant)
+    // MARK: the four loops, each specialised for its edge rule
 
-    @inline(__always)
-    private func bilinear(_ wraps: Bool, _ count: Int, _ u: UnsafePointer<Float>, _ v: UnsafePointer<Float>, _ out: Channels) {
+    private func bilinear<Edge: EdgeRule>(_: Edge.Type, _ count: Int, _ u: UnsafePointer<Float>, _ v: UnsafePointer<Float>, _ out: Channels) {
         let xAxis = SampleAxis(size: width), yAxis = SampleAxis(size: height)
         let base = self.base, stride = rowStride
         for i in 0..<count {
-            let (x0, x1, fx) = xAxis.linear(u[i], wraps: wraps)
-            let (y0, y1, fy) = yAxis.linear(v[i], wraps: wraps)
+            let (x0, x1, fx) = Edge.linear(u[i], xAxis)
+            let (y0, y1, fy) = Edge.linear(v[i], yAxis)
             let row0 = base + y0 &* stride, row1 = base + y1 &* stride
             let (lo, hi) = TexelGrid.blend(row0[x0], row0[x1], row1[x0], row1[x1], fx, fy)
             out.store(i, lo, hi, TexelGrid.bilinearScale)
         }
     }
 
-    @inline(__always)
-    private func nearest(_ wraps: Bool, _ count: Int, _ u: UnsafePointer<Float>, _ v: UnsafePointer<Float>, _ out: Channels) {
+    private func nearest<Edge: EdgeRule>(_: Edge.Type, _ count: Int, _ u: UnsafePointer<Float>, _ v: UnsafePointer<Float>, _ out: Channels) {
         let xAxis = SampleAxis(size: width), yAxis = SampleAxis(size: height)
         let base = self.base, stride = rowStride
         for i in 0..<count {
-            let x = xAxis.nearest(u[i], wraps: wraps), y = yAxis.nearest(v[i], wraps: wraps)
+            let x = Edge.nearest(u[i], xAxis), y = Edge.nearest(v[i], yAxis)
             out.store(i, base[y &* stride &+ x])
         }
     }
 
-    @inline(__always)
-    private func trilinear(_ wraps: Bool, _ count: Int, _ u: UnsafePointer<Float>, _ v: UnsafePointer<Float>,
+    private func trilinear<Edge: EdgeRule>(_: Edge.Type, _ count: Int, _ u: UnsafePointer<Float>, _ v: UnsafePointer<Float>,
                            _ w: UnsafePointer<Float>, _ out: Channels) {
         let xAxis = SampleAxis(size: width), yAxis = SampleAxis(size: height), zAxis = SampleAxis(size: depth)
         let base = self.base, stride = rowStride, slice = sliceStride
         for i in 0..<count {
-            let (x0, x1, fx) = xAxis.linear(u[i], wraps: wraps)
-            let (y0, y1, fy) = yAxis.linear(v[i], wraps: wraps)
-            let (z0, z1, fz) = zAxis.linear(w[i], wraps: wraps)
+            let (x0, x1, fx) = Edge.linear(u[i], xAxis)
+            let (y0, y1, fy) = Edge.linear(v[i], yAxis)
+            let (z0, z1, fz) = Edge.linear(w[i], zAxis)
             let near = base + z0 &* slice, far = base + z1 &* slice
             let a0 = near + y0 &* stride, a1 = near + y1 &* stride
             let b0 = far + y0 &* stride, b1 = far + y1 &* stride
@@ -86,14 +85,13 @@ struct TexelGrid {
         }
     }
 
-    @inline(__always)
-    private func nearest3D(_ wraps: Bool, _ count: Int, _ u: UnsafePointer<Float>, _ v: UnsafePointer<Float>,
+    private func nearest3D<Edge: EdgeRule>(_: Edge.Type, _ count: Int, _ u: UnsafePointer<Float>, _ v: UnsafePointer<Float>,
                            _ w: UnsafePointer<Float>, _ out: Channels) {
         let xAxis = SampleAxis(size: width), yAxis = SampleAxis(size: height), zAxis = SampleAxis(size: depth)
         let base = self.base, stride = rowStride, slice = sliceStride
         for i in 0..<count {
-            let x = xAxis.nearest(u[i], wraps: wraps), y = yAxis.nearest(v[i], wraps: wraps)
-            let z = zAxis.nearest(w[i], wraps: wraps)
+            let x = Edge.nearest(u[i], xAxis), y = Edge.nearest(v[i], yAxis)
+            let z = Edge.nearest(w[i], zAxis)
             out.store(i, base[z &* slice &+ y &* stride &+ x])
         }
     }
@@ -143,51 +141,75 @@ private struct Channels {
     }
 }
 
-/// Where a coordinate (0…1 across the texture) falls along one axis of `size` texels.
+/// One axis of a texture, with what its reads need precomputed.
 struct SampleAxis {
     let size: Int
-    /// `size` × 256 (a coordinate in 1/256 texels), and `size`, as floats.
-    let fixedScale: Float, floatSize: Float
+    /// `size` × 256 (coordinates in 1/256 texels), as an integer and as a float; `size` as a float.
+    let fixedSize: Int, fixedScale: Float, floatSize: Float
+    /// Coordinates beyond ± this are brought in before they are scaled (so the product fits an `Int`
+    /// exactly enough, and NaN becomes 0).
+    let bound: Float
 
     init(size: Int) {
         self.size = size
+        fixedSize = size * 256
         fixedScale = Float(size * 256)
         floatSize = Float(size)
+        bound = Float(1 << 30) / Float(size * 256)
     }
+}
 
-    /// The coordinate's fractional part in 0…1 (a NaN or a huge value becomes something in range).
-    @inline(__always)
-    static func fraction(_ c: Float) -> Float {
-        let bounded: Float = c > -8_388_608 ? (c < 8_388_608 ? c : 0) : 0
-        let f = bounded - Float(Int(bounded))
-        return f < 0 ? f + 1 : f
-    }
+/// What a read does at and beyond the edges: MilkDrop's `w` (wrap, Direct3D's WRAP) or `c` (clamp:
+/// CLAMP, the edge texel repeats).
+protocol EdgeRule {
+    /// The two texels a bilinear read at coordinate `c` blends, and the weight of the second in 0…255.
+    static func linear(_ c: Float, _ axis: SampleAxis) -> (Int, Int, UInt64)
+    /// The texel a point read at `c` takes: the one `c` falls in.
+    static func nearest(_ c: Float, _ axis: SampleAxis) -> Int
+}
 
-    /// The coordinate clamped to 0…1 (NaN → 0).
+enum WrapEdge: EdgeRule {
     @inline(__always)
-    static func clamp(_ c: Float) -> Float { c > 0 ? (c < 1 ? c : 1) : 0 }
-
-    /// The two texels a bilinear read blends and the weight of the second, in 0…255.
-    @inline(__always)
-    func linear(_ c: Float, wraps: Bool) -> (Int, Int, UInt64) {
-        if wraps {
-            // In 1/256 texels, half a texel back (centres at i + 0.5), one turn up so it stays positive.
-            let t = Int(SampleAxis.fraction(c) * fixedScale) &+ (size &* 256 &- 128)
-            var i0 = t >> 8
-            if i0 >= size { i0 &-= size }   // (a fraction that rounded up to 1 lands on size − 1)
-            let i1 = i0 &+ 1 == size ? 0 : i0 &+ 1
-            return (i0, i1, UInt64(truncatingIfNeeded: t & 255))
+    static func linear(_ c: Float, _ axis: SampleAxis) -> (Int, Int, UInt64) {
+        // In 1/256 texels, half a texel back (centres at i + 0.5). Inside the texture (the usual case)
+        // no division; outside, the remainder of a turn. Truncation toward zero below 0 is off by at
+        // most 1/256 texel, the resolution of the weights.
+        let bounded: Float = c > -axis.bound ? (c < axis.bound ? c : 0) : 0   // NaN → 0
+        var t = Int(bounded * axis.fixedScale) &- 128
+        if t < 0 || t >= axis.fixedSize {
+            t %= axis.fixedSize
+            if t < 0 { t &+= axis.fixedSize }
         }
-        let t = Int(SampleAxis.clamp(c) * fixedScale) &- 128
-        let i = t >> 8   // −1 … size − 1
-        return (i < 0 ? 0 : i, i &+ 1 < size ? i &+ 1 : size &- 1, UInt64(truncatingIfNeeded: t & 255))
+        let i0 = t >> 8
+        let i1 = i0 &+ 1 == axis.size ? 0 : i0 &+ 1
+        return (i0, i1, UInt64(truncatingIfNeeded: t & 255))
     }
 
-    /// The texel a point read takes: the one the coordinate falls in.
     @inline(__always)
-    func nearest(_ c: Float, wraps: Bool) -> Int {
-        let i = Int((wraps ? SampleAxis.fraction(c) : SampleAxis.clamp(c)) * floatSize)
-        if i >= size { return wraps ? i &- size : size &- 1 }
-        return i
+    static func nearest(_ c: Float, _ axis: SampleAxis) -> Int {
+        let bounded: Float = c > -axis.bound ? (c < axis.bound ? c : 0) : 0
+        var t = Int(bounded * axis.fixedScale)
+        if t < 0 || t >= axis.fixedSize {
+            t %= axis.fixedSize
+            if t < 0 { t &+= axis.fixedSize }
+        }
+        return t >> 8
+    }
+}
+
+enum ClampEdge: EdgeRule {
+    @inline(__always)
+    static func linear(_ c: Float, _ axis: SampleAxis) -> (Int, Int, UInt64) {
+        let clamped: Float = c > 0 ? (c < 1 ? c : 1) : 0   // NaN → 0
+        let t = Int(clamped * axis.fixedScale) &- 128
+        let i = t >> 8   // −1 … size − 1
+        return (i < 0 ? 0 : i, i &+ 1 < axis.size ? i &+ 1 : axis.size &- 1, UInt64(truncatingIfNeeded: t & 255))
+    }
+
+    @inline(__always)
+    static func nearest(_ c: Float, _ axis: SampleAxis) -> Int {
+        let clamped: Float = c > 0 ? (c < 1 ? c : 1) : 0
+        let i = Int(clamped * axis.floatSize)
+        return i < axis.size ? i : axis.size &- 1
     }
 }

@@ -26,4 +26,20 @@ struct BorrowedTextureTests {
         #expect(t.width == 5 && t.height == 1)
         #expect(close(read(t, Modes.fc, 0.5, 0.5), unit(packed(255, 0, 0))))
     }
+
+    @Test("the texture given as owner lives as long as the view reads it, and is let go on update")
+    func owner() {
+        weak var watched: Texture?
+        let t: BorrowedTexture = {
+            let frame = Texture(width: 2, height: 2)
+            frame.fill(RGBA8(r: 7, g: 7, b: 7))
+            watched = frame
+            return BorrowedTexture(frame.view, keeping: frame)
+        }()
+        #expect(watched != nil)
+        #expect(close(read(t, Modes.fc, 0.5, 0.5), unit(packed(7, 7, 7))))
+        let next = Texture(width: 1, height: 1)
+        t.update(next.view, keeping: next)
+        #expect(watched == nil)
+    }
 }

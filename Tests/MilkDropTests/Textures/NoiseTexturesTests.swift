@@ -49,6 +49,17 @@ struct NoiseTexturesTests {
         #expect(NoiseTextures.shared.lq.texel(0, 0) == NoiseTextures(seed: 0x4D69_6C6B_4E6F_6973).lq.texel(0, 0))
     }
 
+    @Test("the shared set is one set, however many threads ask for it first")
+    func sharedOnce() async {
+        let ids = await withTaskGroup(of: ObjectIdentifier.self) { group in
+            for _ in 0..<8 { group.addTask { ObjectIdentifier(NoiseTextures.shared) } }
+            var all = Set<ObjectIdentifier>()
+            for await id in group { all.insert(id) }
+            return all
+        }
+        #expect(ids.count == 1)
+    }
+
     @Test("pure noise: every byte value occurs, the mean is about 127.5, neighbours are unrelated")
     func pureNoise() {
         for c: UInt32 in 0..<4 {
