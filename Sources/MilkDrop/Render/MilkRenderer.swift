@@ -118,9 +118,8 @@ public final class MilkRenderer {
             shaders.reserve(workers: strips?.threads ?? 1)
             shaders.update(shaderFrame(inputs))
         }
-        if let shaders, shaders.warp != nil {
-            shaders.runWarp(from: previous, into: buffers[current].view, mesh: mesh, strips: strips)
-        } else {
+        shaders?.runWarp(from: previous, into: buffers[current].view, mesh: mesh, strips: strips)
+        if shaders?.warp == nil {
             warpPass.source = previous
             warpPass.target = buffers[current].view
             warpPass.wraps = values.wrap

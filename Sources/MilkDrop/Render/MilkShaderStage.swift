@@ -29,6 +29,8 @@ final class MilkShaderStage {
     /// Each pass's textures in slot order (bound again when the passes get machines for more threads).
     private var textures: [ObjectIdentifier: [any ShaderTexture]] = [:]
     private var workers = 0
+    /// The texture sizes the passes' `texsize_*` registers hold (main, blur1…3), to bind again on a change.
+    private var boundSizes = SIMD8<Int32>(repeating: -1)
 
     /// Binds the programs of `preset` (nil when it has neither, or they cannot run). `disk` finds disk
     /// textures (nil: every disk texture gets the stand-in).
@@ -74,12 +76,26 @@ final class MilkShaderStage {
         workers = count
         for pass in [warp, composite].compactMap({ $0 }) {
             guard let program = pass.program else { continue }
-            // The program and textures were accepted once already: neither call can fail now.
+            // The program was accepted once already: this cannot fail now.
             try? pass.setProgram(program, workers: count)
-            try? pass.bind(textures: textures[ObjectIdentifier(pass)] ?? [])
         }
+        boundSizes = SIMD8(repeating: -1)
         warp?.setUniforms(uniforms.values)
         composite?.setUniforms(uniforms.values)
+    }
+
+    /// Binds the textures again when a size a shader reads (`texsize_*`) changed: the buffer's (a new
+    /// output size) or the blur levels' (their first update at a size). Allocates only then.
+    private func bindIfResized() {
+        let l = blur.levels
+        let sizes = SIMD8<Int32>(Int32(previous.width), Int32(previous.height), Int32(l[0].width), Int32(l[0].height),
+                                 Int32(l[1].width), Int32(l[1].height), Int32(l[2].width), Int32(l[2].height))
+        guard sizes != boundSizes else { return }
+        boundSizes = sizes
+        for pass in [warp, composite].compactMap({ $0 }) {
+            // The same textures were accepted when the stage was made: this cannot fail now.
+            try? pass.bind(textures: textures[ObjectIdentifier(pass)] ?? [])
+        }
     }
 
     /// Fills the frame's uniform block and hands it to both passes (allocates nothing).
@@ -89,10 +105,13 @@ final class MilkShaderStage {
         composite?.setUniforms(uniforms.values)
     }
 
-    /// The warp shader from `source` (the previous buffer) into `target` through `mesh`.
+    /// The warp shader from `source` (the previous buffer) into `target` through `mesh`. Called every
+    /// frame, with or without a warp shader (it points `sampler_main` at the frame's buffers).
     func runWarp(from source: TextureView, into target: TextureView, mesh: WarpMesh, strips: (any StripRunner)?) {
-        guard let warp else { return }
         previous.update(source)
+        current.update(target)
+        bindIfResized()
+        guard let warp else { return }
         warp.setTarget(target)
         warp.setMesh(mesh)
         Self.run(warp, rows: target.height, strips)
@@ -102,6 +121,7 @@ final class MilkShaderStage {
     func runBlur(from buffer: TextureView, range: BlurRange, edgeDarken: Float, strips: (any StripRunner)?) {
         guard blurLevels > 0 else { return }
         blur.update(source: buffer, levels: blurLevels, range: range, edgeDarken: edgeDarken, strips: strips)
+        bindIfResized()
     }
 
     /// The composite shader from `buffer` (the finished feedback buffer) into `target`, with the
