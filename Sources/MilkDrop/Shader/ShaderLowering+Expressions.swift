@@ -8,6 +8,7 @@ extension ShaderLowering {
     }
 
     mutating func expression(_ e: ShaderExpression) throws(ShaderFault) -> ShaderValue {
+        try step(e.line)
         switch e.kind {
         case .number(let v, let isInteger):
             return ShaderValue(type: isInteger ? .int : .float, parts: [emitter.constant(Float(v))])
@@ -306,7 +307,9 @@ extension ShaderLowering {
                 bound.append(try convert(initial, to: parameter.type, line: line, explicit: false))
             }
         }
-        let savedScopes = scopes, savedAlive = alive, savedLanes = lanes, savedLoops = loops
+        let savedScopes = scopes, savedAlive = alive, savedLanes = lanes, savedLoops = loops, savedFunctions = functions
+        // Restored however the body ends (an error unwinds through the caller's blocks too).
+        defer { scopes = savedScopes; loops = savedLoops; lanes = savedLanes; alive = savedAlive; functions = savedFunctions }
         let globals = Array(scopes[0].values)
         let before = globals.map { values[$0] }
         lanes = try both(lanes, alive)

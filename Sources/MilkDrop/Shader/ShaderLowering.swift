@@ -57,7 +57,18 @@ struct ShaderLowering {
     /// Names assigned by each user function's body (globals it may change), for loops' carried sets.
     var assignedByFunction: [String: Set<String>] = [:]
 
+    /// Statements and expressions walked so far (see ``ShaderLimits/loweringSteps``).
+    var steps = 0
+
     init(kind: MilkShaderKind) { self.kind = kind }
+
+    /// Counts one more statement or expression walked.
+    mutating func step(_ line: Int) throws(ShaderFault) {
+        steps += 1
+        guard steps <= ShaderLimits.loweringSteps else {
+            throw ShaderFault(line, "the shader unrolls or inlines into too much code", .tooLarge)
+        }
+    }
 
     // MARK: the whole shader
 
@@ -148,6 +159,7 @@ struct ShaderLowering {
     }
 
     mutating func lower(_ statement: ShaderStatement) throws(ShaderFault) {
+        try step(statement.line)
         switch statement.kind {
         case .empty: break
         case .declaration(let declaration): try declare(declaration, isGlobal: false)

@@ -125,8 +125,14 @@ struct ShaderParser {
             if accept(":") { _ = try identifier() }
             var initializer: ShaderExpression?
             if accept("=") {
-                if current.isSymbol("{") { throw fault("initialiser lists are not supported", .unsupported("initializer list")) }
-                initializer = try parseAssignment()
+                if current.isSymbol("{") {
+                    let braceLine = current.line
+                    var items: [ShaderExpression] = []
+                    try parseInitializerList(into: &items)
+                    initializer = try node(.call(type.description, items), braceLine)
+                } else {
+                    initializer = try parseAssignment()
+                }
             }
             names.append((name, initializer, nameLine))
             guard accept(",") else { break }
@@ -135,6 +141,21 @@ struct ShaderParser {
         }
         try expect(";")
         return ShaderDeclaration(type: type, names: names, isStatic: isStatic, isConst: isConst)
+    }
+
+    /// `{ a, b, { c, d } }`: the items in order, inner braces flattened (a constructor of the declared
+    /// type takes them).
+    private mutating func parseInitializerList(into items: inout [ShaderExpression]) throws(ShaderFault) {
+        try enter()
+        defer { depth -= 1 }
+        try expect("{")
+        while !accept("}") {
+            if current.isSymbol("{") { try parseInitializerList(into: &items) } else { items.append(try parseAssignment()) }
+            if !accept(",") {
+                try expect("}")
+                return
+            }
+        }
     }
 
     private mutating func parseType() throws(ShaderFault) -> ShaderType {

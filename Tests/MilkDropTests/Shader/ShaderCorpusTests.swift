@@ -17,13 +17,15 @@ struct ShaderCorpusTests {
         var presets = 0, shaders = 0, compiled = 0
         var reasons: [String: Int] = [:], examples: [String: String] = [:]
         var operations: [Int] = [], registers: [Int] = []
-        let started = Date()
+        var seconds = 0.0
         for case let path as String in walker where path.hasSuffix(".milk") {
             guard let file = try? MilkPresetParser.parse(contentsOf: Self.folder + "/" + path), file.hasShaders else { continue }
             presets += 1
             for (block, kind) in [(file.warpShader, MilkShaderKind.warp), (file.compositeShader, .composite)] {
                 guard let block else { continue }
                 shaders += 1
+                let started = Date()
+                defer { seconds += Date().timeIntervalSince(started) }
                 do {
                     let program = try ShaderCompiler.compile(block, kind: kind)
                     compiled += 1
@@ -37,11 +39,10 @@ struct ShaderCorpusTests {
                 }
             }
         }
-        let seconds = Date().timeIntervalSince(started)
         operations.sort(); registers.sort()
         func median(_ a: [Int]) -> Int { a.isEmpty ? 0 : a[a.count / 2] }
         func p90(_ a: [Int]) -> Int { a.isEmpty ? 0 : a[a.count * 9 / 10] }
-        print("ShaderCorpusTests: \(presets) presets with shaders; \(shaders) shaders, \(compiled) compile, \(shaders - compiled) fail; \(String(format: "%.1f", seconds)) s")
+        print("ShaderCorpusTests: \(presets) presets with shaders; \(shaders) shaders, \(compiled) compile, \(shaders - compiled) fail; compiling took \(String(format: "%.2f", seconds)) s")
         print("  operations median \(median(operations)), p90 \(p90(operations)), max \(operations.last ?? 0); registers median \(median(registers)), p90 \(p90(registers)), max \(registers.last ?? 0)")
         for (reason, count) in reasons.sorted(by: { $0.value > $1.value }) {
             print("  \(count)× \(reason) — e.g. \(examples[reason] ?? "")")
