@@ -79,7 +79,9 @@ extension ShaderLowering {
         ShaderAssignments.collect(body, functions: userFunctions, into: &names, cache: &assignedByFunction)
         if let step { ShaderAssignments.collect(step, functions: userFunctions, into: &names, cache: &assignedByFunction) }
         if let condition { ShaderAssignments.collect(condition, functions: userFunctions, into: &names, cache: &assignedByFunction) }
-        var carried = Set(names.compactMap { lookup($0) })
+        // Every variable of those names, shadowed ones too (a function the loop calls may change a
+        // global that a local of the same name hides here).
+        var carried = Set(names.flatMap { name in scopes.compactMap { $0[name] } })
         if let frame = functions.last, names.contains(ShaderAssignments.returnMarker) {
             carried.insert(frame.returned)
             if let result = frame.result { carried.insert(result) }
