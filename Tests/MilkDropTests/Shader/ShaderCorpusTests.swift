@@ -17,6 +17,7 @@ struct ShaderCorpusTests {
         var presets = 0, shaders = 0, compiled = 0
         var reasons: [String: Int] = [:], examples: [String: String] = [:]
         var operations: [Int] = [], registers: [Int] = []
+        var largest = (operations: 0, name: "")
         var seconds = 0.0
         for case let path as String in walker where path.hasSuffix(".milk") {
             guard let file = try? MilkPresetParser.parse(contentsOf: Self.folder + "/" + path), file.hasShaders else { continue }
@@ -24,12 +25,21 @@ struct ShaderCorpusTests {
             for (block, kind) in [(file.warpShader, MilkShaderKind.warp), (file.compositeShader, .composite)] {
                 guard let block else { continue }
                 shaders += 1
-                let started = Date()
-                defer { seconds += Date().timeIntervalSince(started) }
                 do {
+                    let started = Date()
                     let program = try ShaderCompiler.compile(block, kind: kind)
+                    seconds += Date().timeIntervalSince(started)
                     compiled += 1
+                    let problems = contractViolations(program)
+                    #expect(problems.isEmpty, "\(path) [\(kind)]: \(problems.prefix(3))")
+                    // Every program runs on a pixel (the reference traps on a bad register).
+                    _ = ShaderRun.run(program)
+                    if ProcessInfo.processInfo.environment["SHADER_CORPUS_DUMP"].map({ path.contains($0) }) == true {
+                        print("== \(path) [\(kind)]: \(program.code.count) operations, \(program.registerCount) registers")
+                        for (k, op) in program.code.enumerated() { print("  \(k): \(op)") }
+                    }
                     operations.append(program.code.count)
+                    if program.code.count > largest.operations { largest = (program.code.count, "\(path) [\(kind)]") }
                     registers.append(Int(program.registerCount))
                 } catch {
                     let reason = error.reason.description
@@ -43,7 +53,7 @@ struct ShaderCorpusTests {
         func median(_ a: [Int]) -> Int { a.isEmpty ? 0 : a[a.count / 2] }
         func p90(_ a: [Int]) -> Int { a.isEmpty ? 0 : a[a.count * 9 / 10] }
         print("ShaderCorpusTests: \(presets) presets with shaders; \(shaders) shaders, \(compiled) compile, \(shaders - compiled) fail; compiling took \(String(format: "%.2f", seconds)) s")
-        print("  operations median \(median(operations)), p90 \(p90(operations)), max \(operations.last ?? 0); registers median \(median(registers)), p90 \(p90(registers)), max \(registers.last ?? 0)")
+        print("  operations median \(median(operations)), p90 \(p90(operations)), max \(operations.last ?? 0) (\(largest.name)); registers median \(median(registers)), p90 \(p90(registers)), max \(registers.last ?? 0)")
         for (reason, count) in reasons.sorted(by: { $0.value > $1.value }) {
             print("  \(count)× \(reason) — e.g. \(examples[reason] ?? "")")
         }

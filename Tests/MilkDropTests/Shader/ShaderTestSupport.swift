@@ -58,3 +58,41 @@ func close(_ a: Float, _ b: Float, _ tolerance: Float = 1e-5) -> Bool { abs(a - 
 func close(_ a: SIMD3<Float>, _ b: SIMD3<Float>, _ tolerance: Float = 1e-5) -> Bool {
     close(a.x, b.x, tolerance) && close(a.y, b.y, tolerance) && close(a.z, b.z, tolerance)
 }
+
+/// The contract of `ShaderProgram.swift`, checked: every register in range, preloaded registers never
+/// written by code, jumps inside the code, sampler slots and uniform offsets valid.
+func contractViolations(_ p: ShaderProgram) -> [String] {
+    var problems: [String] = []
+    let count = p.registerCount
+    func valid(_ r: Int32, _ what: String) { if r < 0 || r >= count { problems.append("\(what): register \(r) of \(count)") } }
+    var preloaded = Set<Int32>()
+    for c in p.constants { valid(c.register, "constant"); preloaded.insert(c.register) }
+    for u in p.uniforms {
+        valid(u.register, "uniform"); preloaded.insert(u.register)
+        if u.offset < 0 || Int(u.offset) >= ShaderUniforms.count { problems.append("uniform offset \(u.offset)") }
+    }
+    for i in p.inputs { valid(i.register, "input"); preloaded.insert(i.register) }
+    for t in p.textureSizes {
+        valid(t.register, "texture size"); preloaded.insert(t.register)
+        if t.slot < 0 || Int(t.slot) >= p.samplers.count { problems.append("texture size slot \(t.slot)") }
+    }
+    if preloaded.count != p.constants.count + p.uniforms.count + p.inputs.count + p.textureSizes.count {
+        problems.append("two preloads share a register")
+    }
+    for (k, op) in p.code.enumerated() {
+        for r in op.read { valid(r, "operation \(k) reads") }
+        for r in op.written {
+            valid(r, "operation \(k) writes")
+            if preloaded.contains(r) { problems.append("operation \(k) writes preloaded register \(r)") }
+        }
+        switch op {
+        case .jump(let to), .jumpIfNone(_, let to), .loopBack(_, let to):
+            if to < 0 || Int(to) > p.code.count { problems.append("operation \(k) jumps to \(to)") }
+        case .sample(let slot, _, _, _, _, _, _, _):
+            if slot < 0 || Int(slot) >= p.samplers.count { problems.append("operation \(k) samples slot \(slot)") }
+        default: break
+        }
+    }
+    valid(p.output.r, "output"); valid(p.output.g, "output"); valid(p.output.b, "output")
+    return problems
+}
