@@ -134,6 +134,10 @@ struct ShaderLowering {
         values[id] = merged
     }
 
+    /// Declares each name of `declaration`, bound to its initialiser or to 0. A global that is neither
+    /// `static` nor `const` is, in HLSL, a uniform the host sets; MilkDrop sets none, and here it holds
+    /// its initialiser, what the preset's author wrote. `float4 texsize_NAME;` and re-declared header
+    /// uniforms declare nothing (the names already mean the texture's size and the uniform).
     mutating func declare(_ declaration: ShaderDeclaration, isGlobal: Bool) throws(ShaderFault) {
         for (name, initializer, line) in declaration.names {
             var parts: [Int32]

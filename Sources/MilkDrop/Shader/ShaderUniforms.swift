@@ -29,7 +29,8 @@ package struct ShaderFrameInput: Sendable, Equatable {
 /// phases; a rotation is `Rx · T · Rz · Ry` in Direct3D's row-vector convention, with random base
 /// angles, translations in ±1 and speeds growing with the matrix's index (the static `rot_s` barely
 /// turn, the ultra-fast `rot_uf` turn about 2 radians a second); `rot_rand` and `rand_frame` are new
-/// every frame. Where MilkDrop draws from `rand()`, this draws from ``SplitMix64``: the preset's values
+/// every frame. `vol` is the frame's own (MilkDrop's source puts a third of `treb` there through a
+/// stray comma operator). Where MilkDrop draws from `rand()`, this draws from ``SplitMix64``: the preset's values
 /// from `seed`, the frame's from `seed` and the frame number, so a frame always comes out the same.
 package struct ShaderUniforms: Sendable {
     package static let constantsOffset = 0
@@ -44,7 +45,8 @@ package struct ShaderUniforms: Sendable {
         (1...4).map { "rot_\(group)\($0)" }
     }
 
-    /// The block (``count`` floats), rewritten in place by ``update(_:)``.
+    /// The block (``count`` floats), rewritten in place by ``update(_:)``. Read it in place
+    /// (`withUnsafeBufferPointer`): a copy kept across an update would make the update copy the block.
     package private(set) var values: [Float]
     private let seed: UInt64
     /// The preset's 20 time-driven rotations: base angles, speeds (radians a second) and translations.
