@@ -55,7 +55,7 @@ extension ShaderLowering {
         if let type = function.returnType {
             result = newFlag("$result")
             variables[result!].type = type
-            values[result!] = Array(repeating: emitter.constant(0), count: type.count)
+            bind(result!, Array(repeating: emitter.constant(0), count: type.count))
         }
         functions.append(FunctionFrame(name: name, returnType: function.returnType, result: result, returned: newFlag("$returned")))
         try lowerBlock(function.body)
@@ -71,7 +71,7 @@ extension ShaderLowering {
                 for c in merged.indices where values[id][c] != before[k][c] {
                     merged[c] = try emitter.ternary(.select, savedAlive, values[id][c], before[k][c])
                 }
-                values[id] = merged
+                bind(id, merged)
             }
         }
         for (k, place) in places.enumerated() {

@@ -109,8 +109,8 @@ extension ShaderLowering {
                 throw ShaderFault(e.line, "assigning through a variable index is not supported", .unsupported("dynamic index write"))
             }
             let rows = base.type.isMatrix ? base.type.rows : base.type.count
+            guard k >= 0, k < Float(rows) else { throw ShaderFault(e.line, "index \(k) out of range", .typeMismatch) }
             let row = Int(k)
-            guard k >= 0, row < rows else { throw ShaderFault(e.line, "index \(row) out of range", .typeMismatch) }
             if base.type.isMatrix {
                 let c = base.type.columns
                 return Place(variable: base.variable, indices: Array(base.indices[(row * c)..<(row * c + c)]), type: .vector(base.type.base, c).flattened)
@@ -174,8 +174,8 @@ extension ShaderLowering {
         func element(_ r: Int) -> [Int32] { Array(value.parts[(r * width)..<(r * width + width)]) }
         guard let i = index.parts.first else { throw ShaderFault(line, "an index needs a value", .typeMismatch) }
         if let k = emitter.constantValue(i) {
+            guard k >= 0, k < Float(rows) else { throw ShaderFault(line, "index \(k) out of range", .typeMismatch) }
             let r = Int(k)
-            guard k >= 0, r < rows else { throw ShaderFault(line, "index \(r) out of range", .typeMismatch) }
             return ShaderValue(type: elementType, parts: element(r))
         }
         var parts = element(0)

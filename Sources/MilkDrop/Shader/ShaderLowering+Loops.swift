@@ -42,17 +42,17 @@ extension ShaderLowering {
             if let n = next, emitter.constantValue(n) == 0 { alive = next; break }
             // The step runs for every lane so that the condition can fold; lanes that stopped keep
             // their values through the merge below.
-            let before = values
+            let before = values, firstRebound = rebound.count
             alive = nil
             if let step { _ = try expression(step) }
             alive = next
             if let next {
-                for id in 0..<before.count where values[id] != before[id] {
+                for id in Set(rebound[firstRebound...]).filter({ $0 < before.count }).sorted() where values[id] != before[id] {
                     var merged = before[id]
                     for k in merged.indices where values[id][k] != before[id][k] {
                         merged[k] = try emitter.ternary(.select, next, values[id][k], before[id][k])
                     }
-                    values[id] = merged
+                    bind(id, merged)
                 }
             }
         }
@@ -97,7 +97,7 @@ extension ShaderLowering {
                 registers.append(r)
             }
             fixed[id] = registers
-            values[id] = registers
+            bind(id, registers)
         }
         let running = try both(entryLanes, entryAlive)
         var start = running
@@ -124,7 +124,7 @@ extension ShaderLowering {
         for id in ordered {
             let registers = fixed[id]!
             for (k, r) in registers.enumerated() { try emitter.update(r, mask: mask, value: values[id][k]) }
-            values[id] = registers
+            bind(id, registers)
         }
         try emitter.emit(.move(dst: mask, a: stay ?? mask))
         try emitter.emit(.loopBack(mask: mask, to: top))

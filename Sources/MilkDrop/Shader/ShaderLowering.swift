@@ -29,6 +29,8 @@ struct ShaderLowering {
     var variables: [Variable] = []
     /// The current value of each variable (`values[id]`), the bindings.
     var values: [[Int32]] = []
+    /// Every variable rebound, in order: an `if` merges only the variables its branches rebound.
+    var rebound: [Int] = []
     /// Name → variable id, innermost scope last. Index 0 holds the globals.
     var scopes: [[String: Int]] = [[:]]
 
@@ -124,14 +126,20 @@ struct ShaderLowering {
         return nil
     }
 
+    /// Rebinds variable `id` to `parts` (everywhere: see ``assign(_:_:)`` for the guarded form).
+    mutating func bind(_ id: Int, _ parts: [Int32]) {
+        values[id] = parts
+        rebound.append(id)
+    }
+
     /// Binds variable `id` to `parts` where the current statement runs (keeping the old value elsewhere).
     mutating func assign(_ id: Int, _ parts: [Int32]) throws(ShaderFault) {
         let old = values[id]
-        guard let alive else { values[id] = parts; return }
+        guard let alive else { bind(id, parts); return }
         if emitter.constantValue(alive) == 0 { return }
         var merged = old
         for k in parts.indices where parts[k] != old[k] { merged[k] = try emitter.ternary(.select, alive, parts[k], old[k]) }
-        values[id] = merged
+        bind(id, merged)
     }
 
     /// Declares each name of `declaration`, bound to its initialiser or to 0. A global that is neither
@@ -228,7 +236,7 @@ struct ShaderLowering {
             return
         }
         let base = values, baseAlive = alive, baseLanes = lanes
-        let count = variables.count
+        let count = variables.count, firstRebound = rebound.count
         lanes = try both(try both(baseLanes, baseAlive), c)
         alive = nil
         try lowerBlock([then])
@@ -243,7 +251,8 @@ struct ShaderLowering {
         alive = baseAlive
         lanes = baseLanes
         let takeThen = try both(baseAlive, c), takeElse = try both(baseAlive, notC)
-        for id in 0..<count where thenValues[id] != elseValues[id] || thenValues[id] != base[id] {
+        let touched = Set(rebound[firstRebound...]).filter { $0 < count }.sorted()
+        for id in touched where thenValues[id] != elseValues[id] || thenValues[id] != base[id] {
             var merged = base[id]
             for k in merged.indices {
                 let t = thenValues[id][k], e = elseValues[id][k], old = base[id][k]
@@ -253,7 +262,7 @@ struct ShaderLowering {
                 let chosen = try emitter.ternary(.select, c, t, e)
                 merged[k] = baseAlive == nil ? chosen : try emitter.ternary(.select, baseAlive!, chosen, old)
             }
-            values[id] = merged
+            bind(id, merged)
         }
         if thenAlive != nil || elseAlive != nil {
             let branch = try emitter.ternary(.select, c, thenAlive ?? emitter.constant(1), elseAlive ?? emitter.constant(1))

@@ -86,6 +86,9 @@ struct ShaderCompilerTests {
         #expect(failure("shader_body { break; }")?.reason == .syntax)
         #expect(failure("shader_body { ret.xx = 1; }")?.reason == .typeMismatch)
         #expect(failure("shader_body { ret.q = 1; }")?.reason == .typeMismatch)
+        #expect(failure("shader_body { ret.x = ret[1e30]; }")?.reason == .typeMismatch)
+        #expect(failure("shader_body { ret[-1] = 1; }")?.reason == .typeMismatch)
+        #expect(failure("shader_body { float2x2 m = 1; m[0.0 / 0.0] = 1; }")?.reason == .typeMismatch)
     }
 
     @Test("the CodeBlock overload reports the .milk file's line")
