@@ -1,9 +1,10 @@
 /// Loops: unrolled when their condition folds to a constant on every iteration, masked otherwise.
 extension ShaderLowering {
+    /// A `for` (its initialiser already lowered), `while` (`testFirst`) or `do … while` loop.
     mutating func lowerLoop(condition: ShaderExpression?, body: ShaderStatement, step: ShaderExpression?,
-                            testFirst: Bool, line: Int) throws(ShaderFault) {
+                            testFirst: Bool) throws(ShaderFault) {
         if try unrolled(condition: condition, body: body, step: step, testFirst: testFirst) { return }
-        try masked(condition: condition, body: body, step: step, testFirst: testFirst, line: line)
+        try masked(condition: condition, body: body, step: step, testFirst: testFirst)
     }
 
     /// Lowers the loop iteration by iteration while its condition is a constant; false (with nothing
@@ -56,24 +57,23 @@ extension ShaderLowering {
                 }
             }
         }
-        finishLoop(entryAlive: savedAlive, entryLanes: savedLanes)
+        try finishLoop(entryAlive: savedAlive, entryLanes: savedLanes)
         return true
     }
 
     /// After a loop every lane that entered it runs on, but those that returned inside it.
-    private mutating func finishLoop(entryAlive: Int32?, entryLanes: Int32?) {
+    private mutating func finishLoop(entryAlive: Int32?, entryLanes: Int32?) throws(ShaderFault) {
         lanes = entryLanes
         alive = entryAlive
         if let frame = functions.last, let returned = values[frame.returned].first, emitter.constantValue(returned) != 0 {
-            // (The helper cannot throw for a register and a constant; the fallback keeps the lanes.)
-            if let stillRunning = try? emitter.unary(.not, returned), let a = try? both(entryAlive, stillRunning) { alive = a }
+            alive = try both(entryAlive, try emitter.unary(.not, returned))
         }
     }
 
     /// The loop with its lanes under a mask: carried variables in fixed registers, `loopBack` while a
     /// lane is active (at most ``ShaderProgram/maxLoopIterations`` times).
     private mutating func masked(condition: ShaderExpression?, body: ShaderStatement, step: ShaderExpression?,
-                                 testFirst: Bool, line: Int) throws(ShaderFault) {
+                                 testFirst: Bool) throws(ShaderFault) {
         let entryAlive = alive, entryLanes = lanes
         var names = Set<String>()
         ShaderAssignments.collect(body, functions: userFunctions, into: &names, cache: &assignedByFunction)
@@ -130,8 +130,7 @@ extension ShaderLowering {
         try emitter.emit(.loopBack(mask: mask, to: top))
         emitter.patchJump(at: entry, to: Int32(emitter.code.count))
         emitter.forgetReuse()
-        finishLoop(entryAlive: entryAlive, entryLanes: entryLanes)
-        _ = line
+        try finishLoop(entryAlive: entryAlive, entryLanes: entryLanes)
     }
 }
 

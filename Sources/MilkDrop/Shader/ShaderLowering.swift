@@ -183,11 +183,11 @@ struct ShaderLowering {
             scopes.append([:])
             defer { scopes.removeLast() }
             if let initial { try lower(initial) }
-            try lowerLoop(condition: condition, body: body, step: step, testFirst: true, line: statement.line)
+            try lowerLoop(condition: condition, body: body, step: step, testFirst: true)
         case .whileLoop(let condition, let body):
-            try lowerLoop(condition: condition, body: body, step: nil, testFirst: true, line: statement.line)
+            try lowerLoop(condition: condition, body: body, step: nil, testFirst: true)
         case .doWhile(let body, let condition):
-            try lowerLoop(condition: condition, body: body, step: nil, testFirst: false, line: statement.line)
+            try lowerLoop(condition: condition, body: body, step: nil, testFirst: false)
         case .breakLoop, .continueLoop:
             guard let loop = loops.last else {
                 throw ShaderFault(statement.line, "\(statement.kind.isBreak ? "break" : "continue") outside a loop")
