@@ -26,6 +26,7 @@ extension ShaderLowering {
         guard functions.count <= ShaderLimits.callDepth else {
             throw ShaderFault(line, "calls nested more than \(ShaderLimits.callDepth) deep", .tooLarge)
         }
+        try step(line, cost: scopes[0].count / 32)
         var bound: [ShaderValue] = []
         var places: [Place?] = []
         for (parameter, argument) in zip(function.parameters, arguments) {

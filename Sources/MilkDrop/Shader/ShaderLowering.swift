@@ -64,9 +64,10 @@ struct ShaderLowering {
 
     init(kind: MilkShaderKind) { self.kind = kind }
 
-    /// Counts one more statement or expression walked.
-    mutating func step(_ line: Int) throws(ShaderFault) {
-        steps += 1
+    /// Counts one more statement or expression walked, and `cost` more for work that grows with the
+    /// number of variables (a branch copies their bindings).
+    mutating func step(_ line: Int, cost: Int = 0) throws(ShaderFault) {
+        steps += 1 + cost
         guard steps <= ShaderLimits.loweringSteps else {
             throw ShaderFault(line, "the shader unrolls or inlines into too much code", .tooLarge)
         }
@@ -231,6 +232,7 @@ struct ShaderLowering {
 
     mutating func lowerIf(_ conditionExpression: ShaderExpression, _ then: ShaderStatement, _ otherwise: ShaderStatement?) throws(ShaderFault) {
         let c = try condition(conditionExpression)
+        try step(conditionExpression.line, cost: variables.count / 32)
         if let constant = emitter.constantValue(c) {
             if constant != 0 { try lowerBlock([then]) } else if let otherwise { try lowerBlock([otherwise]) }
             return

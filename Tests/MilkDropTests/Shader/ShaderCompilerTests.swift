@@ -118,6 +118,10 @@ struct ShaderCompilerTests {
         var calls = "float f0(float x) { return x + 1; }\n"
         for k in 1...40 { calls += "float f\(k)(float x) { return f\(k - 1)(x) + f\(k - 1)(x); }\n" }
         #expect(failure(calls + "shader_body { ret = f40(uv.x); }")?.reason == .tooLarge)
+        // Thousands of variables copied by thousands of branches in loops: the work is bounded.
+        let names = (0..<8_000).map { "v\($0)" }.joined(separator: ",")
+        let branches = "for (int i = 0; i < 64; i++) { for (int j = 0; j < 64; j++) { if (uv.x > i) v1 += j; } }"
+        #expect(failure("float \(names);\nshader_body { \(branches) ret = v1; }")?.reason == .tooLarge)
         // Unrolling that would blow up falls back to a masked loop and stays small.
         let loops = try? ShaderCompiler.compile("""
             shader_body { float s = 0;
