@@ -13,6 +13,10 @@ package struct ShaderFrameInput: Sendable, Equatable {
     package var q = SIMD32<Float>(repeating: 0)
     /// The feedback buffer's size in pixels.
     package var width = 1, height = 1
+    /// `aspect.xy`, the multipliers that make a picture pasted over the screen keep its proportions;
+    /// nil: MilkDrop's, from ``width`` and ``height`` (1 along the longer side, shorter / longer along
+    /// the other).
+    package var aspect: SIMD2<Float>?
     /// `blur1_min`…`blur3_min` and `blur1_max`…`blur3_max` as the per-frame code left them.
     package var blurMin = SIMD3<Float>(0, 0, 0), blurMax = SIMD3<Float>(1, 1, 1)
 
@@ -76,8 +80,8 @@ package struct ShaderUniforms: Sendable {
                 b[offset] = x; b[offset + 1] = y; b[offset + 2] = z; b[offset + 3] = w
             }
             let width = Float(max(1, frame.width)), height = Float(max(1, frame.height))
-            let aspectX: Float = width > height ? 1 : width / height
-            let aspectY: Float = width > height ? height / width : 1
+            let aspectX: Float = frame.aspect?.x ?? (width > height ? 1 : width / height)
+            let aspectY: Float = frame.aspect?.y ?? (width > height ? height / width : 1)
             set(0, aspectX, aspectY, 1 / aspectX, 1 / aspectY)
             set(4, 0, 0, 0, 0)
             set(8, frame.time, frame.fps, Float(frame.frame), frame.progress)

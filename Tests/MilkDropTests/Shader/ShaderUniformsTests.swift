@@ -44,6 +44,11 @@ struct ShaderUniformsTests {
         #expect(try ret("ret = float3(q1, q5, q32);") == SIMD3(10, 50, 320))
         #expect(try ret("ret = float3(_qb.y, _qh.x, q17);") == SIMD3(60, 290, 170))
         #expect(try ret("ret = aspect.xyw;") == SIMD3(1, 0.5, 2))
+        var tall = f
+        tall.width = 100; tall.height = 400
+        #expect(try ShaderRun.ret("ret = aspect.xyz;", frame: tall) == SIMD3(0.25, 1, 4))
+        tall.aspect = SIMD2(0.5, 0.8)
+        #expect(try ShaderRun.ret("ret = aspect.xyw;", frame: tall) == SIMD3(0.5, 0.8, 1.25))
         #expect(try ret("ret = texsize.xyz;") == SIMD3(200, 100, 0.005))
         #expect(close(try ret("ret = float3(mip_x, mip_y, mip_avg);"), SIMD3(repeating: log2f(200))))
         let roam = try ret("ret = float3(roam_cos.x, roam_sin.w, slow_roam_cos.z);")
