@@ -18,6 +18,7 @@ struct ShaderCorpusTests {
         var reasons: [String: Int] = [:], examples: [String: String] = [:]
         var operations: [Int] = [], registers: [Int] = []
         var largest = (operations: 0, name: "")
+        var masked = 0
         var seconds = 0.0
         for case let path as String in walker where path.hasSuffix(".milk") {
             guard let file = try? MilkPresetParser.parse(contentsOf: Self.folder + "/" + path), file.hasShaders else { continue }
@@ -39,6 +40,7 @@ struct ShaderCorpusTests {
                         for (k, op) in program.code.enumerated() { print("  \(k): \(op)") }
                     }
                     operations.append(program.code.count)
+                    if program.code.contains(where: { if case .loopBack = $0 { true } else { false } }) { masked += 1 }
                     if program.code.count > largest.operations { largest = (program.code.count, "\(path) [\(kind)]") }
                     registers.append(Int(program.registerCount))
                 } catch {
@@ -53,7 +55,7 @@ struct ShaderCorpusTests {
         func median(_ a: [Int]) -> Int { a.isEmpty ? 0 : a[a.count / 2] }
         func p90(_ a: [Int]) -> Int { a.isEmpty ? 0 : a[a.count * 9 / 10] }
         print("ShaderCorpusTests: \(presets) presets with shaders; \(shaders) shaders, \(compiled) compile, \(shaders - compiled) fail; compiling took \(String(format: "%.2f", seconds)) s")
-        print("  operations median \(median(operations)), p90 \(p90(operations)), max \(operations.last ?? 0) (\(largest.name)); registers median \(median(registers)), p90 \(p90(registers)), max \(registers.last ?? 0)")
+        print("  operations median \(median(operations)), p90 \(p90(operations)), max \(operations.last ?? 0) (\(largest.name)); registers median \(median(registers)), p90 \(p90(registers)), max \(registers.last ?? 0); \(masked) with a masked loop")
         for (reason, count) in reasons.sorted(by: { $0.value > $1.value }) {
             print("  \(count)× \(reason) — e.g. \(examples[reason] ?? "")")
         }
