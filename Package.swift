@@ -140,5 +140,6 @@ if Context.environment["MARBLE_FUZZ"] != nil {
         .executableTarget(name: "FuzzMedia", dependencies: ["CLibFuzzer", "MarbleMedia", "MarbleAnalysis"], path: "Tests/Fuzz/FuzzMedia"),
         .executableTarget(name: "FuzzPreset", dependencies: ["CLibFuzzer", "MarbleRender"], path: "Tests/Fuzz/FuzzPreset"),
         .executableTarget(name: "FuzzOptions", dependencies: ["CLibFuzzer", "MarbleKit"], path: "Tests/Fuzz/FuzzOptions"),
+        .executableTarget(name: "FuzzShader", dependencies: ["CLibFuzzer", "MilkDrop"], path: "Tests/Fuzz/FuzzShader"),
     ]
 }

@@ -3,6 +3,7 @@
 #   FuzzMedia    media bytes → demux → decode → analysis (MediaInput, AudioDecoder, OfflineAnalyzer, FeatureExtractor)
 #   FuzzPreset   preset YAML → preset → scene → compositor → a 64x36 frame
 #   FuzzOptions  command-line values (NUL-separated) → parsers and options validation
+#   FuzzShader   MilkDrop 2 shader text → ShaderCompiler → program invariants → one pixel on ShaderReference
 # Usage: Tests/Fuzz/run.sh [SECONDS_PER_HARNESS (default 60)] [HARNESS...]
 # Builds into .build-fuzz (MARBLE_FUZZ=1 adds the harness targets to the package), seeds corpora in
 # .build-fuzz/corpus/NAME (generated: ffmpeg lavfi clips, the bundled presets, argument vectors), keeps
@@ -13,7 +14,7 @@ cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(FuzzMedia FuzzPreset FuzzOptions)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(FuzzMedia FuzzPreset FuzzOptions FuzzShader)
 scratch=.build-fuzz
 corpus=$scratch/corpus
 mkdir -p "$scratch/crashes"
@@ -59,6 +60,21 @@ in.ogg|x.gif|-2x4|-9223372036854775807|nan|99999999999999999999
 VECTORS
 }
 
+# The warp and composite shaders of the installed projectm-data presets (none when it is absent).
+seed_shader() {
+    local dir=$corpus/FuzzShader i=0
+    mkdir -p "$dir"
+    [ -n "$(ls -A "$dir" 2>/dev/null)" ] && return
+    [ -d /usr/share/projectM/presets ] || { printf 'shader_body { ret = tex2D(sampler_main, uv).xyz; }' > "$dir/seed"; return; }
+    find /usr/share/projectM/presets -name '*.milk' | sort | awk 'NR % 8 == 0' | while IFS= read -r file; do
+        for kind in warp comp; do
+            grep -a "^${kind}_[0-9]*=" "$file" | sed 's/^[a-z]*_[0-9]*=`\{0,1\}//' > "$dir/$kind-$i"
+            [ -s "$dir/$kind-$i" ] || rm -f "$dir/$kind-$i"
+        done
+        i=$((i + 1))
+    done
+}
+
 # lld, because gold crashes ("internal error in format_file_lineno") linking the sanitized objects.
 echo "== building ${harnesses[*]} (MARBLE_FUZZ=1, -sanitize=fuzzer,address, $scratch)"
 for name in "${harnesses[@]}"; do
@@ -75,6 +91,7 @@ for name in "${harnesses[@]}"; do
         FuzzMedia) seed_media; extra=(-max_len=65536 -timeout=20) ;;
         FuzzPreset) seed_preset; extra=(-max_len=8192 -timeout=10 -dict=Tests/Fuzz/preset.dict) ;;
         FuzzOptions) seed_options; extra=(-max_len=512 -timeout=5) ;;
+        FuzzShader) seed_shader; extra=(-max_len=16384 -timeout=10 -dict=Tests/Fuzz/shader.dict) ;;
         *) echo "unknown harness $name"; exit 2 ;;
     esac
     echo "== $name for ${seconds}s"

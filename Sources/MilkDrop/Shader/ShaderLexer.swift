@@ -81,6 +81,13 @@ enum ShaderLexer {
                 push(.identifier, end)
                 continue
             }
+            if c == UInt8(ascii: "\"") {
+                // A string (only `#include "file"` has one); the parser refuses it anywhere else.
+                var end = i + 1
+                while end < bytes.count && bytes[end] != UInt8(ascii: "\"") && bytes[end] != 0x0A { end += 1 }
+                push(.symbol, min(bytes.count, end + 1))
+                continue
+            }
             if c == UInt8(ascii: "#") {
                 if lineStart { push(.directive, i + 1) } else { throw ShaderFault(line, "unexpected \"#\"") }
                 continue

@@ -17,6 +17,9 @@ package enum ShaderLimits {
     package static let operations = 200_000
     /// Registers of the finished program.
     package static let registers = 4_096
+    /// Statements and expressions the lowering walks in all (unrolled loops and inlined functions walk
+    /// their bodies again): bounds the compile time of loops in loops and calls of calls.
+    package static let loweringSteps = 1_000_000
     /// Iterations a loop with constant bounds is unrolled into; longer loops run masked, bounded at run
     /// time by ``ShaderProgram/maxLoopIterations``.
     package static let unrolledIterations = 64

@@ -8,6 +8,7 @@ extension ShaderLowering {
     }
 
     mutating func expression(_ e: ShaderExpression) throws(ShaderFault) -> ShaderValue {
+        try step(e.line)
         switch e.kind {
         case .number(let v, let isInteger):
             return ShaderValue(type: isInteger ? .int : .float, parts: [emitter.constant(Float(v))])
@@ -108,8 +109,8 @@ extension ShaderLowering {
                 throw ShaderFault(e.line, "assigning through a variable index is not supported", .unsupported("dynamic index write"))
             }
             let rows = base.type.isMatrix ? base.type.rows : base.type.count
+            guard k >= 0, k < Float(rows) else { throw ShaderFault(e.line, "index \(k) out of range", .typeMismatch) }
             let row = Int(k)
-            guard k >= 0, row < rows else { throw ShaderFault(e.line, "index \(row) out of range", .typeMismatch) }
             if base.type.isMatrix {
                 let c = base.type.columns
                 return Place(variable: base.variable, indices: Array(base.indices[(row * c)..<(row * c + c)]), type: .vector(base.type.base, c).flattened)
@@ -173,8 +174,8 @@ extension ShaderLowering {
         func element(_ r: Int) -> [Int32] { Array(value.parts[(r * width)..<(r * width + width)]) }
         guard let i = index.parts.first else { throw ShaderFault(line, "an index needs a value", .typeMismatch) }
         if let k = emitter.constantValue(i) {
+            guard k >= 0, k < Float(rows) else { throw ShaderFault(line, "index \(k) out of range", .typeMismatch) }
             let r = Int(k)
-            guard k >= 0, r < rows else { throw ShaderFault(line, "index \(r) out of range", .typeMismatch) }
             return ShaderValue(type: elementType, parts: element(r))
         }
         var parts = element(0)
@@ -264,89 +265,6 @@ extension ShaderLowering {
         if let type = ShaderType.named(name) { return try construct(type, arguments, line: line) }
         if let overloads = userFunctions[name] { return try inline(name, overloads, arguments, line: line) }
         return try intrinsic(name, arguments, line: line)
-    }
-
-    /// `float3(a, b)`: the arguments' components in order (one scalar fills every component).
-    mutating func construct(_ type: ShaderType, _ arguments: [ShaderExpression], line: Int) throws(ShaderFault) -> ShaderValue {
-        var parts: [Int32] = []
-        for a in arguments {
-            let value = try expression(a)
-            parts += try convert(value, to: value.type.with(type.base), line: line, explicit: true).parts
-        }
-        if parts.count == 1 { parts = Array(repeating: parts[0], count: type.count) }
-        if arguments.count == 1 && parts.count > type.count { parts = Array(parts.prefix(type.count)) }
-        guard parts.count == type.count else {
-            throw ShaderFault(line, "\(type) needs \(type.count) components, not \(parts.count)", .typeMismatch)
-        }
-        return ShaderValue(type: type, parts: parts)
-    }
-
-    /// A user function's body, inlined with its parameters bound to the arguments.
-    mutating func inline(_ name: String, _ overloads: [ShaderFunction], _ arguments: [ShaderExpression], line: Int) throws(ShaderFault) -> ShaderValue {
-        guard let function = overloads.first(where: { $0.parameters.count == arguments.count }) else {
-            throw ShaderFault(line, "\(name) takes \(overloads[0].parameters.count) arguments, not \(arguments.count)", .typeMismatch)
-        }
-        if functions.contains(where: { $0.name == name }) {
-            throw ShaderFault(line, "\(name) calls itself (recursion is not supported)", .unsupported("recursion"))
-        }
-        guard functions.count <= ShaderLimits.callDepth else {
-            throw ShaderFault(line, "calls nested more than \(ShaderLimits.callDepth) deep", .tooLarge)
-        }
-        var bound: [ShaderValue] = []
-        var places: [Place?] = []
-        for (parameter, argument) in zip(function.parameters, arguments) {
-            if parameter.direction == .in {
-                bound.append(try convert(try expression(argument), to: parameter.type, line: line, explicit: false))
-                places.append(nil)
-            } else {
-                let place = try self.place(argument)
-                places.append(place)
-                let initial = parameter.direction == .inout ? read(place)
-                    : ShaderValue(type: parameter.type, parts: Array(repeating: emitter.constant(0), count: parameter.type.count))
-                bound.append(try convert(initial, to: parameter.type, line: line, explicit: false))
-            }
-        }
-        let savedScopes = scopes, savedAlive = alive, savedLanes = lanes, savedLoops = loops
-        let globals = Array(scopes[0].values)
-        let before = globals.map { values[$0] }
-        lanes = try both(lanes, alive)
-        alive = nil
-        loops = []
-        scopes = [scopes[0], [:]]
-        var parameterIDs: [Int] = []
-        for (parameter, value) in zip(function.parameters, bound) { parameterIDs.append(declare(parameter.name, parameter.type, value.parts)) }
-        var result: Int?
-        if let type = function.returnType {
-            result = newFlag("$result")
-            variables[result!].type = type
-            values[result!] = Array(repeating: emitter.constant(0), count: type.count)
-        }
-        functions.append(FunctionFrame(name: name, returnType: function.returnType, result: result, returned: newFlag("$returned")))
-        try lowerBlock(function.body)
-        functions.removeLast()
-        let outputs = parameterIDs.map { values[$0] }
-        scopes = savedScopes
-        loops = savedLoops
-        lanes = savedLanes
-        alive = savedAlive
-        if let savedAlive {
-            for (k, id) in globals.enumerated() where values[id] != before[k] {
-                var merged = before[k]
-                for c in merged.indices where values[id][c] != before[k][c] {
-                    merged[c] = try emitter.ternary(.select, savedAlive, values[id][c], before[k][c])
-                }
-                values[id] = merged
-            }
-        }
-        for (k, place) in places.enumerated() {
-            guard let place else { continue }
-            let value = ShaderValue(type: function.parameters[k].type, parts: outputs[k])
-            try write(place, try convert(value, to: place.type, line: line, explicit: false))
-        }
-        guard let result, let type = function.returnType else {
-            return ShaderValue(type: .float, parts: [emitter.constant(0)])
-        }
-        return ShaderValue(type: type, parts: values[result])
     }
 }
 

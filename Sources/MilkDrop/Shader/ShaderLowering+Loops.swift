@@ -1,9 +1,10 @@
 /// Loops: unrolled when their condition folds to a constant on every iteration, masked otherwise.
 extension ShaderLowering {
+    /// A `for` (its initialiser already lowered), `while` (`testFirst`) or `do … while` loop.
     mutating func lowerLoop(condition: ShaderExpression?, body: ShaderStatement, step: ShaderExpression?,
-                            testFirst: Bool, line: Int) throws(ShaderFault) {
+                            testFirst: Bool) throws(ShaderFault) {
         if try unrolled(condition: condition, body: body, step: step, testFirst: testFirst) { return }
-        try masked(condition: condition, body: body, step: step, testFirst: testFirst, line: line)
+        try masked(condition: condition, body: body, step: step, testFirst: testFirst)
     }
 
     /// Lowers the loop iteration by iteration while its condition is a constant; false (with nothing
@@ -42,44 +43,45 @@ extension ShaderLowering {
             if let n = next, emitter.constantValue(n) == 0 { alive = next; break }
             // The step runs for every lane so that the condition can fold; lanes that stopped keep
             // their values through the merge below.
-            let before = values
+            let before = values, firstRebound = rebound.count
             alive = nil
             if let step { _ = try expression(step) }
             alive = next
             if let next {
-                for id in 0..<before.count where values[id] != before[id] {
+                for id in Set(rebound[firstRebound...]).filter({ $0 < before.count }).sorted() where values[id] != before[id] {
                     var merged = before[id]
                     for k in merged.indices where values[id][k] != before[id][k] {
                         merged[k] = try emitter.ternary(.select, next, values[id][k], before[id][k])
                     }
-                    values[id] = merged
+                    bind(id, merged)
                 }
             }
         }
-        finishLoop(entryAlive: savedAlive, entryLanes: savedLanes)
+        try finishLoop(entryAlive: savedAlive, entryLanes: savedLanes)
         return true
     }
 
     /// After a loop every lane that entered it runs on, but those that returned inside it.
-    private mutating func finishLoop(entryAlive: Int32?, entryLanes: Int32?) {
+    private mutating func finishLoop(entryAlive: Int32?, entryLanes: Int32?) throws(ShaderFault) {
         lanes = entryLanes
         alive = entryAlive
         if let frame = functions.last, let returned = values[frame.returned].first, emitter.constantValue(returned) != 0 {
-            // (The helper cannot throw for a register and a constant; the fallback keeps the lanes.)
-            if let stillRunning = try? emitter.unary(.not, returned), let a = try? both(entryAlive, stillRunning) { alive = a }
+            alive = try both(entryAlive, try emitter.unary(.not, returned))
         }
     }
 
     /// The loop with its lanes under a mask: carried variables in fixed registers, `loopBack` while a
     /// lane is active (at most ``ShaderProgram/maxLoopIterations`` times).
     private mutating func masked(condition: ShaderExpression?, body: ShaderStatement, step: ShaderExpression?,
-                                 testFirst: Bool, line: Int) throws(ShaderFault) {
+                                 testFirst: Bool) throws(ShaderFault) {
         let entryAlive = alive, entryLanes = lanes
         var names = Set<String>()
         ShaderAssignments.collect(body, functions: userFunctions, into: &names, cache: &assignedByFunction)
         if let step { ShaderAssignments.collect(step, functions: userFunctions, into: &names, cache: &assignedByFunction) }
         if let condition { ShaderAssignments.collect(condition, functions: userFunctions, into: &names, cache: &assignedByFunction) }
-        var carried = Set(names.compactMap { lookup($0) })
+        // Every variable of those names, shadowed ones too (a function the loop calls may change a
+        // global that a local of the same name hides here).
+        var carried = Set(names.flatMap { name in scopes.compactMap { $0[name] } })
         if let frame = functions.last, names.contains(ShaderAssignments.returnMarker) {
             carried.insert(frame.returned)
             if let result = frame.result { carried.insert(result) }
@@ -95,7 +97,7 @@ extension ShaderLowering {
                 registers.append(r)
             }
             fixed[id] = registers
-            values[id] = registers
+            bind(id, registers)
         }
         let running = try both(entryLanes, entryAlive)
         var start = running
@@ -122,14 +124,13 @@ extension ShaderLowering {
         for id in ordered {
             let registers = fixed[id]!
             for (k, r) in registers.enumerated() { try emitter.update(r, mask: mask, value: values[id][k]) }
-            values[id] = registers
+            bind(id, registers)
         }
         try emitter.emit(.move(dst: mask, a: stay ?? mask))
         try emitter.emit(.loopBack(mask: mask, to: top))
         emitter.patchJump(at: entry, to: Int32(emitter.code.count))
         emitter.forgetReuse()
-        finishLoop(entryAlive: entryAlive, entryLanes: entryLanes)
-        _ = line
+        try finishLoop(entryAlive: entryAlive, entryLanes: entryLanes)
     }
 }
 

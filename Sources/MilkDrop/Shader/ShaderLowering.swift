@@ -29,6 +29,8 @@ struct ShaderLowering {
     var variables: [Variable] = []
     /// The current value of each variable (`values[id]`), the bindings.
     var values: [[Int32]] = []
+    /// Every variable rebound, in order: an `if` merges only the variables its branches rebound.
+    var rebound: [Int] = []
     /// Name → variable id, innermost scope last. Index 0 holds the globals.
     var scopes: [[String: Int]] = [[:]]
 
@@ -57,7 +59,19 @@ struct ShaderLowering {
     /// Names assigned by each user function's body (globals it may change), for loops' carried sets.
     var assignedByFunction: [String: Set<String>] = [:]
 
+    /// Statements and expressions walked so far (see ``ShaderLimits/loweringSteps``).
+    var steps = 0
+
     init(kind: MilkShaderKind) { self.kind = kind }
+
+    /// Counts one more statement or expression walked, and `cost` more for work that grows with the
+    /// number of variables (a branch copies their bindings).
+    mutating func step(_ line: Int, cost: Int = 0) throws(ShaderFault) {
+        steps += 1 + cost
+        guard steps <= ShaderLimits.loweringSteps else {
+            throw ShaderFault(line, "the shader unrolls or inlines into too much code", .tooLarge)
+        }
+    }
 
     // MARK: the whole shader
 
@@ -113,16 +127,26 @@ struct ShaderLowering {
         return nil
     }
 
+    /// Rebinds variable `id` to `parts` (everywhere: see ``assign(_:_:)`` for the guarded form).
+    mutating func bind(_ id: Int, _ parts: [Int32]) {
+        values[id] = parts
+        rebound.append(id)
+    }
+
     /// Binds variable `id` to `parts` where the current statement runs (keeping the old value elsewhere).
     mutating func assign(_ id: Int, _ parts: [Int32]) throws(ShaderFault) {
         let old = values[id]
-        guard let alive else { values[id] = parts; return }
+        guard let alive else { bind(id, parts); return }
         if emitter.constantValue(alive) == 0 { return }
         var merged = old
         for k in parts.indices where parts[k] != old[k] { merged[k] = try emitter.ternary(.select, alive, parts[k], old[k]) }
-        values[id] = merged
+        bind(id, merged)
     }
 
+    /// Declares each name of `declaration`, bound to its initialiser or to 0. A global that is neither
+    /// `static` nor `const` is, in HLSL, a uniform the host sets; MilkDrop sets none, and here it holds
+    /// its initialiser, what the preset's author wrote. `float4 texsize_NAME;` and re-declared header
+    /// uniforms declare nothing (the names already mean the texture's size and the uniform).
     mutating func declare(_ declaration: ShaderDeclaration, isGlobal: Bool) throws(ShaderFault) {
         for (name, initializer, line) in declaration.names {
             var parts: [Int32]
@@ -148,6 +172,7 @@ struct ShaderLowering {
     }
 
     mutating func lower(_ statement: ShaderStatement) throws(ShaderFault) {
+        try step(statement.line)
         switch statement.kind {
         case .empty: break
         case .declaration(let declaration): try declare(declaration, isGlobal: false)
@@ -159,11 +184,11 @@ struct ShaderLowering {
             scopes.append([:])
             defer { scopes.removeLast() }
             if let initial { try lower(initial) }
-            try lowerLoop(condition: condition, body: body, step: step, testFirst: true, line: statement.line)
+            try lowerLoop(condition: condition, body: body, step: step, testFirst: true)
         case .whileLoop(let condition, let body):
-            try lowerLoop(condition: condition, body: body, step: nil, testFirst: true, line: statement.line)
+            try lowerLoop(condition: condition, body: body, step: nil, testFirst: true)
         case .doWhile(let body, let condition):
-            try lowerLoop(condition: condition, body: body, step: nil, testFirst: false, line: statement.line)
+            try lowerLoop(condition: condition, body: body, step: nil, testFirst: false)
         case .breakLoop, .continueLoop:
             guard let loop = loops.last else {
                 throw ShaderFault(statement.line, "\(statement.kind.isBreak ? "break" : "continue") outside a loop")
@@ -207,12 +232,13 @@ struct ShaderLowering {
 
     mutating func lowerIf(_ conditionExpression: ShaderExpression, _ then: ShaderStatement, _ otherwise: ShaderStatement?) throws(ShaderFault) {
         let c = try condition(conditionExpression)
+        try step(conditionExpression.line, cost: variables.count / 32)
         if let constant = emitter.constantValue(c) {
             if constant != 0 { try lowerBlock([then]) } else if let otherwise { try lowerBlock([otherwise]) }
             return
         }
         let base = values, baseAlive = alive, baseLanes = lanes
-        let count = variables.count
+        let count = variables.count, firstRebound = rebound.count
         lanes = try both(try both(baseLanes, baseAlive), c)
         alive = nil
         try lowerBlock([then])
@@ -227,7 +253,8 @@ struct ShaderLowering {
         alive = baseAlive
         lanes = baseLanes
         let takeThen = try both(baseAlive, c), takeElse = try both(baseAlive, notC)
-        for id in 0..<count where thenValues[id] != elseValues[id] || thenValues[id] != base[id] {
+        let touched = Set(rebound[firstRebound...]).filter { $0 < count }.sorted()
+        for id in touched where thenValues[id] != elseValues[id] || thenValues[id] != base[id] {
             var merged = base[id]
             for k in merged.indices {
                 let t = thenValues[id][k], e = elseValues[id][k], old = base[id][k]
@@ -237,7 +264,7 @@ struct ShaderLowering {
                 let chosen = try emitter.ternary(.select, c, t, e)
                 merged[k] = baseAlive == nil ? chosen : try emitter.ternary(.select, baseAlive!, chosen, old)
             }
-            values[id] = merged
+            bind(id, merged)
         }
         if thenAlive != nil || elseAlive != nil {
             let branch = try emitter.ternary(.select, c, thenAlive ?? emitter.constant(1), elseAlive ?? emitter.constant(1))

@@ -8,7 +8,7 @@ enum ShaderOptimizer {
         var code = code
         var keep = liveOperations(code, registers: sources.count, output: output)
         fuseMultiplyAdds(&code, keep: &keep, registers: sources.count, output: output)
-        code = compact(code, keep: keep)
+        code = compact(code, keep: keep, output: output)
         return try allocate(code, sources: sources, output: output, samplers: samplers)
     }
 
@@ -61,7 +61,7 @@ enum ShaderOptimizer {
     }
 
     /// The kept operations, jumps retargeted, unwanted sample channels set to -1.
-    private static func compact(_ code: [ShaderOperation], keep: [Bool]) -> [ShaderOperation] {
+    private static func compact(_ code: [ShaderOperation], keep: [Bool], output: [Int32]) -> [ShaderOperation] {
         var newIndex = [Int32](repeating: 0, count: code.count + 1)
         var n: Int32 = 0
         for i in code.indices {
@@ -69,7 +69,7 @@ enum ShaderOptimizer {
             if keep[i] { n += 1 }
         }
         newIndex[code.count] = n
-        var read = Set<Int32>()
+        var read = Set<Int32>(output)
         for (i, op) in code.enumerated() where keep[i] { read.formUnion(op.read) }
         var out: [ShaderOperation] = []
         out.reserveCapacity(Int(n))

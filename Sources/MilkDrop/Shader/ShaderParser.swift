@@ -9,10 +9,12 @@
 ///
 /// Every recursion passes through ``enter()``, so nesting deeper than ``ShaderLimits/nesting`` is a
 /// one-line error, never a stack overflow; operator chains are bounded by the trees' heights.
+/// Expressions are parsed in `ShaderParser+Expressions.swift`.
 struct ShaderParser {
-    private let tokens: [ShaderToken]
-    private var position = 0
-    private var depth = 0
+    let tokens: [ShaderToken]
+    /// The next token's index, and the recursion depth (see ``enter()``).
+    var position = 0
+    var depth = 0
 
     init(tokens: [ShaderToken]) { self.tokens = tokens }
 
@@ -39,15 +41,10 @@ struct ShaderParser {
     private mutating func parseTopLevel() throws(ShaderFault) -> [ShaderSource.Item] {
         let line = current.line
         var isStatic = false, isConst = false
-        while current.kind == .identifier {
-            switch current.text {
-            case "static": isStatic = true
-            case "const": isConst = true
-            case "uniform", "extern", "volatile", "shared", "inline": break
-            default:
-                break
-            }
-            if ["static", "const", "uniform", "extern", "volatile", "shared", "inline"].contains(current.text) { advance() } else { break }
+        while current.kind == .identifier, ["static", "const", "uniform", "extern", "volatile", "shared", "inline"].contains(current.text) {
+            if current.text == "static" { isStatic = true }
+            if current.text == "const" { isConst = true }
+            advance()
         }
         if current.kind == .identifier, ["sampler", "sampler2D", "sampler3D", "samplerCUBE", "texture", "texture2D", "texture3D"].contains(current.text) {
             let isTexture = current.text.hasPrefix("texture")
@@ -125,8 +122,14 @@ struct ShaderParser {
             if accept(":") { _ = try identifier() }
             var initializer: ShaderExpression?
             if accept("=") {
-                if current.isSymbol("{") { throw fault("initialiser lists are not supported", .unsupported("initializer list")) }
-                initializer = try parseAssignment()
+                if current.isSymbol("{") {
+                    let braceLine = current.line
+                    var items: [ShaderExpression] = []
+                    try parseInitializerList(into: &items)
+                    initializer = try node(.call(type.description, items), braceLine)
+                } else {
+                    initializer = try parseAssignment()
+                }
             }
             names.append((name, initializer, nameLine))
             guard accept(",") else { break }
@@ -135,6 +138,21 @@ struct ShaderParser {
         }
         try expect(";")
         return ShaderDeclaration(type: type, names: names, isStatic: isStatic, isConst: isConst)
+    }
+
+    /// `{ a, b, { c, d } }`: the items in order, inner braces flattened (a constructor of the declared
+    /// type takes them).
+    private mutating func parseInitializerList(into items: inout [ShaderExpression]) throws(ShaderFault) {
+        try enter()
+        defer { depth -= 1 }
+        try expect("{")
+        while !accept("}") {
+            if current.isSymbol("{") { try parseInitializerList(into: &items) } else { items.append(try parseAssignment()) }
+            if !accept(",") {
+                try expect("}")
+                return
+            }
+        }
     }
 
     private mutating func parseType() throws(ShaderFault) -> ShaderType {
@@ -262,175 +280,32 @@ struct ShaderParser {
         return try parseDeclarators(type, first: name, isStatic: isStatic, isConst: isConst, line: line)
     }
 
-    // MARK: expressions
-
-    mutating func parseExpression() throws(ShaderFault) -> ShaderExpression {
-        var left = try parseAssignment()
-        while current.isSymbol(",") {
-            let line = current.line
-            advance()
-            left = try node(.comma(left, try parseAssignment()), line)
-        }
-        return left
-    }
-
-    private static let assignments: [String: String] = [
-        "=": "", "+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "|=": "|", "^=": "^", "<<=": "<<", ">>=": ">>",
-    ]
-
-    private mutating func parseAssignment() throws(ShaderFault) -> ShaderExpression {
-        try enter()
-        defer { depth -= 1 }
-        let target = try parseConditional()
-        if current.kind == .symbol, let op = Self.assignments[current.text] {
-            let line = current.line
-            advance()
-            return try node(.assign(op, target, try parseAssignment()), line)
-        }
-        return target
-    }
-
-    private mutating func parseConditional() throws(ShaderFault) -> ShaderExpression {
-        let condition = try parseBinary(1)
-        guard current.isSymbol("?") else { return condition }
-        let line = current.line
-        advance()
-        let whenTrue = try parseAssignment()
-        try expect(":")
-        let whenFalse = try parseAssignment()
-        return try node(.conditional(condition, whenTrue, whenFalse), line)
-    }
-
-    private static let binary: [String: Int] = [
-        "||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7,
-        "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10,
-    ]
-
-    /// Precedence climbing: operands joined by operators at least `minimum` strong, left to right.
-    private mutating func parseBinary(_ minimum: Int) throws(ShaderFault) -> ShaderExpression {
-        try enter()
-        defer { depth -= 1 }
-        var left = try parseUnary()
-        while current.kind == .symbol, let strength = Self.binary[current.text], strength >= minimum {
-            let op = current.text, line = current.line
-            advance()
-            let right = try parseBinary(strength + 1)
-            left = try node(.binary(op, left, right), line)
-        }
-        return left
-    }
-
-    private mutating func parseUnary() throws(ShaderFault) -> ShaderExpression {
-        try enter()
-        defer { depth -= 1 }
-        let line = current.line
-        if current.kind == .symbol {
-            switch current.text {
-            case "-", "+", "!", "~":
-                let op = current.text
-                advance()
-                return try node(.unary(op, try parseUnary()), line)
-            case "++", "--":
-                let op = current.text
-                advance()
-                return try node(.increment(op, try parseUnary(), isPrefix: true), line)
-            case "(":
-                // `(type) expression` is a cast; `(type(...))` or `(name)` are not.
-                if position + 2 < tokens.count, tokens[position + 1].kind == .identifier,
-                   let type = ShaderType.named(tokens[position + 1].text), tokens[position + 2].isSymbol(")") {
-                    position += 3
-                    return try node(.cast(type, try parseUnary()), line)
-                }
-            default: break
-            }
-        }
-        return try parsePostfix()
-    }
-
-    private mutating func parsePostfix() throws(ShaderFault) -> ShaderExpression {
-        var value = try parsePrimary()
-        while current.kind == .symbol {
-            let line = current.line
-            switch current.text {
-            case ".":
-                advance()
-                guard current.kind == .identifier else { throw fault("expected a component after \".\"") }
-                let name = current.text
-                advance()
-                value = try node(.member(value, name), line)
-            case "[":
-                advance()
-                let index = try parseExpression()
-                try expect("]")
-                value = try node(.index(value, index), line)
-            case "++", "--":
-                let op = current.text
-                advance()
-                value = try node(.increment(op, value, isPrefix: false), line)
-            default:
-                return value
-            }
-        }
-        return value
-    }
-
-    private mutating func parsePrimary() throws(ShaderFault) -> ShaderExpression {
-        let token = current
-        switch token.kind {
-        case .number(let v, let isInteger):
-            advance()
-            return ShaderExpression(.number(v, isInteger: isInteger), line: token.line)
-        case .identifier:
-            advance()
-            if token.text == "true" || token.text == "false" {
-                return ShaderExpression(.boolean(token.text == "true"), line: token.line)
-            }
-            if current.isSymbol("(") {
-                advance()
-                var arguments: [ShaderExpression] = []
-                if !accept(")") {
-                    repeat { arguments.append(try parseAssignment()) } while accept(",")
-                    try expect(")")
-                }
-                return try node(.call(token.text, arguments), token.line)
-            }
-            return ShaderExpression(.name(token.text), line: token.line)
-        case .symbol where token.text == "(":
-            advance()
-            let inner = try parseExpression()
-            try expect(")")
-            return inner
-        default:
-            throw fault("expected an expression before \(describe(token))")
-        }
-    }
-
     // MARK: tokens
 
-    private var atEnd: Bool { position >= tokens.count }
-    private var current: ShaderToken {
+    var atEnd: Bool { position >= tokens.count }
+    var current: ShaderToken {
         position < tokens.count ? tokens[position]
             : ShaderToken(kind: .symbol, text: "", line: tokens.last?.line ?? 1, logicalLine: 0, spaced: true)
     }
-    private mutating func advance() { position += 1 }
+    mutating func advance() { position += 1 }
 
-    private mutating func accept(_ symbol: String) -> Bool {
+    mutating func accept(_ symbol: String) -> Bool {
         if current.isSymbol(symbol) { advance(); return true }
         return false
     }
 
-    private mutating func expect(_ symbol: String) throws(ShaderFault) {
+    mutating func expect(_ symbol: String) throws(ShaderFault) {
         guard accept(symbol) else { throw fault("expected \"\(symbol)\" before \(describe(current))") }
     }
 
-    private mutating func identifier() throws(ShaderFault) -> String {
+    mutating func identifier() throws(ShaderFault) -> String {
         guard current.kind == .identifier else { throw fault("expected a name before \(describe(current))") }
         defer { advance() }
         return current.text
     }
 
     /// One more level of recursion (undone by the caller's `defer`).
-    private mutating func enter() throws(ShaderFault) {
+    mutating func enter() throws(ShaderFault) {
         depth += 1
         guard depth <= ShaderLimits.nesting else {
             throw ShaderFault(current.line, "nested more than \(ShaderLimits.nesting) deep", .tooLarge)
@@ -438,7 +313,7 @@ struct ShaderParser {
     }
 
     /// A node whose tree is no higher than ``ShaderLimits/nesting``.
-    private func node(_ kind: ShaderExpression.Kind, _ line: Int) throws(ShaderFault) -> ShaderExpression {
+    func node(_ kind: ShaderExpression.Kind, _ line: Int) throws(ShaderFault) -> ShaderExpression {
         let e = ShaderExpression(kind, line: line)
         guard e.height <= ShaderLimits.nesting else {
             throw ShaderFault(line, "expression nested more than \(ShaderLimits.nesting) deep", .tooLarge)
@@ -446,11 +321,11 @@ struct ShaderParser {
         return e
     }
 
-    private func fault(_ message: String, _ reason: ShaderError.Reason = .syntax) -> ShaderFault {
+    func fault(_ message: String, _ reason: ShaderError.Reason = .syntax) -> ShaderFault {
         ShaderFault(current.line, message, reason)
     }
 
-    private func describe(_ token: ShaderToken) -> String {
+    func describe(_ token: ShaderToken) -> String {
         if position >= tokens.count { return "the end" }
         return "\"\(token.text)\""
     }

@@ -113,61 +113,65 @@ struct ShaderPreprocessor {
         macros[words[1].text] = ShaderMacro(parameters: parameters, body: Array(words[k...]))
     }
 
-    /// Expands the macros in `input`; `disabled` are the macros being expanded around it.
+    /// Expands the macros in `input` as C does: an expansion replaces the macro's name (and its
+    /// arguments) in the text still to be read, so `#define MyGet GetPixel` followed by `MyGet(uv)`
+    /// calls `GetPixel`; each token carries the macros it came from, which do not expand again inside it.
     private mutating func expand(_ input: [ShaderToken], depth: Int, disabled: Set<String>) throws(ShaderFault) -> [ShaderToken] {
         guard depth <= ShaderLimits.macroDepth else {
             throw ShaderFault(input.first?.line ?? 0, "macros nested more than \(ShaderLimits.macroDepth) deep", .tooLarge)
         }
         var out: [ShaderToken] = []
-        var i = 0
-        while i < input.count {
-            let token = input[i]
-            guard token.kind == .identifier, let macro = macros[token.text], !disabled.contains(token.text) else {
-                out.append(token); i += 1; continue
+        // The text still to be read, last token first, each with the macros it came from.
+        var pending: [(token: ShaderToken, hidden: Set<String>)] = input.reversed().map { ($0, disabled) }
+        while let (token, hidden) = pending.popLast() {
+            guard token.kind == .identifier, let macro = macros[token.text], !hidden.contains(token.text) else {
+                out.append(token)
+                continue
             }
             expansions += 1
-            guard expansions <= ShaderLimits.macroExpansions, out.count <= ShaderLimits.tokens else {
+            guard expansions <= ShaderLimits.macroExpansions, out.count + pending.count <= ShaderLimits.tokens else {
                 throw ShaderFault(token.line, "macro expansion too large", .tooLarge)
             }
             var body: [ShaderToken]
             if let parameters = macro.parameters {
-                guard i + 1 < input.count, input[i + 1].isSymbol("(") else { out.append(token); i += 1; continue }
-                let (arguments, end) = try collectArguments(input, from: i + 2, line: token.line)
-                guard arguments.count == parameters.count || (parameters.isEmpty && arguments == [[]]) else {
+                guard let next = pending.last, next.token.isSymbol("(") else { out.append(token); continue }
+                pending.removeLast()
+                let arguments = try collectArguments(&pending, line: token.line)
+                guard arguments.count == parameters.count || (parameters.isEmpty && arguments.count == 1 && arguments[0].isEmpty) else {
                     throw ShaderFault(token.line, "macro \(token.text) takes \(parameters.count) arguments, not \(arguments.count)", .preprocessor)
                 }
                 var expanded: [[ShaderToken]] = []
-                for argument in arguments { expanded.append(try expand(argument, depth: depth + 1, disabled: disabled)) }
+                for argument in arguments { expanded.append(try expand(argument, depth: depth + 1, disabled: hidden)) }
                 body = []
                 for b in macro.body {
                     if b.kind == .identifier, let p = parameters.firstIndex(of: b.text) { body += expanded[p] } else { body.append(b) }
                 }
-                i = end
             } else {
                 body = macro.body
-                i += 1
             }
             for k in body.indices { body[k].line = token.line; body[k].logicalLine = token.logicalLine }
             if let first = body.indices.first { body[first].spaced = token.spaced }
-            out += try expand(body, depth: depth + 1, disabled: disabled.union([token.text]))
+            let inner = hidden.union([token.text])
+            guard inner.count <= ShaderLimits.macroDepth else {
+                throw ShaderFault(token.line, "macros nested more than \(ShaderLimits.macroDepth) deep", .tooLarge)
+            }
+            for b in body.reversed() { pending.append((b, inner)) }
         }
         return out
     }
 
-    /// The comma-separated arguments of a macro call whose `(` is just before `start`, and the index
-    /// after its `)`.
-    private func collectArguments(_ input: [ShaderToken], from start: Int, line: Int) throws(ShaderFault) -> ([[ShaderToken]], Int) {
+    /// The comma-separated arguments of a macro call whose `(` was just taken from `pending`, taken
+    /// up to its `)`.
+    private func collectArguments(_ pending: inout [(token: ShaderToken, hidden: Set<String>)], line: Int) throws(ShaderFault) -> [[ShaderToken]] {
         var arguments: [[ShaderToken]] = [[]]
-        var level = 0, k = start
-        while k < input.count {
-            let t = input[k]
+        var level = 0
+        while let (t, _) = pending.popLast() {
             if t.isSymbol("(") || t.isSymbol("[") { level += 1 }
             if t.isSymbol(")") || t.isSymbol("]") {
-                if level == 0 && t.text == ")" { return (arguments, k + 1) }
+                if level == 0 && t.text == ")" { return arguments }
                 level -= 1
             }
             if t.isSymbol(","), level == 0 { arguments.append([]) } else { arguments[arguments.count - 1].append(t) }
-            k += 1
         }
         throw ShaderFault(line, "unclosed macro call", .preprocessor)
     }

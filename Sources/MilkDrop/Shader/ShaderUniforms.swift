@@ -13,6 +13,10 @@ package struct ShaderFrameInput: Sendable, Equatable {
     package var q = SIMD32<Float>(repeating: 0)
     /// The feedback buffer's size in pixels.
     package var width = 1, height = 1
+    /// `aspect.xy`, the multipliers that make a picture pasted over the screen keep its proportions;
+    /// nil: MilkDrop's, from ``width`` and ``height`` (1 along the longer side, shorter / longer along
+    /// the other).
+    package var aspect: SIMD2<Float>?
     /// `blur1_min`…`blur3_min` and `blur1_max`…`blur3_max` as the per-frame code left them.
     package var blurMin = SIMD3<Float>(0, 0, 0), blurMax = SIMD3<Float>(1, 1, 1)
 
@@ -29,7 +33,8 @@ package struct ShaderFrameInput: Sendable, Equatable {
 /// phases; a rotation is `Rx · T · Rz · Ry` in Direct3D's row-vector convention, with random base
 /// angles, translations in ±1 and speeds growing with the matrix's index (the static `rot_s` barely
 /// turn, the ultra-fast `rot_uf` turn about 2 radians a second); `rot_rand` and `rand_frame` are new
-/// every frame. Where MilkDrop draws from `rand()`, this draws from ``SplitMix64``: the preset's values
+/// every frame. `vol` is the frame's own (MilkDrop's source puts a third of `treb` there through a
+/// stray comma operator). Where MilkDrop draws from `rand()`, this draws from ``SplitMix64``: the preset's values
 /// from `seed`, the frame's from `seed` and the frame number, so a frame always comes out the same.
 package struct ShaderUniforms: Sendable {
     package static let constantsOffset = 0
@@ -44,7 +49,8 @@ package struct ShaderUniforms: Sendable {
         (1...4).map { "rot_\(group)\($0)" }
     }
 
-    /// The block (``count`` floats), rewritten in place by ``update(_:)``.
+    /// The block (``count`` floats), rewritten in place by ``update(_:)``. Read it in place
+    /// (`withUnsafeBufferPointer`): a copy kept across an update would make the update copy the block.
     package private(set) var values: [Float]
     private let seed: UInt64
     /// The preset's 20 time-driven rotations: base angles, speeds (radians a second) and translations.
@@ -74,8 +80,8 @@ package struct ShaderUniforms: Sendable {
                 b[offset] = x; b[offset + 1] = y; b[offset + 2] = z; b[offset + 3] = w
             }
             let width = Float(max(1, frame.width)), height = Float(max(1, frame.height))
-            let aspectX: Float = width > height ? 1 : width / height
-            let aspectY: Float = width > height ? height / width : 1
+            let aspectX: Float = frame.aspect?.x ?? (width > height ? 1 : width / height)
+            let aspectY: Float = frame.aspect?.y ?? (width > height ? height / width : 1)
             set(0, aspectX, aspectY, 1 / aspectX, 1 / aspectY)
             set(4, 0, 0, 0, 0)
             set(8, frame.time, frame.fps, Float(frame.frame), frame.progress)

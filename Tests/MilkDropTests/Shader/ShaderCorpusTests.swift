@@ -17,7 +17,9 @@ struct ShaderCorpusTests {
         var presets = 0, shaders = 0, compiled = 0
         var reasons: [String: Int] = [:], examples: [String: String] = [:]
         var operations: [Int] = [], registers: [Int] = []
-        let started = Date()
+        var largest = (operations: 0, name: "")
+        var masked = 0
+        var seconds = 0.0
         for case let path as String in walker where path.hasSuffix(".milk") {
             guard let file = try? MilkPresetParser.parse(contentsOf: Self.folder + "/" + path), file.hasShaders else { continue }
             presets += 1
@@ -25,9 +27,21 @@ struct ShaderCorpusTests {
                 guard let block else { continue }
                 shaders += 1
                 do {
+                    let started = Date()
                     let program = try ShaderCompiler.compile(block, kind: kind)
+                    seconds += Date().timeIntervalSince(started)
                     compiled += 1
+                    let problems = contractViolations(program)
+                    #expect(problems.isEmpty, "\(path) [\(kind)]: \(problems.prefix(3))")
+                    // Every program runs on a pixel (the reference traps on a bad register).
+                    _ = ShaderRun.run(program)
+                    if ProcessInfo.processInfo.environment["SHADER_CORPUS_DUMP"].map({ path.contains($0) }) == true {
+                        print("== \(path) [\(kind)]: \(program.code.count) operations, \(program.registerCount) registers")
+                        for (k, op) in program.code.enumerated() { print("  \(k): \(op)") }
+                    }
                     operations.append(program.code.count)
+                    if program.code.contains(where: { if case .loopBack = $0 { true } else { false } }) { masked += 1 }
+                    if program.code.count > largest.operations { largest = (program.code.count, "\(path) [\(kind)]") }
                     registers.append(Int(program.registerCount))
                 } catch {
                     let reason = error.reason.description
@@ -37,12 +51,11 @@ struct ShaderCorpusTests {
                 }
             }
         }
-        let seconds = Date().timeIntervalSince(started)
         operations.sort(); registers.sort()
         func median(_ a: [Int]) -> Int { a.isEmpty ? 0 : a[a.count / 2] }
         func p90(_ a: [Int]) -> Int { a.isEmpty ? 0 : a[a.count * 9 / 10] }
-        print("ShaderCorpusTests: \(presets) presets with shaders; \(shaders) shaders, \(compiled) compile, \(shaders - compiled) fail; \(String(format: "%.1f", seconds)) s")
-        print("  operations median \(median(operations)), p90 \(p90(operations)), max \(operations.last ?? 0); registers median \(median(registers)), p90 \(p90(registers)), max \(registers.last ?? 0)")
+        print("ShaderCorpusTests: \(presets) presets with shaders; \(shaders) shaders, \(compiled) compile, \(shaders - compiled) fail; compiling took \(String(format: "%.2f", seconds)) s")
+        print("  operations median \(median(operations)), p90 \(p90(operations)), max \(operations.last ?? 0) (\(largest.name)); registers median \(median(registers)), p90 \(p90(registers)), max \(registers.last ?? 0); \(masked) with a masked loop")
         for (reason, count) in reasons.sorted(by: { $0.value > $1.value }) {
             print("  \(count)× \(reason) — e.g. \(examples[reason] ?? "")")
         }
