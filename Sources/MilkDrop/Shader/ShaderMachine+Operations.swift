@@ -24,9 +24,10 @@ extension ShaderMachine {
 
     /// Runs one arithmetic operation over lanes `0..<n`.
     func execute(_ i: LaneInstruction, _ n: Int) {
-        let d = file + i.dst, a = file + i.a, b = file + i.b, c = file + i.c
+        let d = i.inPlace ? scratch : file + i.dst, a = file + i.a, b = file + i.b, c = file + i.c
+        defer { if i.inPlace { (file + i.dst).update(from: scratch, count: n) } }
         switch i.kind {
-        case .move: if i.dst != i.a { d.update(from: a, count: n) }
+        case .move: if i.dst != i.a { (file + i.dst).update(from: a, count: n) }
         // Unary
         case .negate: Self.lanes(d, a, n) { -$0 }
         case .abs: Self.lanes(d, a, n) { LaneMath.abs($0) }

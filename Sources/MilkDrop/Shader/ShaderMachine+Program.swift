@@ -17,6 +17,9 @@ enum LaneOpcode: UInt8 {
 struct LaneInstruction {
     var kind: LaneOpcode
     var dst = 0, a = 0, b = 0, c = 0
+    /// `dst` is also an operand: the lane loop writes scratch (a loop whose output aliases an input
+    /// is not vectorised), then copies.
+    var inPlace = false
 
     init(kind: LaneOpcode, dst: Int = 0, a: Int = 0, b: Int = 0, c: Int = 0) {
         self.kind = kind; self.dst = dst; self.a = a; self.b = b; self.c = c
@@ -27,9 +30,15 @@ struct LaneInstruction {
         func at(_ r: Int32) -> Int { r >= 0 ? Int(r) * lanes : -1 }
         switch operation {
         case let .move(dst, a): self.init(kind: .move, dst: at(dst), a: at(a))
-        case let .unary(f, dst, a): self.init(kind: Self.kind(f), dst: at(dst), a: at(a))
-        case let .binary(f, dst, a, b): self.init(kind: Self.kind(f), dst: at(dst), a: at(a), b: at(b))
-        case let .ternary(f, dst, a, b, c): self.init(kind: Self.kind(f), dst: at(dst), a: at(a), b: at(b), c: at(c))
+        case let .unary(f, dst, a):
+            self.init(kind: Self.kind(f), dst: at(dst), a: at(a))
+            inPlace = dst == a
+        case let .binary(f, dst, a, b):
+            self.init(kind: Self.kind(f), dst: at(dst), a: at(a), b: at(b))
+            inPlace = dst == a || dst == b
+        case let .ternary(f, dst, a, b, c):
+            self.init(kind: Self.kind(f), dst: at(dst), a: at(a), b: at(b), c: at(c))
+            inPlace = dst == a || dst == b || dst == c
         case let .sample(slot, u, v, w, r, g, b, a):
             let inputs = Set([u, v, w].filter { $0 >= 0 })
             let overwrites = [r, g, b, a].contains { $0 >= 0 && inputs.contains($0) }
