@@ -132,3 +132,62 @@ struct RegisterAllocation {
             code: code, output: (p(program.output.r), p(program.output.g), p(program.output.b)))
     }
 }
+
+extension ShaderMachine {
+    /// `program` without its moves, when it has no jumps (most shaders: `if`s are selects): a read
+    /// of a move's destination reads its source instead, and the move is dropped; only when the
+    /// source is overwritten while the copy may still be read is the move done, just before. With
+    /// jumps the program is returned as it is (a copy's validity would depend on the path taken).
+    static func withoutMoves(_ program: ShaderProgram) -> ShaderProgram {
+        let hasJumps = program.code.contains { op in
+            switch op {
+            case .jump, .jumpIfNone, .loopBack: true
+            default: false
+            }
+        }
+        guard !hasJumps, program.code.contains(where: { if case .move = $0 { true } else { false } }) else { return program }
+        var source: [Int32: Int32] = [:]          // copy → the register holding its value
+        func resolve(_ r: Int32) -> Int32 { r >= 0 ? source[r] ?? r : r }
+        var code: [ShaderOperation] = []
+        code.reserveCapacity(program.code.count)
+        /// Before `w` is overwritten: copies of it get their own value, and `w` is no longer a copy.
+        func overwriting(_ w: Int32) {
+            for (copy, from) in source.sorted(by: { $0.key < $1.key }) where from == w {
+                code.append(.move(dst: copy, a: w))
+                source[copy] = nil
+            }
+            source[w] = nil
+        }
+        for op in program.code {
+            switch op {
+            case let .move(dst, a):
+                let from = resolve(a)
+                guard from != dst else { continue }
+                overwriting(dst)
+                source[dst] = from
+            case let .unary(f, dst, a):
+                let a = resolve(a)
+                overwriting(dst)
+                code.append(.unary(f, dst: dst, a: a))
+            case let .binary(f, dst, a, b):
+                let (a, b) = (resolve(a), resolve(b))
+                overwriting(dst)
+                code.append(.binary(f, dst: dst, a: a, b: b))
+            case let .ternary(f, dst, a, b, c):
+                let (a, b, c) = (resolve(a), resolve(b), resolve(c))
+                overwriting(dst)
+                code.append(.ternary(f, dst: dst, a: a, b: b, c: c))
+            case let .sample(slot, u, v, w, r, g, b, a):
+                let (u, v, w) = (resolve(u), resolve(v), resolve(w))
+                for out in [r, g, b, a] where out >= 0 { overwriting(out) }
+                code.append(.sample(slot: slot, u: u, v: v, w: w, r: r, g: g, b: b, a: a))
+            case .jump, .jumpIfNone, .loopBack:
+                code.append(op)
+            }
+        }
+        var result = program
+        result.code = code
+        result.output = (resolve(program.output.r), resolve(program.output.g), resolve(program.output.b))
+        return result
+    }
+}

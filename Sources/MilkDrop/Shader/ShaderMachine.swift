@@ -28,7 +28,8 @@ package final class ShaderMachine {
     package static let maxOperations = 1 << 16
 
     package let program: ShaderProgram
-    /// `program` with its registers renamed by ``RegisterAllocation`` (what the machine runs).
+    /// `program` without its moves (``withoutMoves(_:)``) and with its registers renamed by
+    /// ``RegisterAllocation``: what the machine runs.
     let renamed: ShaderProgram
     /// Program register → machine register.
     let physical: [Int32]
@@ -57,8 +58,9 @@ package final class ShaderMachine {
     package init(program: ShaderProgram, lanes: Int = ShaderMachine.defaultLanes) throws(ShaderMachineError) {
         try Self.validate(program)
         self.program = program
-        let allocation = RegisterAllocation(program)
-        let renamed = allocation.rename(program)
+        let direct = Self.withoutMoves(program)
+        let allocation = RegisterAllocation(direct)
+        let renamed = allocation.rename(direct)
         self.renamed = renamed
         physical = allocation.physical
         let laneCount = max(8, (lanes + 7) & ~7)

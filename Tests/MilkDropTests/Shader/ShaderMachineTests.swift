@@ -155,18 +155,29 @@ struct ShaderMachineTests {
         }
     }
 
-    @Test("random straight-line programs equal the reference, in full and partial batches")
+    @Test("random straight-line programs (copies, overwrites, in-place updates) equal the reference, in full and partial batches")
     func randomPrograms() throws {
         var g = SplitMixForTests(seed: 7)
         for trial in 0..<60 {
             var b = ProgramBuilder()
             var live = [b.input(.uvX), b.input(.uvY), b.input(.rad), b.constant(0.5), b.constant(-2), b.uniform(1)]
+            let pinned = live.count
             for _ in 0..<30 {
                 func pick() -> Int32 { live[Int(g.next() % UInt64(live.count))] }
-                switch g.next() % 3 {
+                switch g.next() % 5 {
                 case 0: live.append(b.unary(Self.exactUnary[Int(g.next() % UInt64(Self.exactUnary.count))], pick()))
                 case 1: live.append(b.binary(Self.binaries[Int(g.next() % UInt64(Self.binaries.count))], pick(), pick()))
-                default: live.append(b.ternary(Self.ternaries[Int(g.next() % UInt64(Self.ternaries.count))], pick(), pick(), pick()))
+                case 2: live.append(b.ternary(Self.ternaries[Int(g.next() % UInt64(Self.ternaries.count))], pick(), pick(), pick()))
+                case 3:
+                    // A copy, kept or overwritten later.
+                    let r = b.register()
+                    b.code.append(.move(dst: r, a: pick()))
+                    live.append(r)
+                default:
+                    // Overwrites a value computed earlier (in place when it reads it too).
+                    guard live.count > pinned else { continue }
+                    let r = live[pinned + Int(g.next() % UInt64(live.count - pinned))]
+                    b.code.append(.binary(Self.binaries[Int(g.next() % UInt64(Self.binaries.count))], dst: r, a: pick(), b: r))
                 }
             }
             let n = live.count
@@ -217,6 +228,32 @@ struct ShaderMachineTests {
         machine.run(count: 8)
         #expect(machine.output.r[0] == 0.1)
         #expect(ShaderReference(program: b.program(ret, ret, ret)).run(uniforms: []) { _ in 0.1 }.x == 0.1)
+    }
+
+    @Test("moves of a jump-free program are dropped, made just before their source changes when still needed")
+    func moves() throws {
+        var b = ProgramBuilder()
+        let x = b.input(.uvX), one = b.constant(1), two = b.constant(2)
+        let t = b.binary(.add, x, one)
+        let v = b.register(), w = b.register()
+        b.code += [.move(dst: v, a: t), .move(dst: w, a: v),          // w and v copy t
+                   .binary(.multiply, dst: t, a: t, b: two),          // t changes: v and w must keep the old t
+                   .move(dst: t, a: t)]
+        let sum = b.binary(.add, b.binary(.add, v, w), t)
+        let program = b.program(sum, w, t)
+        let stripped = ShaderMachine.withoutMoves(program)
+        #expect(stripped.code.count == 6)   // add, the two copies made just before the multiply, multiply, 2 adds
+        let (got, want) = try runBoth(program, count: 9) { _, k in Float(k) }
+        for k in 0..<9 {
+            #expect(got[k] == want[k])
+            #expect(got[k] == SIMD3(Float(k + 1) * 4, Float(k + 1), Float(k + 1) * 2))
+        }
+        var free = ProgramBuilder()
+        let y = free.input(.uvX)
+        let c = free.register()
+        free.code.append(.move(dst: c, a: y))
+        let r = free.binary(.add, c, c)
+        #expect(ShaderMachine.withoutMoves(free.program(r, c, r)).code == [.binary(.add, dst: r, a: y, b: y)])
     }
 
     @Test("jumpIfNone skips only when no valid lane is set; lanes past a partial batch do not count")
