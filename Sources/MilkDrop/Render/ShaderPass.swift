@@ -42,8 +42,9 @@ final class ShaderPass: StripTask, @unchecked Sendable {
 
     init(kind: Kind) { self.kind = kind }
 
-    /// Compiles nothing: prepares `program` to run with one machine for each of `workers` threads
-    /// (allocates; once per preset). Throws when the program is malformed.
+    /// Prepares `program` to run with one machine for each of `workers` threads (allocates; once per
+    /// preset), `lanes` pixels a batch. Textures and uniforms are bound again afterwards. Throws when
+    /// the program is malformed.
     func setProgram(_ program: ShaderProgram, workers count: Int, lanes: Int = ShaderMachine.defaultLanes) throws(ShaderMachineError) {
         var made: [ShaderPassWorker] = []
         for _ in 0..<max(1, count) {

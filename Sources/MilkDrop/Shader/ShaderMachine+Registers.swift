@@ -147,16 +147,17 @@ extension ShaderMachine {
         }
         guard !hasJumps, program.code.contains(where: { if case .move = $0 { true } else { false } }) else { return program }
         var source: [Int32: Int32] = [:]          // copy → the register holding its value
+        var copies: [Int32: Set<Int32>] = [:]     // and back
         func resolve(_ r: Int32) -> Int32 { r >= 0 ? source[r] ?? r : r }
         var code: [ShaderOperation] = []
         code.reserveCapacity(program.code.count)
         /// Before `w` is overwritten: copies of it get their own value, and `w` is no longer a copy.
         func overwriting(_ w: Int32) {
-            for (copy, from) in source.sorted(by: { $0.key < $1.key }) where from == w {
+            for copy in (copies.removeValue(forKey: w) ?? []).sorted() {
                 code.append(.move(dst: copy, a: w))
                 source[copy] = nil
             }
-            source[w] = nil
+            if let from = source.removeValue(forKey: w) { copies[from]?.remove(w) }
         }
         for op in program.code {
             switch op {
@@ -165,6 +166,7 @@ extension ShaderMachine {
                 guard from != dst else { continue }
                 overwriting(dst)
                 source[dst] = from
+                copies[from, default: []].insert(dst)
             case let .unary(f, dst, a):
                 let a = resolve(a)
                 overwriting(dst)

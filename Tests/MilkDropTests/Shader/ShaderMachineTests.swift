@@ -42,7 +42,7 @@ struct ProgramBuilder {
 /// A texture that is a formula of the coordinates: r = u, g = v, b = w (0 for a 2-D read), a = u + v;
 /// it writes every channel before it reads any coordinate, so a sample whose outputs overwrite its
 /// coordinates only works through the machine's scratch. Records the largest `count` asked for.
-final class FormulaTexture: ShaderTexture, @unchecked Sendable {
+final class FormulaTexture: ShaderTexture {
     let width: Int, height: Int, depth: Int
     private(set) var largestCount = 0
     init(width: Int = 4, height: Int = 2, depth: Int = 1) { self.width = width; self.height = height; self.depth = depth }
