@@ -83,8 +83,11 @@ package final class ShaderMachine {
         loopCounts.initialize(repeating: 0, count: max(1, codeCount))
         var samples: [LaneSample] = []
         var sites: [Int] = []
+        let uniformRows = Set(renamed.constants.map(\.register) + renamed.uniforms.map(\.register)
+                              + renamed.textureSizes.map(\.register))
         for (index, operation) in renamed.code.enumerated() {
-            let instruction = LaneInstruction(operation, lanes: laneCount, samplers: renamed.samplers, samples: &samples)
+            let instruction = LaneInstruction(operation, lanes: laneCount, samplers: renamed.samplers, uniform: uniformRows,
+                                              samples: &samples)
             (code + index).initialize(to: instruction)
             if case .loopBack = operation { sites.append(index) }
         }
