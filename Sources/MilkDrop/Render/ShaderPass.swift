@@ -7,7 +7,7 @@ import MarbleCore
 ///
 /// The inputs, as MilkDrop 2 hands them to its shaders (u right, v down, 0…1):
 /// - warp: `uv` is the warp mesh's coordinate interpolated at the pixel exactly as ``WarpPass``
-///   interpolates it (so a shader that only reads `main` at `uv` draws what the plain warp draws);
+///   interpolates it (the plain warp reads the previous frame at the same coordinates);
 ///   `rad`/`ang` are the mesh vertices' own (MilkDrop's `m_vertinfo`: radius and counter-clockwise
 ///   angle with the aspect applied), interpolated the same way, with MilkDrop's seam fix: the vertices
 ///   left of the centre on the centre row count as +π for the cells above it, −π for those below;
