@@ -7,7 +7,7 @@ import MarbleCore
 ///
 /// The inputs, as MilkDrop 2 hands them to its shaders (u right, v down, 0…1):
 /// - warp: `uv` is the warp mesh's coordinate interpolated at the pixel exactly as ``WarpPass``
-///   interpolates it (so a shader that only reads `main` at `uv` draws what the plain warp draws);
+///   interpolates it (the plain warp reads the previous frame at the same coordinates);
 ///   `rad`/`ang` are the mesh vertices' own (MilkDrop's `m_vertinfo`: radius and counter-clockwise
 ///   angle with the aspect applied), interpolated the same way, with MilkDrop's seam fix: the vertices
 ///   left of the centre on the centre row count as +π for the cells above it, −π for those below;
@@ -42,12 +42,13 @@ final class ShaderPass: StripTask, @unchecked Sendable {
 
     init(kind: Kind) { self.kind = kind }
 
-    /// Compiles nothing: prepares `program` to run with one machine for each of `workers` threads
-    /// (allocates; once per preset). Throws when the program is malformed.
-    func setProgram(_ program: ShaderProgram, workers count: Int) throws(ShaderMachineError) {
+    /// Prepares `program` to run with one machine for each of `workers` threads (allocates; once per
+    /// preset), `lanes` pixels a batch. Textures and uniforms are bound again afterwards. Throws when
+    /// the program is malformed.
+    func setProgram(_ program: ShaderProgram, workers count: Int, lanes: Int = ShaderMachine.defaultLanes) throws(ShaderMachineError) {
         var made: [ShaderPassWorker] = []
         for _ in 0..<max(1, count) {
-            made.append(ShaderPassWorker(machine: try ShaderMachine(program: program), meshColumns: mesh?.columns ?? 0))
+            made.append(ShaderPassWorker(machine: try ShaderMachine(program: program, lanes: lanes), meshColumns: mesh?.columns ?? 0))
         }
         self.program = program
         workers = made
@@ -124,13 +125,13 @@ final class ShaderPass: StripTask, @unchecked Sendable {
             // Lanes past the row's end (up to a multiple of 8) repeat its last pixel.
             let n = (count + 7) & ~7
             let inputs = worker.inputs
-            if let p = inputs.uvOrigX { for k in 0..<n { p[k] = columns.u[min(x0 + k, width - 1)] } }
+            if let p = inputs.uvOrigX { Self.copyColumns(columns.u, x0: x0, n: n, width: width, into: p) }
             if let p = inputs.uvOrigY { p.update(repeating: v, count: n) }
             switch kind {
             case .warp:
                 worker.fillWarp(x0: x0, n: n, width: width, columns: columns)
             case .composite:
-                if let p = inputs.uvX { for k in 0..<n { p[k] = columns.u[min(x0 + k, width - 1)] } }
+                if let p = inputs.uvX { Self.copyColumns(columns.u, x0: x0, n: n, width: width, into: p) }
                 if let p = inputs.uvY { p.update(repeating: v, count: n) }
                 worker.fillComposite(x0: x0, n: n, v: v, width: width, height: height, columns: columns, hue: hue)
             }
@@ -138,6 +139,14 @@ final class ShaderPass: StripTask, @unchecked Sendable {
             Self.store(machine.output, into: out + x0, count: count)
             x0 += count
         }
+    }
+
+    /// `values[x0..<x0 + n]`, the last column repeated past the row's end.
+    @inline(__always)
+    static func copyColumns(_ values: UnsafePointer<Float>, x0: Int, n: Int, width: Int, into p: UnsafeMutablePointer<Float>) {
+        let inside = min(n, width - x0)
+        p.update(from: values + x0, count: inside)
+        if inside < n { (p + inside).update(repeating: values[width - 1], count: n - inside) }
     }
 
     /// `ret` as opaque RGBA8 pixels.

@@ -12,6 +12,8 @@
 ///   multiplied by the exponent, as it is in DX9's own `exp2(b·log2 a)`);
 /// - `atan2`: absolute error ≤ 5e-7, two units in the last place near ±π (every quadrant; ±0 and
 ///   ±inf as Glibc).
+/// The machine builds exp(x) = exp2(x · log2 e) (relative error ≤ 2e-7 · (1 + |x|)), log and log10 =
+/// log2 × a constant (one more rounding), atan(x) = atan2(x, 1).
 /// That is far below the 1/510 that moves an 8-bit output.
 enum LaneMath {
     /// 1.5 · 2²³: adding it rounds a float of magnitude < 2²² to an integer (ties to even), whose value

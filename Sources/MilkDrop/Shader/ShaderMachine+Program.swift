@@ -17,19 +17,37 @@ enum LaneOpcode: UInt8 {
 struct LaneInstruction {
     var kind: LaneOpcode
     var dst = 0, a = 0, b = 0, c = 0
+    /// `dst` is also an operand: the lane loop writes scratch (a loop whose output aliases an input
+    /// is not vectorised), then copies.
+    var inPlace = false
+    /// Which operands hold the same value in every lane (a constant, uniform or texture size): bit 0
+    /// for `a`, 1 for `b`, 2 for `c`. Their loops read it once instead of a row (a third fewer loads).
+    var uniform: UInt8 = 0
 
     init(kind: LaneOpcode, dst: Int = 0, a: Int = 0, b: Int = 0, c: Int = 0) {
         self.kind = kind; self.dst = dst; self.a = a; self.b = b; self.c = c
     }
 
     /// Decodes a (validated) operation.
-    init(_ operation: ShaderOperation, lanes: Int, samplers: [ShaderSamplerUse], samples: inout [LaneSample]) {
+    init(_ operation: ShaderOperation, lanes: Int, samplers: [ShaderSamplerUse], uniform rows: Set<Int32>,
+         samples: inout [LaneSample]) {
         func at(_ r: Int32) -> Int { r >= 0 ? Int(r) * lanes : -1 }
+        func bits(_ a: Int32, _ b: Int32 = -1, _ c: Int32 = -1) -> UInt8 {
+            (rows.contains(a) ? 1 : 0) | (rows.contains(b) ? 2 : 0) | (rows.contains(c) ? 4 : 0)
+        }
         switch operation {
         case let .move(dst, a): self.init(kind: .move, dst: at(dst), a: at(a))
-        case let .unary(f, dst, a): self.init(kind: Self.kind(f), dst: at(dst), a: at(a))
-        case let .binary(f, dst, a, b): self.init(kind: Self.kind(f), dst: at(dst), a: at(a), b: at(b))
-        case let .ternary(f, dst, a, b, c): self.init(kind: Self.kind(f), dst: at(dst), a: at(a), b: at(b), c: at(c))
+        case let .unary(f, dst, a):
+            self.init(kind: Self.kind(f), dst: at(dst), a: at(a))
+            inPlace = dst == a
+        case let .binary(f, dst, a, b):
+            self.init(kind: Self.kind(f), dst: at(dst), a: at(a), b: at(b))
+            inPlace = dst == a || dst == b
+            uniform = bits(a, b)
+        case let .ternary(f, dst, a, b, c):
+            self.init(kind: Self.kind(f), dst: at(dst), a: at(a), b: at(b), c: at(c))
+            inPlace = dst == a || dst == b || dst == c
+            uniform = bits(a, b, c)
         case let .sample(slot, u, v, w, r, g, b, a):
             let inputs = Set([u, v, w].filter { $0 >= 0 })
             let overwrites = [r, g, b, a].contains { $0 >= 0 && inputs.contains($0) }

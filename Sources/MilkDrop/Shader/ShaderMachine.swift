@@ -2,7 +2,12 @@
 /// `lanes` floats, and every operation is one tight loop over them (see `ShaderMachine+Operations`),
 /// so the cost of decoding an operation is paid once per batch, not per pixel.
 ///
-/// One machine per worker thread: its register file (`registerCount × lanes` floats, 64-byte
+/// Before it runs, a program loses its moves (jump-free programs) and its registers are renamed so
+/// that values whose lives do not overlap share one (`ShaderMachine+Registers`): the register file
+/// holds the live values only. Operations stay one loop per lane row, so the machine is bound by
+/// memory traffic on its rows: about 0.1 ns per pixel for an addition, 1.3 for a sine (SSE2).
+///
+/// One machine per worker thread: its register file (machine registers × `lanes` floats, 64-byte
 /// aligned) and loop counters are allocated once, at ``init(program:lanes:)``; constants are filled
 /// then, uniforms by ``setUniforms(_:)`` once per frame, texture sizes by ``bind(textures:)``. A batch
 /// is: the caller fills the input registers (``inputRegister(_:)``), calls ``run(count:)``, reads the
@@ -15,10 +20,12 @@
 /// set, a loop goes round while any valid lane is (at most ``ShaderProgram/maxLoopIterations`` times
 /// per batch, like the reference per pixel: the bound only matters for a runaway loop).
 package final class ShaderMachine {
-    /// The batch size chosen by measurement (see docs/MILKDROP.md, "Shader machine"): long enough
-    /// that decoding an operation is a small part of its loop, short enough that the registers of a
-    /// typical program stay in the first two cache levels.
-    package static let defaultLanes = 64
+    /// The batch size, chosen by measurement (release build, CPU time of one thread at 1280x720,
+    /// a 51-operation warp shader / a 247-operation composite): 64 lanes 13.1 / 60.4 ms, 128 lanes
+    /// 11.3 / 49.5 ms, 256 lanes 10.2 / 44.6 ms. Decoding an operation costs about as much as a loop
+    /// over 64 lanes of an addition; at 256 lanes the heavy shader's 61 live registers (61 KiB) still
+    /// sit in the first two cache levels. The price: a loop runs until its slowest of 256 pixels ends.
+    package static let defaultLanes = 256
     /// Most registers a program may use (a real shader needs a few hundred): bounds the register file
     /// before it is allocated.
     package static let maxRegisters = 1 << 14
@@ -26,6 +33,11 @@ package final class ShaderMachine {
     package static let maxOperations = 1 << 16
 
     package let program: ShaderProgram
+    /// `program` without its moves (``withoutMoves(_:)``) and with its registers renamed by
+    /// ``RegisterAllocation``: what the machine runs.
+    let renamed: ShaderProgram
+    /// Program register → machine register.
+    let physical: [Int32]
     /// Lanes per register (a multiple of 8).
     package let lanes: Int
     /// The register file, `registerCount × lanes` floats.
@@ -43,7 +55,7 @@ package final class ShaderMachine {
     /// Four registers of scratch for a sample whose outputs overwrite its coordinates.
     let scratch: UnsafeMutablePointer<Float>
     /// Bound by ``bind(textures:)``, in slot order.
-    private(set) var textures: ContiguousArray<any ShaderTexture> = []
+    @exclusivity(unchecked) private(set) var textures: ContiguousArray<any ShaderTexture> = []
 
     /// A machine for `program`, batches of `lanes` (rounded up to a multiple of 8). Throws when the
     /// program is malformed (a register, jump or slot out of range, or too big): compiled code is
@@ -51,30 +63,38 @@ package final class ShaderMachine {
     package init(program: ShaderProgram, lanes: Int = ShaderMachine.defaultLanes) throws(ShaderMachineError) {
         try Self.validate(program)
         self.program = program
+        let direct = Self.withoutMoves(program)
+        let allocation = RegisterAllocation(direct)
+        let renamed = allocation.rename(direct)
+        self.renamed = renamed
+        physical = allocation.physical
         let laneCount = max(8, (lanes + 7) & ~7)
         self.lanes = laneCount
-        let registers = Int(program.registerCount)
+        let registers = Int(renamed.registerCount)
         let bytes = max(1, registers) * self.lanes * MemoryLayout<Float>.stride
         file = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64).bindMemory(to: Float.self, capacity: bytes / 4)
         file.initialize(repeating: 0, count: bytes / 4)
         scratch = UnsafeMutableRawPointer.allocate(byteCount: 4 * self.lanes * 4, alignment: 64)
             .bindMemory(to: Float.self, capacity: 4 * self.lanes)
         scratch.initialize(repeating: 0, count: 4 * self.lanes)
-        codeCount = program.code.count
+        codeCount = renamed.code.count
         code = .allocate(capacity: max(1, codeCount))
         loopCounts = .allocate(capacity: max(1, codeCount))
         loopCounts.initialize(repeating: 0, count: max(1, codeCount))
         var samples: [LaneSample] = []
         var sites: [Int] = []
-        for (index, operation) in program.code.enumerated() {
-            let instruction = LaneInstruction(operation, lanes: self.lanes, samplers: program.samplers, samples: &samples)
+        let uniformRows = Set(renamed.constants.map(\.register) + renamed.uniforms.map(\.register)
+                              + renamed.textureSizes.map(\.register))
+        for (index, operation) in renamed.code.enumerated() {
+            let instruction = LaneInstruction(operation, lanes: laneCount, samplers: renamed.samplers, uniform: uniformRows,
+                                              samples: &samples)
             (code + index).initialize(to: instruction)
             if case .loopBack = operation { sites.append(index) }
         }
         self.samples = samples
         loopSites = sites
-        zeroEachBatch = Self.readBeforeWritten(program).map { $0 * laneCount }
-        for c in program.constants { fill(register: c.register, with: c.value) }
+        zeroEachBatch = allocation.zeroed.map { Int(allocation.physical[Int($0)]) * laneCount }.sorted()
+        for c in renamed.constants { fill(row: c.register, with: c.value) }
     }
 
     deinit {
@@ -85,15 +105,20 @@ package final class ShaderMachine {
         loopCounts.deallocate()
     }
 
-    /// The lanes of `register`.
-    @inline(__always) package func register(_ register: Int32) -> UnsafeMutablePointer<Float> {
-        file + Int(register) &* lanes
+    /// The lanes of the program's register `register` (one the program uses).
+    package func register(_ register: Int32) -> UnsafeMutablePointer<Float> {
+        row(physical[Int(register)])
+    }
+
+    /// The lanes of machine register `index`.
+    @inline(__always) func row(_ index: Int32) -> UnsafeMutablePointer<Float> {
+        file + Int(index) &* lanes
     }
 
     /// The register loaded with `input`, or nil when the program does not read it. When the
     /// program loads one input into several registers, ``run(count:)`` copies the first to the others.
     package func inputRegister(_ input: ShaderPixelInput) -> UnsafeMutablePointer<Float>? {
-        for load in program.inputs where load.input == input { return register(load.register) }
+        for load in renamed.inputs where load.input == input { return row(load.register) }
         return nil
     }
 
@@ -102,14 +127,14 @@ package final class ShaderMachine {
 
     /// `ret`'s red, green and blue lanes after ``run(count:)``.
     package var output: (r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>) {
-        (register(program.output.r), register(program.output.g), register(program.output.b))
+        (row(renamed.output.r), row(renamed.output.g), row(renamed.output.b))
     }
 
     /// Loads the frame's uniforms from `block` (an offset past its end reads 0, as in the reference).
     package func setUniforms(_ block: [Float]) {
-        for u in program.uniforms {
+        for u in renamed.uniforms {
             let offset = Int(u.offset)
-            fill(register: u.register, with: offset >= 0 && offset < block.count ? block[offset] : 0)
+            fill(row: u.register, with: offset >= 0 && offset < block.count ? block[offset] : 0)
         }
     }
 
@@ -124,16 +149,16 @@ package final class ShaderMachine {
             throw .emptyTexture(slot: slot)
         }
         self.textures = ContiguousArray(textures.prefix(program.samplers.count))
-        for t in program.textureSizes {
+        for t in renamed.textureSizes {
             let texture = self.textures[Int(t.slot)]
             let w = Float(texture.width), h = Float(texture.height)
             let sizes: [Float] = [w, h, 1 / w, 1 / h]
-            fill(register: t.register, with: sizes[Int(t.component)])
+            fill(row: t.register, with: sizes[Int(t.component)])
         }
     }
 
-    private func fill(register index: Int32, with value: Float) {
-        register(index).update(repeating: value, count: lanes)
+    private func fill(row index: Int32, with value: Float) {
+        row(index).update(repeating: value, count: lanes)
     }
 
     /// Runs the program over the batch: lanes `0..<count` are pixels (1…``lanes``); lanes past
@@ -175,11 +200,11 @@ package final class ShaderMachine {
     }
 
     private func copyDuplicateInputs(_ n: Int) {
-        let inputs = program.inputs
+        let inputs = renamed.inputs
         guard inputs.count > 1 else { return }
         for (k, load) in inputs.enumerated() {
             if let first = inputs[..<k].first(where: { $0.input == load.input }), first.register != load.register {
-                register(load.register).update(from: register(first.register), count: n)
+                row(load.register).update(from: row(first.register), count: n)
             }
         }
     }

@@ -42,7 +42,7 @@ struct ProgramBuilder {
 /// A texture that is a formula of the coordinates: r = u, g = v, b = w (0 for a 2-D read), a = u + v;
 /// it writes every channel before it reads any coordinate, so a sample whose outputs overwrite its
 /// coordinates only works through the machine's scratch. Records the largest `count` asked for.
-final class FormulaTexture: ShaderTexture, @unchecked Sendable {
+final class FormulaTexture: ShaderTexture {
     let width: Int, height: Int, depth: Int
     private(set) var largestCount = 0
     init(width: Int = 4, height: Int = 2, depth: Int = 1) { self.width = width; self.height = height; self.depth = depth }
@@ -155,74 +155,29 @@ struct ShaderMachineTests {
         }
     }
 
-    @Test("DX9 pow and atan2 within their bounds, specials as Glibc")
-    func powAndAtan2() throws {
-        for f in [ShaderBinary.pow, .atan2] {
-            var b = ProgramBuilder()
-            let x = b.input(.uvX), y = b.input(.uvY)
-            let r = b.binary(f, x, y)
-            var g = SplitMixForTests(seed: 6)
-            for _ in 0..<40 {
-                let xs = (0..<64).map { _ in Float.random(in: -20...20, using: &g) }, ys = (0..<64).map { _ in Float.random(in: -8...8, using: &g) }
-                let (got, want) = try runBoth(b.program(r, r, r), count: 64) { i, k in i == .uvX ? xs[k] : ys[k] }
-                for k in 0..<64 {
-                    if f == .pow {
-                        let exponent = abs(ys[k] * log2f(abs(xs[k])))
-                        #expect(abs(got[k].x - want[k].x) <= 2e-7 * (2 + exponent) * abs(want[k].x), "pow(\(xs[k]), \(ys[k]))")
-                    } else {
-                        #expect(abs(got[k].x - want[k].x) <= 5e-7, "atan2(\(xs[k]), \(ys[k]))")
-                    }
-                }
-            }
-        }
-        // atan2 at zeros and infinities, pow at 0, 1 and NaN.
-        let pairs: [(Float, Float)] = [(0, 0), (-0.0, 0), (0, -0.0), (-0.0, -0.0), (1, 0), (-1, 0), (0, -1), (-0.0, -1),
-                                       (.infinity, .infinity), (-.infinity, .infinity), (.infinity, -.infinity), (1, .infinity),
-                                       (1, -.infinity), (.nan, 1), (1, .nan)]
-        for (y, x) in pairs {
-            let got = LaneMath.atan2(y, x), want = atan2f(y, x)
-            #expect(same(got, want) || abs(got - want) <= 5e-7, "atan2(\(y), \(x)): \(got) vs \(want)")
-        }
-        #expect(LaneMath.pow(0, 2) == 0 && LaneMath.pow(0, 0).isNaN && LaneMath.pow(-8, 1.0 / 3).isFinite)
-        #expect(LaneMath.pow(2, 200) == .infinity && LaneMath.pow(2, -200) == 0 && LaneMath.pow(1, 1e30) == 1)
-        #expect(LaneMath.exp2(.nan).isNaN && LaneMath.log2(.nan).isNaN && LaneMath.log2(0) == -.infinity)
-        #expect(LaneMath.log2(-.infinity) == .infinity && LaneMath.sin(.infinity).isNaN && LaneMath.cos(.nan).isNaN)
-        #expect(abs(LaneMath.log2(.leastNormalMagnitude / 100) - log2f(.leastNormalMagnitude / 100)) < 1e-5)
-    }
-
-    @Test("LaneMath against Glibc over wide ranges: the bounds of its doc comment")
-    func laneMathBounds() {
-        var worst: [String: Float] = [:]
-        func note(_ name: String, _ e: Float) { worst[name] = max(worst[name] ?? 0, e) }
-        var x: Float = -8192
-        while x <= 8192 { note("sin", abs(LaneMath.sin(x) - sinf(x))); note("cos", abs(LaneMath.cos(x) - cosf(x))); x += 0.0137 }
-        x = -1e5
-        while x <= 1e5 { note("sinWide", abs(LaneMath.sin(x) - sinf(x))); note("cosWide", abs(LaneMath.cos(x) - cosf(x))); x += 0.731 }
-        x = -126
-        while x <= 127.9 { note("exp2", abs(LaneMath.exp2(x) - exp2f(x)) / exp2f(x)); x += 0.000_97 }
-        x = 1e-37
-        while x < 1e37 { note("log2", abs(LaneMath.log2(x) - log2f(x)) / max(1, abs(log2f(x)))); x *= 1.000_37 }
-        for _ in 0..<200_000 {
-            let y = Float.random(in: -10...10), xx = Float.random(in: -10...10)
-            note("atan2", abs(LaneMath.atan2(y, xx) - atan2f(y, xx)))
-        }
-        #expect(worst["sin"]! <= 2e-7 && worst["cos"]! <= 2e-7, "\(worst)")
-        #expect(worst["sinWide"]! <= 5e-6 && worst["cosWide"]! <= 5e-6, "\(worst)")
-        #expect(worst["exp2"]! <= 2e-7 && worst["log2"]! <= 2e-7 && worst["atan2"]! <= 5e-7, "\(worst)")
-    }
-
-    @Test("random straight-line programs equal the reference, in full and partial batches")
+    @Test("random straight-line programs (copies, overwrites, in-place updates) equal the reference, in full and partial batches")
     func randomPrograms() throws {
         var g = SplitMixForTests(seed: 7)
         for trial in 0..<60 {
             var b = ProgramBuilder()
             var live = [b.input(.uvX), b.input(.uvY), b.input(.rad), b.constant(0.5), b.constant(-2), b.uniform(1)]
+            let pinned = live.count
             for _ in 0..<30 {
                 func pick() -> Int32 { live[Int(g.next() % UInt64(live.count))] }
-                switch g.next() % 3 {
+                switch g.next() % 5 {
                 case 0: live.append(b.unary(Self.exactUnary[Int(g.next() % UInt64(Self.exactUnary.count))], pick()))
                 case 1: live.append(b.binary(Self.binaries[Int(g.next() % UInt64(Self.binaries.count))], pick(), pick()))
-                default: live.append(b.ternary(Self.ternaries[Int(g.next() % UInt64(Self.ternaries.count))], pick(), pick(), pick()))
+                case 2: live.append(b.ternary(Self.ternaries[Int(g.next() % UInt64(Self.ternaries.count))], pick(), pick(), pick()))
+                case 3:
+                    // A copy, kept or overwritten later.
+                    let r = b.register()
+                    b.code.append(.move(dst: r, a: pick()))
+                    live.append(r)
+                default:
+                    // Overwrites a value computed earlier (in place when it reads it too).
+                    guard live.count > pinned else { continue }
+                    let r = live[pinned + Int(g.next() % UInt64(live.count - pinned))]
+                    b.code.append(.binary(Self.binaries[Int(g.next() % UInt64(Self.binaries.count))], dst: r, a: pick(), b: r))
                 }
             }
             let n = live.count
@@ -235,6 +190,70 @@ struct ShaderMachineTests {
                 #expect(same(got[k].x, want[k].x) && same(got[k].y, want[k].y) && same(got[k].z, want[k].z), "trial \(trial) lane \(k)")
             }
         }
+    }
+
+    @Test("registers are shared by values whose lives do not overlap; results stay the reference's")
+    func registerAllocation() throws {
+        var b = ProgramBuilder()
+        let x = b.input(.uvX), y = b.input(.uvY)
+        var last = x
+        for _ in 0..<100 { last = b.binary(.add, b.binary(.multiply, last, y), x) }
+        let program = b.program(last, last, last)
+        let machine = try ShaderMachine(program: program)
+        #expect(program.registerCount == 202 && machine.renamed.registerCount <= 5)
+        let (got, want) = try runBoth(program, count: 40) { i, k in i == .uvX ? Float(k) * 0.01 : 0.5 }
+        for k in 0..<40 { #expect(got[k] == want[k]) }
+    }
+
+    @Test("a value first set in a block a jump may skip reads 0 after it when skipped, never a stale or shared register")
+    func skippedBlock() throws {
+        var b = ProgramBuilder()
+        let x = b.input(.uvX), half = b.constant(0.5), five = b.constant(5), three = b.constant(3)
+        // t dies before the block: without care it could share the register of `v`.
+        let t = b.binary(.multiply, x, three)
+        let mask = b.binary(.greater, t, half)
+        let v = b.register()
+        let jump = b.here
+        b.code.append(.jumpIfNone(mask: mask, to: -1))
+        b.code.append(.move(dst: v, a: five))
+        b.code[Int(jump)] = .jumpIfNone(mask: mask, to: b.here)
+        let ret = b.binary(.add, v, x)
+        let machine = try ShaderMachine(program: b.program(ret, ret, ret), lanes: 8)
+        try machine.bind(textures: [])
+        let p = machine.register(x)
+        p.update(repeating: 0.9, count: 8)
+        machine.run(count: 8)
+        #expect(machine.output.r[0] == 5 + Float(0.9))
+        p.update(repeating: 0.1, count: 8)
+        machine.run(count: 8)
+        #expect(machine.output.r[0] == 0.1)
+        #expect(ShaderReference(program: b.program(ret, ret, ret)).run(uniforms: []) { _ in 0.1 }.x == 0.1)
+    }
+
+    @Test("moves of a jump-free program are dropped, made just before their source changes when still needed")
+    func moves() throws {
+        var b = ProgramBuilder()
+        let x = b.input(.uvX), one = b.constant(1), two = b.constant(2)
+        let t = b.binary(.add, x, one)
+        let v = b.register(), w = b.register()
+        b.code += [.move(dst: v, a: t), .move(dst: w, a: v),          // w and v copy t
+                   .binary(.multiply, dst: t, a: t, b: two),          // t changes: v and w must keep the old t
+                   .move(dst: t, a: t)]
+        let sum = b.binary(.add, b.binary(.add, v, w), t)
+        let program = b.program(sum, w, t)
+        let stripped = ShaderMachine.withoutMoves(program)
+        #expect(stripped.code.count == 6)   // add, the two copies made just before the multiply, multiply, 2 adds
+        let (got, want) = try runBoth(program, count: 9) { _, k in Float(k) }
+        for k in 0..<9 {
+            #expect(got[k] == want[k])
+            #expect(got[k] == SIMD3(Float(k + 1) * 4, Float(k + 1), Float(k + 1) * 2))
+        }
+        var free = ProgramBuilder()
+        let y = free.input(.uvX)
+        let c = free.register()
+        free.code.append(.move(dst: c, a: y))
+        let r = free.binary(.add, c, c)
+        #expect(ShaderMachine.withoutMoves(free.program(r, c, r)).code == [.binary(.add, dst: r, a: y, b: y)])
     }
 
     @Test("jumpIfNone skips only when no valid lane is set; lanes past a partial batch do not count")
