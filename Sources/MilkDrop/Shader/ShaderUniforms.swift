@@ -87,7 +87,10 @@ package struct ShaderUniforms: Sendable {
             set(8, frame.time, frame.fps, Float(frame.frame), frame.progress)
             set(12, frame.bass, frame.mid, frame.treb, frame.vol)
             set(16, frame.bassAtt, frame.midAtt, frame.trebAtt, frame.volAtt)
-            let (low, high) = Self.safeBlurRange(min: frame.blurMin, max: frame.blurMax)
+            // The ranges the blur pyramid encodes with (MilkDrop's `GetSafeBlurMinMax`, slip included),
+            // so that GetBlurN decodes what was stored.
+            let range = BlurRange(min: frame.blurMin, max: frame.blurMax)
+            let low = range.min, high = range.max
             set(20, high.x - low.x, low.x, high.y - low.y, low.y)
             set(24, high.z - low.z, low.z, low.x, high.x)
             set(28, width, height, 1 / width, 1 / height)
@@ -116,25 +119,6 @@ package struct ShaderUniforms: Sendable {
                 Self.rotation(angles: angles, shift: shift, into: b + Self.rotationsOffset + 12 * k)
             }
         }
-    }
-
-    /// MilkDrop's `GetSafeBlurMinMax`: each blur level's range lies inside the previous one and is at
-    /// least 0.1 wide (MilkDrop's own code sets both ends to the lower one when widening, a slip that
-    /// would make the blur black; here the range is centred on the average as intended).
-    package static func safeBlurRange(min low: SIMD3<Float>, max high: SIMD3<Float>) -> (SIMD3<Float>, SIMD3<Float>) {
-        var low = low, high = high
-        for i in 0..<3 {
-            if i > 0 {
-                high[i] = Swift.min(high[i - 1], high[i])
-                low[i] = Swift.max(low[i - 1], low[i])
-            }
-            if high[i] - low[i] < 0.1 {
-                let average = (low[i] + high[i]) * 0.5
-                low[i] = average - 0.05
-                high[i] = average + 0.05
-            }
-        }
-        return (low, high)
     }
 
     /// `Rx(a.x) · T(shift) · Rz(a.z) · Ry(a.y)` (row vectors, Direct3D's order), its first three

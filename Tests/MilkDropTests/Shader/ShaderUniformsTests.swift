@@ -62,12 +62,21 @@ struct ShaderUniformsTests {
         #expect(try ret("ret = _c1.xyz;") == SIMD3(0, 0, 0))
     }
 
-    @Test("blur ranges are nested and at least 0.1 wide")
-    func blurRange() {
-        let (low, high) = ShaderUniforms.safeBlurRange(min: SIMD3(0.5, 0, 0.2), max: SIMD3(0.52, 1, 0.25))
-        #expect(close(low.x, 0.46) && close(high.x, 0.56))
-        #expect(close(low.y, 0.46) && close(high.y, 0.56))     // inside blur1's range
-        #expect(close(low.z, 0.305) && close(high.z, 0.405))   // blur3's empty range, widened around its middle
+    @Test("the blur ranges shaders decode with are the ones the pyramid encodes with (MilkDrop's safe ranges)")
+    func blurRange() throws {
+        var frame = Self.frame
+        frame.blurMin = SIMD3(0.5, 0, 0.2); frame.blurMax = SIMD3(0.52, 1, 0.25)
+        let range = BlurRange(min: frame.blurMin, max: frame.blurMax)
+        // blur1 narrower than 0.1: MilkDrop moves both ends to its centre − 0.05; the later levels follow it.
+        #expect(close(range.min.x, 0.46) && close(range.max.x, 0.46))
+        var uniforms = ShaderUniforms(seed: 1)
+        uniforms.update(frame)
+        let b = uniforms.values
+        for level in 0..<3 {
+            let (scale, bias) = range.decode(level: level)
+            let stored = level == 0 ? (b[20], b[21]) : level == 1 ? (b[22], b[23]) : (b[24], b[25])
+            #expect(close(stored.0, scale) && close(stored.1, bias), "level \(level + 1)")
+        }
     }
 
     @Test("rotations: the 3×3 part is orthonormal, the translation (rotated) within √3; the same seed and frame give the same block")
