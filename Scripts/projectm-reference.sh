@@ -3,8 +3,12 @@
 # and the speed anchor of docs/MILKDROP-REFERENCE.md.
 #
 #   Scripts/projectm-reference.sh PRESET.milk... --song FILE --size WxH --frames N --out DIR
-#        [--save 60,300,600 ("" saves none)] [--display :N] [--mesh 48x36] [--seed 1] [--lp-threads N]
-#        [--thumbs DIR --thumb-width 480]
+#        [--list FILE] [--save 60,300,600 ("" saves none)] [--display :N] [--mesh 48x36] [--seed 1]
+#        [--lp-threads N] [--thumbs DIR --thumb-width 480]
+#
+# --list adds the presets named in FILE, one a line (# comments and blank lines skipped), relative
+# to /usr/share/projectM/presets unless absolute: Scripts/milkdrop-reference-presets.txt is the
+# comparison set of docs/MILKDROP-REFERENCE.md (Scripts/milkdrop-compare.sh compares the frames).
 #
 # Per preset: DIR/<stem>-frameNNN.png for each --save frame (1-based), one JSON line in DIR/fps.jsonl
 # and one markdown table row in DIR/fps.md (ms per frame p50/p99, fps, CPU ms per frame, load).
@@ -32,12 +36,20 @@ while (($#)); do
         --lp-threads) lp_threads="$2"; shift 2 ;;
         --thumbs) thumbs="$2"; shift 2 ;;
         --thumb-width) thumb_width="$2"; shift 2 ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        --list)
+            [[ -r "$2" ]] || { echo "cannot read --list $2" >&2; exit 2; }
+            while IFS= read -r line || [[ -n "$line" ]]; do
+                [[ -z "$line" || "$line" == \#* ]] && continue
+                [[ "$line" == /* ]] && presets+=("$line") || presets+=("/usr/share/projectM/presets/$line")
+            done <"$2"
+            shift 2 ;;
+        -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
         --*) echo "unknown option $1" >&2; exit 2 ;;
         *) presets+=("$1"); shift ;;
     esac
 done
 [[ ${#presets[@]} -gt 0 && -n "$song" && -n "$out" ]] || { sed -n '5,7p' "$0" >&2; exit 2; }
+for preset in "${presets[@]}"; do [[ -r "$preset" ]] || { echo "cannot read preset $preset" >&2; exit 2; }; done
 [[ "$size" =~ ^([0-9]+)x([0-9]+)$ ]] || { echo "bad --size $size" >&2; exit 2; }
 width="${BASH_REMATCH[1]}" height="${BASH_REMATCH[2]}"
 mkdir -p "$out"

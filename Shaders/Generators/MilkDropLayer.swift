@@ -101,8 +101,8 @@ public final class MilkDropLayer: Shader, @unchecked Sendable {
 
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let f = uniforms.features
-        audio.update(from: f)
-        playlist.update(time: uniforms.time, isBeat: f.isBeat, bass: f.bass)
+        audio.update(from: f, fps: uniforms.fps.doubleValue, frame: uniforms.frameIndex)
+        playlist.update(time: uniforms.time, isBeat: f.isBeat, bass: audio.bass)
         var inputs = MilkPreset.Inputs()
         inputs.time = uniforms.time
         inputs.fps = uniforms.fps.doubleValue

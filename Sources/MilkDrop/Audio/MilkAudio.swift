@@ -4,7 +4,9 @@ import MarbleCore
 ///
 /// MilkDrop hands presets 576 waveform samples and 512 spectrum values per channel, and three levels
 /// (`bass`, `mid`, `treb`) that average about 1 and rise above it on hits, with slower `_att` versions.
-/// Arrays are allocated once in `init` and rewritten in place by ``update(from:)``.
+/// The levels are MilkDrop's own, computed here from each frame's waveform (``MilkLevels``), frame-rate
+/// aware and repeatable: the same frames give the same values. Arrays are allocated once in `init`
+/// and rewritten in place by ``update(from:fps:frame:)``.
 public final class MilkAudio {
     /// Waveform samples per channel (MilkDrop's 576).
     public static let waveformLength = 576
@@ -19,8 +21,19 @@ public final class MilkAudio {
     /// both channels see the mix: the analyser keeps one spectrum).
     public private(set) var spectrum: [Float]
     /// MilkDrop's levels: about 1 on average, above 1 on hits; `…Attenuated` are the `_att` versions.
-    public private(set) var bass: Float = 1, mid: Float = 1, treble: Float = 1
-    public private(set) var bassAttenuated: Float = 1, midAttenuated: Float = 1, trebleAttenuated: Float = 1
+    public var bass: Float { levels.relative.x }
+    public var mid: Float { levels.relative.y }
+    public var treble: Float { levels.relative.z }
+    public var bassAttenuated: Float { levels.attenuated.x }
+    public var midAttenuated: Float { levels.attenuated.y }
+    public var trebleAttenuated: Float { levels.attenuated.z }
+    /// The treble band's sum itself (MilkDrop's `imm[2]`, in its units), which the built-in wave's mode 3
+    /// squares for its opacity.
+    public var trebleImmediate: Float { levels.immediate.z }
+
+    private var levels = MilkLevels()
+    /// The frame the levels were last advanced for (−1: none yet).
+    private var lastFrame = -1
 
     public init() {
         waveLeft = [Float](repeating: 0, count: Self.waveformLength)
@@ -28,19 +41,21 @@ public final class MilkAudio {
         spectrum = [Float](repeating: 0, count: Self.spectrumLength)
     }
 
-    /// Copies this frame's sound: the last 576 waveform samples (fewer are padded with silence at the
-    /// start), the spectrum resampled to 512 values over 0 Hz…22.05 kHz (zero without one), and the levels.
-    public func update(from features: AudioFeatures) {
+    /// Copies frame `frame`'s sound (at `fps` frames a second): the last 576 waveform samples (fewer
+    /// are padded with silence at the start), the spectrum resampled to 512 values over 0 Hz…22.05 kHz
+    /// (zero without one), and advances the levels from the left samples. The same frame again keeps
+    /// the levels it had (a redrawn preview); an earlier frame (a seek back) restarts them from silence;
+    /// without `frame`, every call is the next frame.
+    public func update(from features: AudioFeatures, fps: Double = 60, frame: Int? = nil) {
         copyTail(features.waveformLeft, into: &waveLeft)
         copyTail(features.waveformRight.isEmpty ? features.waveformLeft : features.waveformRight, into: &waveRight)
         resampleSpectrum(features.spectrum, binHertz: features.spectrumResolution)
-        bass = finite(features.bass); mid = finite(features.mid); treble = finite(features.treble)
-        bassAttenuated = finite(features.bassAttenuated)
-        midAttenuated = finite(features.midAttenuated)
-        trebleAttenuated = finite(features.trebleAttenuated)
+        let frame = frame ?? lastFrame + 1
+        if frame == lastFrame { return }
+        if frame < lastFrame { levels.reset() }
+        lastFrame = frame
+        waveLeft.withUnsafeBufferPointer { levels.update(wave: $0, fps: Float(fps), frame: frame) }
     }
-
-    private func finite(_ x: Float) -> Float { x.isFinite ? x : 0 }
 
     private func copyTail(_ source: [Float], into target: inout [Float]) {
         let n = target.count, m = min(n, source.count), pad = n - m

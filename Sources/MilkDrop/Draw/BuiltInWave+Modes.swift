@@ -12,10 +12,11 @@ extension BuiltInWave {
     ///    tenth cross-fades with the samples one circle later so the loop closes without a jump.
     ///  1 x-y spiral: 240 points, radius 0.53 + 0.43·R, angle 1.57·L(+32) + time·2.3.
     ///  2, 3 centred spiro: 480 points (R, L(+32)) around (cx, cy).
-    ///  4 derivative line: 480 points (160 on targets under 1440 pixels wide) across the width, x nudged
-    ///    by R, y by L, with momentum w1 = 0.45 + 0.25·(m + 1).
+    ///  4 derivative line: 426 points (MilkDrop's 480 cut to a third of its texture's width, here the
+    ///    reference 1280 at every size) across the width, x nudged by R, y by L, with momentum
+    ///    w1 = 0.45 + 0.25·(m + 1).
     ///  5 explosive hash: 480 points from products of L and R, rotating with time·0.3.
-    ///  6 line: 240 points (80 under 720 wide) along a line at angle 1.57·m through the clip box,
+    ///  6 line: 240 points along a line at angle 1.57·m through the clip box,
     ///    offset sideways by cx, displaced by 0.25·L; 7: two such lines from L and R, apart by wave_y².
     func points(mode: Int, _ s: Settings, _ space: MilkDrawSpace) {
         raw.removeAll(keepingCapacity: true)
@@ -29,7 +30,6 @@ extension BuiltInWave {
             m -= m.rounded(.down)
             m = abs(m) * 2 - 1
         }
-        let width = space.width
         switch mode {
         case 0:
             let n = 240, offset = 120
@@ -53,7 +53,7 @@ extension BuiltInWave {
         case 2, 3:
             for i in 0..<480 { raw.append(SIMD2(right[i] * ay + cx, left[i + 32] * ax + cy)) }
         case 4:
-            let n = 480 > width / 3 ? 160 : 480, offset = (480 - n) / 2
+            let n = min(480, MilkDrawList.referenceWidth / 3), offset = (480 - n) / 2
             let w1 = 0.45 + 0.5 * (m * 0.5 + 0.5), w2 = 1 - w1
             for i in 0..<n {
                 var p = SIMD2(-1 + 2 * Float(i) / Float(n) + cx + right[i + 25 + offset] * 0.44,
@@ -69,7 +69,7 @@ extension BuiltInWave {
                 raw.append(SIMD2((x0 * c - y0 * sn) * ay + cx, (x0 * sn + y0 * c) * ax + cy))
             }
         default:   // 6, 7
-            let n = 240 > width / 3 ? 80 : 240, offset = (480 - n) / 2
+            let n = min(240, MilkDrawList.referenceWidth / 3), offset = (480 - n) / 2
             let line = Self.clippedLine(angle: 1.57 * m, offset: cx, samples: n)
             let separation = mode == 7 ? pow(cy * 0.5 + 0.5, 2) : 0
             for i in 0..<n {

@@ -11,9 +11,8 @@
 /// - the points are doubled by a 4-tap interpolation (−0.15, 1.15, 1.15, −0.15) and drawn as one-pixel
 ///   lines (modes 0 and 1 as closed loops), dots with `wave_usedots`, two pixels wide with `wave_thick`
 ///   or dots (MilkDrop draws them four times one pixel apart), additively with `wave_additive`;
-/// - opacity: `wave_a`, times a size-dependent factor in modes 2 and 5 and `1.3·treb²` times another in
-///   mode 3, times the volume ramp with `bModWaveAlphaByVolume`, clamped 0…1; `wave_brighten` scales
-///   the colour so its largest channel is 1.
+/// - opacity: `wave_a` times the mode's factor (see `opacity`), times the volume ramp with
+///   `bModWaveAlphaByVolume`, clamped 0…1; `wave_brighten` scales the colour so its largest channel is 1.
 /// Modes wrap modulo 8 (MilkDrop 1.x's eight; projectM's later extra modes are not drawn).
 public final class BuiltInWave {
     /// The per-frame waveform variables (header name / per-frame variable).
@@ -94,20 +93,29 @@ public final class BuiltInWave {
         }
     }
 
-    /// `wave_a` with the mode's and the volume's factors, clamped 0…1.
+    /// `wave_a` with the mode's and the volume's factors, clamped 0…1, as MilkDrop 2's `DrawWave`:
+    /// mode 1 × 1.25; modes 2 and 5 × 0.11 and mode 3 0.22 (replacing `wave_a`) × 1.3 × the treble
+    /// band's own sum squared (`imm[2]`, not the relative `treb`: loud enough music makes it opaque).
+    /// MilkDrop scales modes 2, 3 and 5 by its texture size (0.07…0.13, 0.075…0.33 from 256 to 2048
+    /// texels); these are its values at 1024, the size of the look MarbleKit keeps at every frame size.
+    /// The volume ramp multiplies by (volume − start) / (end − start) — above `end` that is over 1 and
+    /// raises the opacity, as in MilkDrop — and under `start` hides the wave.
     func opacity(_ s: Settings, mode: Int, audio: MilkAudio, space: MilkDrawSpace) -> Float {
         var alpha = s.color.w.isFinite ? s.color.w : 0
-        let size = max(space.width, space.height)
-        if mode == 2 || mode == 5 {
-            alpha *= size <= 256 ? 0.07 : size <= 512 ? 0.09 : size <= 1024 ? 0.11 : size <= 2048 ? 0.13 : 0.15
-        } else if mode == 3 {
-            alpha *= size <= 256 ? 0.075 : size <= 512 ? 0.15 : size <= 1024 ? 0.22 : size <= 2048 ? 0.33 : 0.44
-            alpha *= 1.3 * audio.treble * audio.treble
+        switch mode {
+        case 1: alpha *= 1.25
+        case 2, 5: alpha *= 0.11
+        case 3: alpha = 0.22 * 1.3 * audio.trebleImmediate * audio.trebleImmediate
+        default: break
         }
         if s.modulateAlphaByVolume {
-            let volume = (audio.bass + audio.mid + audio.treble) / 3
+            let volume = (audio.bass + audio.mid + audio.treble) * 0.333
             let start = s.modulateAlphaStart, end = s.modulateAlphaEnd
-            if volume <= start { alpha = 0 } else if volume < end && end > start { alpha *= (volume - start) / (end - start) }
+            if end != start {
+                alpha *= (volume - start) / (end - start)
+            } else {
+                alpha = volume > start && alpha > 0 ? 1 : 0   // MilkDrop's division by zero: ±infinity
+            }
         }
         return alpha.isFinite ? min(max(alpha, 0), 1) : 0
     }

@@ -86,7 +86,7 @@ public struct MilkDrawList: Sendable {
         var first: Int        // first vertex
         var count: Int        // vertices
         var edgeFirst: Int    // fans: first edge equation
-        var size: Float       // line width or dot side, pixels
+        var size: Float       // line width or dot side, target pixels
         var minY: Float, maxY: Float  // rows touched (pixel space, inclusive bounds of coverage)
         var texture: MilkTextureMap
     }
@@ -94,6 +94,14 @@ public struct MilkDrawList: Sendable {
     /// The target's size in pixels (what producers map MilkDrop coordinates onto).
     public private(set) var width: Int
     public private(set) var height: Int
+    /// Target pixels per size unit: line widths and dot sides given to ``begin(_:blend:size:texture:)``
+    /// are multiplied by it. The renderer sets ``pixelScale(width:height:)``, so sizes are in pixels of
+    /// a 1280×720 texture (the feedback buffer the layer uses up to 1080p, where MilkDrop draws 1-pixel
+    /// lines): lines cover the same share of the picture at any size, and a preset looks the same at
+    /// 320×180 and at 1080p. 1 (target pixels) unless set.
+    public private(set) var pixelScale: Float = 1
+    /// The reference texture's width and height.
+    public static let referenceWidth = 1280, referenceHeight = 720
     var commands: [Command] = []
     var positions: [SIMD2<Float>] = []
     var colors: [MilkColor] = []
@@ -112,14 +120,21 @@ public struct MilkDrawList: Sendable {
         edges.reserveCapacity(vertices / 4)
     }
 
-    /// Empties the list for a new frame drawn on a `width`×`height` target, keeping the capacity.
-    public mutating func reset(width: Int, height: Int) {
+    /// Empties the list for a new frame drawn on a `width`×`height` target, keeping the capacity, with
+    /// sizes times `pixelScale` (finite, 0.01…16).
+    public mutating func reset(width: Int, height: Int, pixelScale: Float = 1) {
         self.width = max(1, width); self.height = max(1, height)
+        self.pixelScale = pixelScale.isFinite ? max(0.01, min(16, pixelScale)) : 1
         commands.removeAll(keepingCapacity: true)
         positions.removeAll(keepingCapacity: true)
         colors.removeAll(keepingCapacity: true)
         edges.removeAll(keepingCapacity: true)
         open = nil
+    }
+
+    /// Target pixels per reference pixel for a `width`×`height` target: √(area / 1280·720).
+    public static func pixelScale(width: Int, height: Int) -> Float {
+        (Float(width) * Float(height) / Float(referenceWidth * referenceHeight)).squareRoot()
     }
 
     /// Commands in the list.
@@ -135,14 +150,15 @@ public struct MilkDrawList: Sendable {
     // MARK: building
 
     /// Starts a primitive; add its vertices with ``append(_:_:)`` and close it with ``end()``.
-    /// `size` is the line width or dot side in pixels (ignored by fans and frames); `texture`, for fans
+    /// `size` is the line width or dot side in reference pixels (× ``pixelScale`` on the target; ignored
+    /// by fans and frames); `texture`, for fans
     /// only, makes the fan sample the texture given to the rasterizer, tinted by the vertex colours.
     public mutating func begin(_ kind: MilkPrimitive, blend: MilkBlend, size: Float = 1,
                                texture: MilkTextureMap? = nil) {
         precondition(open == nil, "begin() while a primitive is open")
         let first = positions.count
         open = Command(kind: kind, blend: blend, textured: texture != nil && kind == .fan, first: first, count: 0,
-                       edgeFirst: edges.count, size: max(0, size.isFinite ? size : 0), minY: .infinity, maxY: -.infinity,
+                       edgeFirst: edges.count, size: max(0, size.isFinite ? min(size, 64) * pixelScale : 0), minY: .infinity, maxY: -.infinity,
                        texture: texture ?? MilkTextureMap(ux: 0, uy: 0, u0: 0, vx: 0, vy: 0, v0: 0))
     }
 

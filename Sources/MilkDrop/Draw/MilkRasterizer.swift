@@ -113,22 +113,30 @@ struct Scene {
 
     // MARK: lines
 
+    /// The reach of a line of `width` pixels and the factor on its opacity: a line under one pixel wide
+    /// is drawn one pixel wide with its opacity times its width (the same light per length).
+    @inline(__always) static func lineShape(_ width: Float) -> (reach: Float, fade: Float) {
+        width >= 1 ? (width * 0.5 + 0.5, 1) : (1, max(0, width))
+    }
+
     func drawLines(_ c: MilkDrawList.Command, closed: Bool) {
         let n = c.count
         let segments = closed ? n : n - 1
-        let reach = c.size * 0.5 + 0.5
+        let (reach, fade) = Self.lineShape(c.size)
+        let f = SIMD4<Float>(1, 1, 1, fade)
         for s in 0..<segments {
             let i = c.first + s, j = c.first + (s + 1) % n
-            segment(positions[i], positions[j], colors[i], colors[j], reach: reach,
+            segment(positions[i], positions[j], colors[i] * f, colors[j] * f, reach: reach,
                     includeEnd: !closed && s == segments - 1, additive: c.blend == .additive)
         }
     }
 
     func drawSegments(_ c: MilkDrawList.Command) {
-        let reach = c.size * 0.5 + 0.5
+        let (reach, fade) = Self.lineShape(c.size)
+        let f = SIMD4<Float>(1, 1, 1, fade)
         var i = c.first
         while i + 1 < c.first + c.count {
-            segment(positions[i], positions[i + 1], colors[i], colors[i + 1], reach: reach, includeEnd: true,
+            segment(positions[i], positions[i + 1], colors[i] * f, colors[i + 1] * f, reach: reach, includeEnd: true,
                     additive: c.blend == .additive)
             i += 2
         }
@@ -179,7 +187,7 @@ struct Scene {
     // MARK: dots and frames
 
     func drawDots(_ c: MilkDrawList.Command) {
-        let half = max(c.size, 0.5) * 0.5
+        let half = max(c.size, 0.05) * 0.5
         let additive = c.blend == .additive
         for i in c.first..<(c.first + c.count) {
             let p = positions[i]

@@ -6,7 +6,9 @@
 /// fractional parts spread the grid), the point of column x at u = (x + 0.25) / (mv_x + frac − 0.75)
 /// + `mv_dx` and of row y at v = (y + 0.25) / (mv_y + frac − 0.75) − `mv_dy` (texture space, v down),
 /// points outside (0, 1) skipped; each line goes from the point to point + `mv_l` × (source − point),
-/// at least 1.25 pixels long. One-pixel antialiased lines, alpha-blended; nothing when `mv_a` < 0.0001.
+/// at least 1/1280 long in texture units (MilkDrop 2's one texel of its texture, here the reference
+/// 1280-wide one at every size), a still point (1/1280, 1/1280). One-pixel antialiased lines,
+/// alpha-blended; nothing when `mv_a` < 0.0001.
 /// projectM draws them onto the previous frame before warping it; here they are drawn after the warp
 /// with the rest of the list (they are warped by the next frame instead of this one).
 public enum MotionVectors {
@@ -43,8 +45,7 @@ public enum MotionVectors {
         if countX > 64 { countX = 64; fracX = 0 }
         if countY > 48 { countY = 48; fracY = 0 }
         let space = list.space
-        let w = Float(space.width), h = Float(space.height)
-        let minimum = ((1.25 / w) * (1.25 / w) + (1.25 / h) * (1.25 / h)).squareRoot()
+        let minimum = 1 / Float(MilkDrawList.referenceWidth)
         let length = s.length.isFinite ? s.length : 0
         list.begin(.segments, blend: .alpha, size: 1)
         for y in 0..<countY {

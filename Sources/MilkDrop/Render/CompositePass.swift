@@ -10,7 +10,8 @@ final class CompositePass: StripTask, @unchecked Sendable {
     // only read the buffer and write disjoint rows of `target`.
     var source = TextureView(pixels: UnsafeMutableRawPointer(bitPattern: 64)!, width: 1, height: 1, bytesPerRow: 4)
     var target = TextureView(pixels: UnsafeMutableRawPointer(bitPattern: 64)!, width: 1, height: 1, bytesPerRow: 4)
-    /// The echo's weight × 256 (0: no echo), zoom and orientation (0…3: none, flip x, flip y, both).
+    /// The echo's weight × 256 (0: no echo), zoom and orientation (0…3: none, flip x, flip y, both;
+    /// −1 and −3 flip x, −2 nothing, as MilkDrop's C remainder has it).
     var echoAlpha: UInt32 = 0
     var echoZoom: Float = 1
     var echoOrientation = 0
@@ -44,7 +45,7 @@ final class CompositePass: StripTask, @unchecked Sendable {
         let stepX = Int(Float(sw) / Float(width) * 256)
         var tx = Int((0.5 * Float(sw) / Float(width) - 0.5) * 256)
         let ez = 1 / max(echoZoom, 0.001)
-        let flipX = echoOrientation % 2 == 1
+        let flipX = echoOrientation % 2 != 0
         let echoStepX = Int(Float(sw) / Float(width) * ez * 256) * (flipX ? -1 : 1)
         var eu = (0.5 / Float(width) - 0.5) * ez + 0.5
         if flipX { eu = 1 - eu }

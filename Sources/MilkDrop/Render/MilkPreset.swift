@@ -32,6 +32,8 @@ public final class MilkPreset {
 
     /// Settings the equations cannot change.
     let waveScale: Float, waveSmoothing: Float, modulateWaveAlpha: Bool, waveAlphaStart: Float, waveAlphaEnd: Float
+    /// `fShader` (0…1): how much of MilkDrop's drifting corner tint the composite applies (none at 0).
+    let tintAmount: Float
     let warpAnimationSpeed: Float, warpScale: Float
 
     let globalBuffer: MegaBuffer
@@ -74,6 +76,7 @@ public final class MilkPreset {
         modulateWaveAlpha = setting("bModWaveAlphaByVolume", 0) != 0
         waveAlphaStart = setting("fModWaveAlphaStart", 0.75)
         waveAlphaEnd = setting("fModWaveAlphaEnd", 0.95)
+        tintAmount = max(0, min(1, setting("fShader", 0)))
         warpAnimationSpeed = setting("fWarpAnimSpeed", 1)
         warpScale = setting("fWarpScale", 1)
 

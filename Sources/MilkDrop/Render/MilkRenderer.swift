@@ -123,7 +123,7 @@ public final class MilkRenderer {
             warpPass.source = previous
             warpPass.target = buffers[current].view
             warpPass.wraps = values.wrap
-            warpPass.decay = UInt32(max(0, min(256, (values.decay * 256).rounded())))
+            warpPass.decay = Self.decayWeight(values.decay)
             run(warpPass, rows: bufferHeight, strips)
         }
         shaders?.runBlur(from: buffers[current].view, range: BlurRange(min: values.blurMin, max: values.blurMax),
@@ -164,7 +164,8 @@ public final class MilkRenderer {
     /// shapes, the custom waves, the built-in wave, the darkened centre, the borders.
     private func buildDrawing(_ inputs: MilkPreset.Inputs, audio: MilkAudio) {
         let v = values, time = inputs.time
-        drawPass.list.reset(width: bufferWidth, height: bufferHeight)
+        drawPass.list.reset(width: bufferWidth, height: bufferHeight,
+                            pixelScale: MilkDrawList.pixelScale(width: bufferWidth, height: bufferHeight))
         let vectors = MotionVectors.Settings(columns: v.vectorsX, rows: v.vectorsY, dx: v.vectorsDX, dy: v.vectorsDY,
                                              length: v.vectorsLength, color: SIMD4(v.vectorsR, v.vectorsG, v.vectorsB, v.vectorsA))
         MotionVectors.build(vectors, into: &drawPass.list) { mesh.sample($0) }
@@ -205,47 +206,67 @@ public final class MilkRenderer {
         return f
     }
 
-    /// MilkDrop's `hue_shader` corners (top-left, top-right, bottom-left, bottom-right; r, g, b): per
-    /// corner a colour drifting with time, its largest channel scaled to 1, then mapped to 0.5…1.
-    /// MilkDrop's corner i of `shade` sits at top-right, top-left, bottom-right, bottom-left.
+    /// MilkDrop's `hue_shader` corners (top-left, top-right, bottom-left, bottom-right; r, g, b): the
+    /// composite's tint at full strength (the shader applies as much of it as it wants). MilkDrop's
+    /// corner i of `shade` sits at top-right, top-left, bottom-right, bottom-left.
     private func hueCorners(time: Double) -> [Float] {
         let t = Float(time.truncatingRemainder(dividingBy: 100_000))
         for (i, place) in [1, 0, 3, 2].enumerated() {
-            let c = Float(i)
-            let r = 0.6 + 0.3 * sinf(t * 30 * 0.0143 + 3 + c * 21 + hueOffsets.3)
-            let g = 0.6 + 0.3 * sinf(t * 30 * 0.0107 + 1 + c * 13 + hueOffsets.1)
-            let b = 0.6 + 0.3 * sinf(t * 30 * 0.0129 + 6 + c * 9 + hueOffsets.2)
-            let m = max(r, max(g, b))
-            hue[place * 3] = 0.5 + 0.5 * r / m
-            hue[place * 3 + 1] = 0.5 + 0.5 * g / m
-            hue[place * 3 + 2] = 0.5 + 0.5 * b / m
+            let shade = Self.tint(corner: i, time: t, amount: 1, phases: hueOffsets)
+            hue[place * 3] = shade.x; hue[place * 3 + 1] = shade.y; hue[place * 3 + 2] = shade.z
         }
         return hue
+    }
+
+    /// `decay` as the warp's weight in 1/256: MilkDrop 2 passes it to the GPU as an 8-bit vertex colour
+    /// (`decay · 255` truncated, so 0.98 is 249/255 = 0.9765), which modulates the previous frame.
+    static func decayWeight(_ decay: Float) -> UInt32 {
+        let d = decay.isFinite ? max(0, min(1, decay)) : 1
+        return UInt32((Float(Int(d * 255)) * 256 / 255).rounded())
+    }
+
+    /// The composite's overall gain from `gamma`, as MilkDrop 2 draws it without pixel shaders: the
+    /// picture once plus additive copies summing to `gamma` — so under 1 it darkens, except with video
+    /// echo, where the layers are drawn once each whatever gamma is and only the copies above 1 add.
+    static func compositeGain(gamma: Float, echo: Bool) -> Float {
+        let g = gamma.isFinite ? max(0, min(8, gamma)) : 1
+        return echo ? max(1, g) : g
+    }
+
+    /// MilkDrop's tint of one corner (r, g, b) at `time`: three slowly drifting sines, the largest
+    /// channel scaled to 1, mapped to 0.5…1, then mixed with white by `amount` (`fShader`; MilkDrop
+    /// applies none when it is 0.001 or less, the default).
+    static func tint(corner: Int, time: Float, amount: Float, phases: (Float, Float, Float, Float)) -> SIMD3<Float> {
+        guard amount > 0.001 else { return SIMD3(repeating: 1) }
+        let c = Float(corner)
+        let r = 0.6 + 0.3 * sinf(time * 30 * 0.0143 + 3 + c * 21 + phases.3)
+        let g = 0.6 + 0.3 * sinf(time * 30 * 0.0107 + 1 + c * 13 + phases.1)
+        let b = 0.6 + 0.3 * sinf(time * 30 * 0.0129 + 6 + c * 9 + phases.2)
+        let m = max(r, max(g, b))
+        let shade = 0.5 + 0.5 * SIMD3(r, g, b) / m
+        return shade * amount + SIMD3(repeating: 1 - amount)
     }
 
     private func prepareComposite(time: Double) {
         let v = values
         let pass = compositePass
         pass.source = buffers[current].view
-        pass.echoAlpha = UInt32(max(0, min(256, v.echoAlpha * 256)))
+        // MilkDrop draws the echo only above 0.001, and takes the orientation as a C remainder
+        // (−1 and −3 flip x, −2 nothing).
+        let echo = v.echoAlpha > 0.001
+        pass.echoAlpha = echo ? UInt32(max(0, min(256, (v.echoAlpha * 256).rounded()))) : 0
         pass.echoZoom = v.echoZoom
-        pass.echoOrientation = ((v.echoOrientation % 4) + 4) % 4
+        pass.echoOrientation = v.echoOrientation % 4
         pass.prepareColumns(width: picture?.width ?? outputWidth)
         let filters = Filters(brighten: v.brighten, darken: v.darken, solarize: v.solarize, invert: v.invert)
         if filters != pass.filters { pass.filters = filters }   // only when the switches change: a table of 256 bytes
-        // MilkDrop's tint: per corner a colour drifting with time, its largest channel scaled to 1,
-        // then mapped to 0.5…1 — times gamma.
+        let gain = Self.compositeGain(gamma: v.gamma, echo: echo)
         let t = Float(time.truncatingRemainder(dividingBy: 100_000))
         for corner in 0..<4 {
-            let c = Float(corner)
-            var r = 0.6 + 0.3 * sinf(t * 30 * 0.0143 + 3 + c * 21 + hueOffsets.3)
-            var g = 0.6 + 0.3 * sinf(t * 30 * 0.0107 + 1 + c * 13 + hueOffsets.1)
-            var b = 0.6 + 0.3 * sinf(t * 30 * 0.0129 + 6 + c * 9 + hueOffsets.2)
-            let m = max(r, max(g, b))
-            r = 0.5 + 0.5 * r / m; g = 0.5 + 0.5 * g / m; b = 0.5 + 0.5 * b / m
-            pass.gain[corner * 3] = r * v.gamma
-            pass.gain[corner * 3 + 1] = g * v.gamma
-            pass.gain[corner * 3 + 2] = b * v.gamma
+            let shade = Self.tint(corner: corner, time: t, amount: preset.tintAmount, phases: hueOffsets) * gain
+            pass.gain[corner * 3] = shade.x
+            pass.gain[corner * 3 + 1] = shade.y
+            pass.gain[corner * 3 + 2] = shade.z
         }
     }
 

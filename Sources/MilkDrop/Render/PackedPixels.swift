@@ -11,13 +11,14 @@ enum PackedPixels {
         return (rb & 0x00FF_00FF) | (ga & 0xFF00_FF00)
     }
 
-    /// Red, green and blue × `d` / 256 (`d` in 0…256), rounded down; alpha 255. Down, so that under a
-    /// decay below 1 a faint trail does fade to black (rounded to nearest, anything under 1/(2(1 − d))
-    /// would stay forever and fill the frame with a grey haze); at `d` 256 it is exact.
+    /// Red, green and blue × `d` / 256 (`d` in 0…256), rounded to nearest as the GPU writing MilkDrop's
+    /// 8-bit feedback texture does; alpha 255. So, as in MilkDrop 2 and projectM, a faint trail under
+    /// 1/(2(1 − d)) stays (about 21 at decay 0.98): dim trails settle to a haze instead of black; at `d`
+    /// 256 it is exact.
     @inline(__always)
     static func scale(_ p: UInt32, _ d: UInt32) -> UInt32 {
-        let rb = ((p & 0x00FF_00FF) &* d) >> 8
-        let g = ((p & 0x0000_FF00) &* d) >> 8
+        let rb = ((p & 0x00FF_00FF) &* d &+ 0x0080_0080) >> 8
+        let g = ((p & 0x0000_FF00) &* d &+ 0x0000_8000) >> 8
         return (rb & 0x00FF_00FF) | (g & 0x0000_FF00) | 0xFF00_0000
     }
 

@@ -25,7 +25,7 @@ final class WarpPass: StripTask, @unchecked Sendable {
     static func bilinear4(_ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ c: SIMD4<UInt32>, _ d: SIMD4<UInt32>,
                           _ wx: SIMD4<UInt32>, _ wy: SIMD4<UInt32>, _ decay: UInt32) -> SIMD4<UInt32> {
         let mixed = PackedPixels4.bilinear(a, b, c, d, wx, wy)
-        let scaled = (mixed &* SIMD16<UInt16>(repeating: UInt16(decay))) &>> 8
+        let scaled = (mixed &* SIMD16<UInt16>(repeating: UInt16(decay)) &+ SIMD16<UInt16>(repeating: 128)) &>> 8
         return PackedPixels4.narrow(scaled) | SIMD4<UInt32>(repeating: 0xFF00_0000)
     }
 

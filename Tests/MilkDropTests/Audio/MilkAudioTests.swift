@@ -1,3 +1,4 @@
+import Foundation
 import MarbleCore
 import MilkDrop
 import Testing
@@ -20,7 +21,7 @@ struct MilkAudioTests {
         #expect(audio.waveLeft[475] == 0 && audio.waveLeft[476] == 0.5)
     }
 
-    @Test("a 1 kHz peak lands near value 1000/22050·512 of the spectrum; levels pass through")
+    @Test("a 1 kHz peak lands near value 1000/22050·512 of the spectrum; the levels ignore the analysis's own")
     func spectrumAndLevels() {
         var f = AudioFeatures(bandCount: 4, waveformLength: 64, spectrumLength: 1025)
         f.spectrumResolution = 48000 / 2048
@@ -32,6 +33,27 @@ struct MilkAudioTests {
         let loudest = audio.spectrum.indices.max { audio.spectrum[$0] < audio.spectrum[$1] }!
         #expect(abs(loudest - Int(1000.0 / 22050 * 512)) <= 1)
         #expect(audio.spectrum[loudest] == 0.9)
-        #expect(audio.bass == 1.7 && audio.trebleAttenuated == 0.4 && audio.mid == 0)
+        // A silent waveform: MilkDrop's levels read 1, whatever the features' own bass says.
+        #expect(audio.bass == 1 && audio.trebleAttenuated == 1 && audio.mid == 1)
+    }
+
+    @Test("the same frame again keeps the levels; an earlier frame starts them again from silence")
+    func framesRepeat() {
+        var loud = AudioFeatures(bandCount: 4, waveformLength: 576)
+        for i in 0..<576 { loud.waveformLeft[i] = Float(sin(Double(i) * 0.3)) * 0.5 }
+        let quiet = AudioFeatures(bandCount: 4, waveformLength: 576)
+        let audio = MilkAudio()
+        audio.update(from: loud, fps: 60, frame: 0)
+        let first = audio.bass
+        #expect(first > 1)   // the long average starts at zero: the first frames read high
+        audio.update(from: loud, fps: 60, frame: 1)
+        let second = audio.bass
+        audio.update(from: quiet, fps: 60, frame: 1)   // a redraw of frame 1: levels unchanged
+        #expect(audio.bass == second)
+        audio.update(from: loud, fps: 60, frame: 0)    // a seek back: from silence again
+        #expect(audio.bass == first)
+        let other = MilkAudio()
+        other.update(from: loud, fps: 60, frame: 0); other.update(from: loud, fps: 60, frame: 1)
+        #expect(other.bass == second && other.bassAttenuated > 1)
     }
 }

@@ -45,7 +45,7 @@ struct BordersTests {
         MotionVectors.build(s, into: &list) { $0 }
         let still = Canvas(width: 192, height: 108)
         still.draw(list)
-        // Without motion each vector is a 1.25 px stub. With whole mv_x/mv_y the last column and row
+        // Without motion each vector is a stub (1/1280, 1/1280) long. With whole mv_x/mv_y the last column and row
         // land on 1.0 and are skipped (as in MilkDrop): 3 × 2 marks.
         #expect(list.vertexCount == 12)
         list.reset(width: 192, height: 108)

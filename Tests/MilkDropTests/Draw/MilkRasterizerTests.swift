@@ -19,6 +19,31 @@ struct MilkRasterizerTests {
         #expect(canvas.litRows() == [10])
     }
 
+    @Test("sizes scale with the list's pixelScale: a line a quarter pixel wide is one pixel at a quarter strength")
+    func scaledLines() {
+        func draw(scale: Float, size: Float, kind: MilkPrimitive = .lineStrip) -> Canvas {
+            let canvas = Canvas()
+            var list = MilkDrawList(width: 64, height: 36)
+            list.reset(width: 64, height: 36, pixelScale: scale)
+            list.begin(kind, blend: .additive, size: size)
+            list.append(SIMD2(2.5, 10.5), MilkColor(1, 1, 1, 1))
+            list.append(SIMD2(60.5, 10.5), MilkColor(1, 1, 1, 1))
+            list.end()
+            canvas.draw(list)
+            return canvas
+        }
+        #expect(draw(scale: 1, size: 1).pixel(30, 10).x == 255)
+        let quarter = draw(scale: 0.25, size: 1)
+        #expect(quarter.pixel(30, 10).x == 64 && quarter.litRows(threshold: 0) == [10])   // 255 · 64/256
+        let half = draw(scale: 0.25, size: 2)   // a thick line at a quarter scale: half a pixel
+        #expect(half.pixel(30, 10).x == 128)
+        let wide = draw(scale: 3, size: 1)      // three pixels wide
+        #expect(wide.litRows(threshold: 250) == [9, 10, 11])
+        // A dot of side 2 at scale 0.25 is half a pixel square: a quarter of the pixel's area.
+        let dot = draw(scale: 0.25, size: 2, kind: .dots)
+        #expect(dot.pixel(2, 10).x == 64)
+    }
+
     @Test("a line halfway between two rows covers both at half strength (antialiased, no jaggies)")
     func antialiasedLine() {
         let canvas = Canvas()

@@ -86,7 +86,7 @@ struct WarpTests {
         return target
     }
 
-    @Test("with no motion the picture is copied exactly; decay 0.5 halves it, rounding down")
+    @Test("with no motion the picture is copied exactly; decay 0.5 halves it, rounding to nearest")
     func identityAndDecay() {
         let mesh = WarpMesh(columns: 48, rows: 36)
         mesh.configure(width: 96, height: 54)
@@ -96,7 +96,7 @@ struct WarpTests {
         let half = warp(source, mesh: mesh, decay: 128).packedBytes()
         let original = source.packedBytes()
         for i in stride(from: 0, to: original.count, by: 4) {
-            #expect(half[i] == original[i] / 2 && half[i + 3] == 255)   // rounded down: trails fade out
+            #expect(Int(half[i]) == (Int(original[i]) + 1) / 2 && half[i + 3] == 255)   // 8-bit target: to nearest
         }
     }
 
