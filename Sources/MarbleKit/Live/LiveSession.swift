@@ -19,6 +19,8 @@ import MarbleRender
 public final class LiveSession {
     /// The options the session was made with, validated.
     public let options: LiveOptions
+    /// The clock a playlist is played on.
+    private let pacer: RealTimePacer
     /// Frame counts, drops and latencies of the last ``run()``.
     public private(set) var statistics = PipelineStatistics()
     /// The source that was captured (for the summary).
@@ -45,12 +47,18 @@ public final class LiveSession {
     /// Validates `options` and checks the preset name; nothing is captured, opened or drawn until `run()`.
     ///
     /// - Throws: `MarbleError` (`.option`, `.preset`) for invalid options or an unknown preset.
-    public init(options: LiveOptions) throws(MarbleError) {
+    public convenience init(options: LiveOptions) throws(MarbleError) {
+        try self.init(options: options, pacer: .system())
+    }
+
+    /// The same with a playlist played on `pacer`'s clock (a test clock in tests).
+    package init(options: LiveOptions, pacer: RealTimePacer) throws(MarbleError) {
         try options.validate()
         if let preset = options.preset, !PresetLibrary.names().contains(preset) {
             throw MarbleError(.preset, "unknown preset \"\(preset)\" (available: \(PresetLibrary.names().joined(separator: ", ")))")
         }
         self.options = options
+        self.pacer = pacer
     }
 
     /// Connects, then draws until q, Ctrl-C, `--duration`, the end of a playlist or an error; the
@@ -61,7 +69,7 @@ public final class LiveSession {
     ///   that cannot connect, and any error of the pipeline or its sinks.
     public func run() throws(MarbleError) -> LiveOutcome {
         let presets = PresetLibrary.names()
-        let sound = try LiveSoundInput(options: options)
+        let sound = try LiveSoundInput(options: options, pacer: pacer)
         let live = LiveComponent(availablePresets: presets, requestedSource: options.capture.source,
                                  preset: options.preset ?? PresetLibrary.defaultName, client: sound.client)
         sound.observe { live.send(.captureChanged($0)) }

@@ -13,7 +13,8 @@ final class LiveSoundInput: Sendable {
     let buffer: CaptureBuffer
     let client: LiveClient
 
-    init(options: LiveOptions) throws(MarbleError) {
+    /// The input `options` ask for; a playlist plays on `pacer`'s clock.
+    init(options: LiveOptions, pacer: RealTimePacer = .system()) throws(MarbleError) {
         switch options.sound {
         case .capture:
             let capture = try AudioCapture(options: options.capture)
@@ -21,7 +22,7 @@ final class LiveSoundInput: Sendable {
             buffer = capture.buffer
             client = .capturing(capture)
         case .playlist(let paths, let loop):
-            let feed = try PlaylistFeed(paths: paths, loop: loop)
+            let feed = try PlaylistFeed(paths: paths, loop: loop, pacer: pacer)
             input = .playlist(feed)
             buffer = feed.buffer
             client = LiveClient(connect: {

@@ -3,8 +3,8 @@ import MarbleAnalysis
 import MarbleCore
 import MarblePipeline
 
-/// A file played in real time as a frame source (`marble play`): frames follow the monotonic clock at
-/// the target rate, and each shows the features of the sound being heard at that moment, read from
+/// A file played in real time as a frame source (`marble play`): frames follow the session's
+/// ``RealTimePacer`` (the audio clock's) at the target rate, and each shows the features of the sound being heard at that moment, read from
 /// the ``AudioClock`` (the sound card is the master clock, corrected by its latency).
 ///
 /// Frame stepping: wait for the next tick (a tick more than a period late is dropped and counted);
@@ -31,9 +31,9 @@ final class PlaybackFrameSource: FrameSource, @unchecked Sendable {
     private var baseSample = 0
     private var appended = 0
     private var lastFrame = -1
-    private var tick = -1
-    private var next = 0.0
-    private var lastReport = 0.0
+    /// The frame clock, from the first call of `nextDueFrame`.
+    private var ticks: FrameTicks?
+    private var lastReport: UInt64 = 0
     /// True once the media played to its end (the session's outcome).
     private(set) var ended = false
 
@@ -59,26 +59,18 @@ final class PlaybackFrameSource: FrameSource, @unchecked Sendable {
     var warnings: [String] { [] }
     func makeFeatures() -> AudioFeatures { extractor.makeFeatures() }
 
-    private static func seconds() -> Double { Double(MonotonicClock.now()) * 1e-9 }
-
     func nextDueFrame(cancel: CancellationFlag) throws(MarbleError) -> DueFrame? {
-        let period = 1 / fps.doubleValue
-        if tick < 0 { next = Self.seconds() }
+        let pacer = pump.clock.pacer
+        var ticks = self.ticks ?? FrameTicks(fps: fps, start: pacer.now)
+        defer { self.ticks = ticks }
         while !cancel.isCancelled {
             if let e = pump.error { throw e }
-            let now = Self.seconds()
-            if now < next {
-                Thread.sleep(forTimeInterval: min(next - now, 0.05))
+            let now = pacer.now
+            if now &+ 1 < ticks.nextDue {
+                pacer.wait(until: ticks.nextDue, slice: 0.05)
                 continue
             }
-            // A tick more than one period late is dropped, not drawn late.
-            var late = 0
-            if now - next > period {
-                late = Int((now - next) / period)
-                next += Double(late) * period
-            }
-            next += period
-            tick += late + 1
+            let (tick, late) = ticks.advance(now: now)
 
             let reading = pump.clock.reading
             if controls.isCurrent(reading) {
@@ -88,7 +80,7 @@ final class PlaybackFrameSource: FrameSource, @unchecked Sendable {
                         ended = true
                         return nil
                     }
-                } else if now - lastReport >= 0.25 {
+                } else if now &- lastReport >= 250_000_000 {
                     player.send(.positionAdvanced(to: pump.clock.position(of: reading)))  // a few times a second
                     lastReport = now
                 }

@@ -24,18 +24,26 @@ public final class PlayerSession {
 
     /// Opens the file and the sound device, so that a bad file or a missing PulseAudio server fails
     /// with a one-line error before the terminal is touched.
-    public init(options: PlayOptions) throws(MarbleError) {
+    public convenience init(options: PlayOptions) throws(MarbleError) {
+        try self.init(options: options, pacer: .system())
+    }
+
+    /// The same on `pacer`'s clock (a test clock in tests): the silent device, the audio thread's pause
+    /// and the frame clock all wait on it.
+    package init(options: PlayOptions, pacer: RealTimePacer) throws(MarbleError) {
         try options.validate()
         self.options = options
         decoder = try AudioDecoder(path: options.input)
+        let wake = RealTimePacer.Wake()
         if options.noAudio {
-            output = SilentAudioOutput(sampleRate: decoder.sampleRate, bufferSeconds: options.bufferSeconds)
+            output = SilentAudioOutput(sampleRate: decoder.sampleRate, bufferSeconds: options.bufferSeconds, pacer: pacer,
+                                       wake: wake)
         } else {
             let name = URL(fileURLWithPath: options.input).lastPathComponent
             output = try PulseAudioOutput(sampleRate: decoder.sampleRate, device: options.device, streamName: name,
                                           bufferSeconds: options.bufferSeconds)
         }
-        pump = AudioPump(decoder: decoder, output: output)
+        pump = AudioPump(decoder: decoder, output: output, pacer: pacer, wake: wake)
     }
 
     /// The player's dependencies backed by this session: the duration read when the file was opened,

@@ -7,8 +7,8 @@ import MarbleCore
 /// playlist streams with the same analysis, the same A/V step and one continuous timeline, song after
 /// song without a gap (and from the top again with `loop`).
 ///
-/// A thread decodes ahead of time and appends what is due every 10 ms on the monotonic clock (10 ms
-/// blocks, like a capture's fragments), resampled to one rate. A song that cannot be opened or breaks
+/// A thread decodes ahead of time and appends what is due every 10 ms on its ``RealTimePacer`` (10 ms
+/// blocks, like a capture's fragments; a test clock in tests), resampled to one rate. A song that cannot be opened or breaks
 /// off is skipped with a warning; a pass over the list that plays nothing at all ends the feed.
 ///
 /// Safety of @unchecked Sendable: the decoding state is used by the feed's thread only; what other
@@ -17,9 +17,13 @@ package final class PlaylistFeed: @unchecked Sendable {
     package let buffer: CaptureBuffer
     package let paths: [String]
     package let loop: Bool
+    /// The clock the songs are played on.
+    package let pacer: RealTimePacer
     /// Blocks appended at a time (10 ms).
     private let block: Int
     private let stopped = Atomic<Bool>(false)
+    /// Ends the feed thread's wait on the clock when it stops.
+    private let wake = RealTimePacer.Wake()
     private let done = DispatchSemaphore(value: 0)
     private let started = Atomic<Bool>(false)
     private let state = Mutex((song: -1, title: "", warnings: [String](), passes: 0))
@@ -29,13 +33,14 @@ package final class PlaylistFeed: @unchecked Sendable {
 
     /// Checks that there is something to play; files are opened when their turn comes.
     /// - Throws: `.input` for an empty list or a path that does not exist.
-    package init(paths: [String], loop: Bool, sampleRate: Int = 48_000) throws(MarbleError) {
+    package init(paths: [String], loop: Bool, sampleRate: Int = 48_000, pacer: RealTimePacer = .system()) throws(MarbleError) {
         guard !paths.isEmpty else { throw MarbleError(.input, "nothing to play: the playlist is empty") }
         for path in paths where !path.contains("://") && !FileManager.default.fileExists(atPath: path) {
             throw MarbleError(.input, "\(path): no such file")
         }
         self.paths = paths
         self.loop = loop
+        self.pacer = pacer
         buffer = CaptureBuffer(sampleRate: sampleRate)
         block = sampleRate / 100
     }
@@ -74,13 +79,14 @@ package final class PlaylistFeed: @unchecked Sendable {
     /// each waiter passes the thread's one signal on to the next.
     package func stop() {
         stopped.store(true, ordering: .relaxed)
+        wake.wake()
         guard started.load(ordering: .acquiring) else { return }
         done.wait()
         done.signal()
     }
 
     private func play() {
-        let clockStart = MonotonicClock.now()
+        let clockStart = pacer.now
         let rate = buffer.sampleRate
         var pending = PendingSamples()
         repeat {
@@ -122,10 +128,10 @@ package final class PlaylistFeed: @unchecked Sendable {
         let rate = Double(buffer.sampleRate)
         while pending.count >= block || (flush && pending.count > 0) {
             if stopped.load(ordering: .relaxed) { return }
-            let due = Double(MonotonicClock.now() &- clockStart) / 1e9 + PlaylistFeed.lead
-            let ahead = Double(buffer.written) / rate - due
-            if ahead > 0 {
-                Thread.sleep(forTimeInterval: min(ahead, 0.05))
+            // Sample `written` may be appended once the clock is `lead` before its time.
+            let dueAt = UInt64(max(0, Double(buffer.written) / rate - PlaylistFeed.lead) * 1e9) &+ clockStart
+            if pacer.now &+ 1 < dueAt {
+                pacer.wait(until: dueAt, slice: 0.05, wake: wake)
                 continue
             }
             let n = min(block, pending.count)

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import MarbleCore
 @testable import MarbleMedia
@@ -6,17 +7,25 @@ import Testing
 
 /// Songs fed at real-time pace into a capture buffer: one rate, one continuous stream, loops, ends.
 @Suite struct PlaylistFeedTests {
-    @Test("two songs at 44.1 and 48 kHz become one 48 kHz stream as long as both, at real-time pace, then the buffer ends")
-    func continuousAndPaced() throws {
+    /// Blocks until the feed's buffer has ended (the feed's thread is done), waking on each block appended.
+    static func untilEnded(_ feed: PlaylistFeed) async {
+        await onThread { while !feed.buffer.hasEnded { _ = feed.buffer.wait(after: feed.buffer.written, timeout: 1) } }
+    }
+
+    @Test("two songs at 44.1 and 48 kHz become one 48 kHz stream as long as both, at the clock's pace, then the buffer ends")
+    func continuousAndPaced() async throws {
         let songs = [try TestMedia.tone("wav", seconds: 0.5, rate: 44_100), try TestMedia.tone("wav", seconds: 0.5, rate: 48_000)]
-        let feed = try PlaylistFeed(paths: songs, loop: false)
-        let started = MonotonicClock.now()
+        let clock = TestClock()
+        let feed = try PlaylistFeed(paths: songs, loop: false, pacer: RealTimePacer(clock: clock))
         feed.start()
-        while !feed.buffer.hasEnded { _ = feed.buffer.wait(after: feed.buffer.written, timeout: 0.1) }
-        let elapsed = MonotonicClock.milliseconds(since: started) / 1000
+        // Never ahead of the clock: at 0.5 s at most 0.5 s + the 20 ms lead + one 10 ms block.
+        await clock.advance(by: .milliseconds(500))
+        #expect(feed.buffer.written <= 24_000 + 960 + 480, "\(feed.buffer.written) samples at 0.5 s")
+        #expect(!feed.buffer.hasEnded)
+        await clock.advance(by: .milliseconds(500))
+        await Self.untilEnded(feed)
         feed.stop()
         #expect(abs(feed.buffer.written - 48_000) < 200, "\(feed.buffer.written) samples for 1 s of songs")
-        #expect(elapsed > 0.9, "played at real-time pace, not as fast as it decodes: \(elapsed) s")
         // No gap at the join: the 440 Hz tone goes on through sample 24000 (RMS of the 20 ms around it).
         var around: [Float] = []
         feed.buffer.read(from: 24_000 - 480, upTo: 24_000 + 480) { left, _ in around += left }
@@ -26,14 +35,19 @@ import Testing
     }
 
     @Test("loop plays the list again; a song that cannot be played is skipped with a warning")
-    func loopAndSkip() throws {
+    func loopAndSkip() async throws {
         let broken = TestMedia.output("not-audio-\(getpid()).wav")
         try Data("not a wav file".utf8).write(to: URL(fileURLWithPath: broken))
-        let feed = try PlaylistFeed(paths: [broken, try TestMedia.tone("wav", seconds: 0.3, rate: 48_000)], loop: true)
+        let clock = TestClock()
+        let feed = try PlaylistFeed(paths: [broken, try TestMedia.tone("wav", seconds: 0.3, rate: 48_000)], loop: true,
+                                    pacer: RealTimePacer(clock: clock))
         feed.start()
-        while feed.passes < 2 { Thread.sleep(forTimeInterval: 0.05) }
+        // Two passes of 0.3 s are due by 0.6 s; the third is under way, never ahead of the clock.
+        await clock.advance(by: .milliseconds(700))
+        await onThread { while feed.passes < 2 { _ = feed.buffer.wait(after: feed.buffer.written, timeout: 1) } }
         feed.stop()
         #expect(feed.buffer.written >= 2 * 14_400 - 500, "two passes: \(feed.buffer.written) samples")
+        #expect(feed.buffer.written <= 33_600 + 960 + 480, "0.7 s of the clock: \(feed.buffer.written) samples")
         #expect(feed.warnings.contains { $0.contains(broken) && $0.contains("skipped") })
         #expect(throws: MarbleError.self) { try PlaylistFeed(paths: [], loop: false) }
         #expect(throws: MarbleError.self) { try PlaylistFeed(paths: ["/no/such/song.mp3"], loop: false) }
