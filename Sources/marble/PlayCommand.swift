@@ -94,16 +94,17 @@ struct PlayCommand: AsyncParsableCommand {
             let client = session.client  // the session opened the file: no second probe
 
             let settings = PlayerSettingsStore.make()
-            let player = PlayerComponent(availablePresets: presets, settingsStore: settings, client: client)
+            let player = PlayerComponent(availablePresets: presets, settingsStore: settings, keepOpen: keepOpen,
+                                         client: client)
             player.start()
             defer {
                 player.stop()
                 settings.stop()
             }
             if let preset {
-                player.send(.presetSelected(name: preset))
+                player.send(.controls(.presetSelected(name: preset)))
             } else if settings.state.preset == nil, presets.contains(PresetLibrary.defaultName) {
-                player.send(.presetSelected(name: PresetLibrary.defaultName))  // first run: the default look
+                player.send(.controls(.presetSelected(name: PresetLibrary.defaultName)))  // first run: the default look
             }
             player.send(.fileOpened(path: file.path))
             for await state in player.store.changes() where state.status != .loading { break }

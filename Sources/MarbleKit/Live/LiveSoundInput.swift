@@ -32,13 +32,16 @@ final class LiveSoundInput: Sendable {
         }
     }
 
-    /// Reports source changes to `handler`: the capture's state, or the song that starts playing.
-    func observe(_ handler: @escaping @Sendable (CaptureState) -> Void) {
+    /// Reports source changes to `live` as events: the capture's state, or the song that starts playing.
+    func report(to live: LiveComponent) {
         switch input {
-        case .capture(let capture): capture.onStateChange = handler
-        case .playlist(let feed): feed.onSongChange = { title in handler(.capturing(source: title)) }
+        case .capture(let capture): capture.onStateChange = { live.send(.captureChanged($0)) }
+        case .playlist(let feed): feed.onSongChange = { index, title in live.send(.songStarted(index: index, title: title)) }
         }
     }
+
+    /// Whether the sound ended by itself (a playlist played to its end).
+    var hasEnded: Bool { buffer.hasEnded }
 
     /// The source being heard (a capture source's name, or the song playing).
     var name: String? {

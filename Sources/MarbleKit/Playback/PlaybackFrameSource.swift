@@ -11,7 +11,7 @@ import MarblePipeline
 /// move the samples the audio thread decoded into the causal analyser (a new one after a seek);
 /// analyse the newest frame heard. While paused the picture holds (the same features again). The
 /// source also reports the transport to the ``PlayerComponent``: the position a few times a second
-/// and the end of the media, where it ends unless `keepOpen`.
+/// and the end of the media (the store decides whether the session ends there: `keepOpen`).
 ///
 /// Safety of @unchecked Sendable: used by the pipeline's source thread only; `ended` is read after
 /// that thread has finished.
@@ -20,7 +20,6 @@ final class PlaybackFrameSource: FrameSource, @unchecked Sendable {
     let player: PlayerComponent
     let controls: PlayerControls
     let fps: Rational
-    let keepOpen: Bool
     private let sampleRate: Int
     private var extractor: FeatureExtractor
     /// How the sound is measured (the starting preset's analysis section): kept for a new track's extractor.
@@ -34,20 +33,17 @@ final class PlaybackFrameSource: FrameSource, @unchecked Sendable {
     /// The frame clock, from the first call of `nextDueFrame`.
     private var ticks: FrameTicks?
     private var lastReport: UInt64 = 0
-    /// True once the media played to its end (the session's outcome).
-    private(set) var ended = false
 
     /// The optional features the presets read (the spectrum, pitches); every extractor is asked for them.
     private let needs: OptionalFeatures
 
-    init(pump: AudioPump, player: PlayerComponent, sampleRate: Int, fps: Rational, keepOpen: Bool,
+    init(pump: AudioPump, player: PlayerComponent, sampleRate: Int, fps: Rational,
          configuration: AnalysisConfiguration = AnalysisConfiguration(), needs: OptionalFeatures = []) throws(MarbleError) {
         self.pump = pump
         self.player = player
         controls = PlayerControls(player: player, clock: pump.clock)
         self.sampleRate = sampleRate
         self.fps = fps
-        self.keepOpen = keepOpen
         self.configuration = configuration
         self.needs = needs
         extractor = try FeatureExtractor(sampleRate: sampleRate, fps: fps, configuration: configuration)
@@ -75,11 +71,8 @@ final class PlaybackFrameSource: FrameSource, @unchecked Sendable {
             let reading = pump.clock.reading
             if controls.isCurrent(reading) {
                 if reading.ended && player.snapshot.status == .playing {
-                    player.send(.reachedEnd)
-                    if !keepOpen {
-                        ended = true
-                        return nil
-                    }
+                    player.send(.reachedEnd)  // the store ends the session, unless it keeps the media open
+                    if player.snapshot.outcome != nil { return nil }
                 } else if now &- lastReport >= 250_000_000 {
                     player.send(.positionAdvanced(to: pump.clock.position(of: reading)))  // a few times a second
                     lastReport = now

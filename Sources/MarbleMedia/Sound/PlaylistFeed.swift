@@ -27,7 +27,7 @@ package final class PlaylistFeed: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let started = Atomic<Bool>(false)
     private let state = Mutex((song: -1, title: "", warnings: [String](), passes: 0))
-    private let handler = Mutex<(@Sendable (String) -> Void)?>(nil)
+    private let handler = Mutex<(@Sendable (Int, String) -> Void)?>(nil)
     /// Seconds of sound appended ahead of the clock (so a reader never waits on a song change).
     static let lead = 0.02
 
@@ -53,8 +53,8 @@ package final class PlaylistFeed: @unchecked Sendable {
     package var passes: Int { state.withLock { $0.passes } }
     /// Songs skipped because they could not be played, one line each.
     package var warnings: [String] { state.withLock { $0.warnings } }
-    /// Called on the feed's thread when a song starts, with its title.
-    package var onSongChange: (@Sendable (String) -> Void)? {
+    /// Called on the feed's thread when a song starts, with its index in ``paths`` and its title.
+    package var onSongChange: (@Sendable (Int, String) -> Void)? {
         get { handler.withLock { $0 } }
         set { handler.withLock { $0 = newValue } }
     }
@@ -94,7 +94,7 @@ package final class PlaylistFeed: @unchecked Sendable {
             for (index, path) in paths.enumerated() {
                 let title = PlaylistFeed.title(of: path)
                 state.withLock { $0.song = index; $0.title = title }
-                onSongChange?(title)
+                onSongChange?(index, title)
                 do throws(MarbleError) {
                     let decoder = try AudioDecoder(path: path)
                     let resampler = decoder.sampleRate == rate ? nil : try StereoResampler(from: decoder.sampleRate, to: rate)
