@@ -22,7 +22,12 @@ final class LiveSoundInput: Sendable {
             buffer = capture.buffer
             client = .capturing(capture)
         case .playlist(let paths, let loop):
-            let feed = try PlaylistFeed(paths: paths, loop: loop, pacer: pacer)
+            var speakers: PulseAudioOutput?
+            if let sink = options.speakers {
+                speakers = try PulseAudioOutput(sampleRate: 48_000, device: sink.device, streamName: "marble",
+                                                bufferSeconds: sink.bufferSeconds)
+            }
+            let feed = try PlaylistFeed(paths: paths, loop: loop, sampleRate: 48_000, pacer: pacer, speakers: speakers)
             input = .playlist(feed)
             buffer = feed.buffer
             client = LiveClient(connect: {

@@ -3,6 +3,7 @@ import Foundation
 import MarbleCore
 @testable import MarbleMedia
 import TestSupport
+import Synchronization
 import Testing
 
 /// Songs fed at real-time pace into a capture buffer: one rate, one continuous stream, loops, ends.
@@ -51,6 +52,47 @@ import Testing
         #expect(feed.warnings.contains { $0.contains(broken) && $0.contains("skipped") })
         #expect(throws: MarbleError.self) { try PlaylistFeed(paths: [], loop: false) }
         #expect(throws: MarbleError.self) { try PlaylistFeed(paths: ["/no/such/song.mp3"], loop: false) }
+    }
+
+    /// Speakers that hear nothing: they keep what they were given and report a fixed latency.
+    final class FakeSpeakers: AudioOutput, @unchecked Sendable {
+        let sampleRate = 48_000
+        let fixedLatency: Double
+        /// Safety of @unchecked Sendable: written by the feed's thread only, read by the test once it ended.
+        private(set) var left: [Float] = []
+        /// Frames written so far, for a look while the feed runs.
+        let frames = Mutex(0)
+        init(latency: Double) { fixedLatency = latency }
+        func write(_ samples: UnsafePointer<Float>, frames: Int) throws(MarbleError) {
+            for i in 0..<frames { left.append(samples[2 * i]) }
+            self.frames.withLock { $0 += frames }
+        }
+        func latency() throws(MarbleError) -> Double { fixedLatency }
+        func flush() throws(MarbleError) {}
+        func drain() throws(MarbleError) {}
+    }
+
+    @Test("several songs are heard too: the speakers get every sample, ahead of the buffer by their latency")
+    func speakers() async throws {
+        let songs = [try TestMedia.tone("wav", seconds: 0.3, rate: 44_100), try TestMedia.tone("wav", seconds: 0.3, rate: 48_000)]
+        let clock = TestClock()
+        let speakers = FakeSpeakers(latency: 0.03)
+        let feed = try PlaylistFeed(paths: songs, loop: false, pacer: RealTimePacer(clock: clock), speakers: speakers)
+        feed.start()
+        // At 0.3 s the buffer holds at most 0.3 s + the 20 ms lead + a block; the speakers 30 ms more.
+        await clock.advance(by: .milliseconds(300))
+        let buffered = feed.buffer.written
+        #expect(buffered <= 14_400 + 960 + 480, "\(buffered) samples in the buffer at 0.3 s")
+        let spoken = speakers.frames.withLock { $0 }
+        #expect(spoken <= 14_400 + 960 + 1_440 + 480, "\(spoken) samples given to the speakers at 0.3 s")
+        await clock.advance(by: .milliseconds(400))
+        await Self.untilEnded(feed)
+        feed.stop()
+        #expect(abs(feed.buffer.written - 28_800) < 200, "\(feed.buffer.written) samples for 0.6 s of songs")
+        #expect(speakers.left.count == feed.buffer.written, "the speakers heard all of it")
+        var heard: [Float] = []
+        feed.buffer.read(from: 0, upTo: feed.buffer.written) { left, _ in heard += left }
+        #expect(heard == speakers.left, "the same samples, in the same order")
     }
 
     @Test("stop from two threads at once (a session's disconnect effect and its way out) returns on both")
