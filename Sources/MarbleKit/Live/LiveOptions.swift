@@ -16,7 +16,7 @@ public struct LiveOptions: Sendable {
     public var sound = SoundInput.capture
     /// Capture settings (for ``SoundInput/capture``).
     public var capture = CaptureOptions()
-    /// Where a playlist is heard too (``SoundInput/playlist``): the speakers, or nil for nowhere.
+    /// Where a playlist is heard too (``LiveOptions/SoundInput/playlist(paths:loop:)``): the speakers, or nil for nowhere.
     public var speakers: Speakers?
 
     /// A PulseAudio sink to play a playlist to.

@@ -3,7 +3,7 @@ import MarblePipeline
 
 /// What a real-time session (`marble play`, `marble live`) will open and how it will draw, decided
 /// from its options before anything is opened: a plain value, tested on its own. The run step opens
-/// what it says (``SessionScreens``) and runs the frame path.
+/// what it says and runs the frame path.
 public struct SessionPlan: Equatable, Sendable {
     /// What the picture's size follows while the session runs.
     public enum Sizing: Equatable, Sendable {
