@@ -40,6 +40,10 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         // `swift package generate-documentation`: builds the DocC catalogues of MarbleKit and Granite.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // Real-time pacing takes a Swift `Clock` (ContinuousClock in use); the tests of the real-time
+        // sources and sessions drive swift-clocks' `TestClock` instead of sleeping on the wall clock, so
+        // their verdicts do not depend on the machine's load. Only test targets link it.
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
     ],
     targets: [
         // C libraries: a module map and a shim header each, nothing else.
@@ -115,11 +119,17 @@ let package = Package(
         .testTarget(name: "MarbleTextTests", dependencies: ["MarbleText", "MarbleCore"]),
         .testTarget(name: "MilkDropTests", dependencies: ["MilkDrop", "MarbleCore", "TestSupport"]),
         .testTarget(name: "ShadersTests", dependencies: ["Shaders", "MarbleCore", "TestSupport"]),
-        .testTarget(name: "MarbleMediaTests", dependencies: ["MarbleMedia", "CFFmpeg", "MarbleBench", "TestSupport"]),
+        .testTarget(
+            name: "MarbleMediaTests",
+            dependencies: ["MarbleMedia", "CFFmpeg", "MarbleBench", "TestSupport", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(name: "MarbleAnalysisTests", dependencies: ["MarbleAnalysis", "TestSupport"]),
         .testTarget(name: "MarbleRenderTests", dependencies: ["MarbleRender", "KernelsAVX2", "Shaders", "TestSupport"]),
-        .testTarget(name: "MarblePipelineTests", dependencies: ["MarblePipeline", "TestSupport"]),
-        .testTarget(name: "MarbleKitTests", dependencies: ["MarbleKit", "Granite", "TestSupport"]),
+        .testTarget(
+            name: "MarblePipelineTests",
+            dependencies: ["MarblePipeline", "TestSupport", .product(name: "Clocks", package: "swift-clocks")]),
+        .testTarget(
+            name: "MarbleKitTests",
+            dependencies: ["MarbleKit", "Granite", "TestSupport", .product(name: "Clocks", package: "swift-clocks")]),
         // Links the interposer, so the test process counts allocations (and `swift test` builds the library
         // that `marble bench` preloads).
         .testTarget(

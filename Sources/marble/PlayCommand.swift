@@ -17,7 +17,8 @@ struct PlayCommand: AsyncParsableCommand {
 
             With -o (files and streams, as in `marble live`), several songs, an M3U playlist or --loop, \
             the songs play one after another at real-time pace on the system clock, with one continuous \
-            timeline, and their sound goes to the outputs (not to the speakers): a visualizer channel.
+            timeline. Their sound goes to the speakers (unless --no-audio) and to the outputs; with -o, \
+            to the speakers only when --device names a sink: a visualizer channel stays silent here.
 
             Examples:
               marble play song.mp3
@@ -94,16 +95,17 @@ struct PlayCommand: AsyncParsableCommand {
             let client = session.client  // the session opened the file: no second probe
 
             let settings = PlayerSettingsStore.make()
-            let player = PlayerComponent(availablePresets: presets, settingsStore: settings, client: client)
+            let player = PlayerComponent(availablePresets: presets, settingsStore: settings, keepOpen: keepOpen,
+                                         client: client)
             player.start()
             defer {
                 player.stop()
                 settings.stop()
             }
             if let preset {
-                player.send(.presetSelected(name: preset))
+                player.send(.controls(.presetSelected(name: preset)))
             } else if settings.state.preset == nil, presets.contains(PresetLibrary.defaultName) {
-                player.send(.presetSelected(name: PresetLibrary.defaultName))  // first run: the default look
+                player.send(.controls(.presetSelected(name: PresetLibrary.defaultName)))  // first run: the default look
             }
             player.send(.fileOpened(path: file.path))
             for await state in player.store.changes() where state.status != .loading { break }
@@ -125,6 +127,7 @@ struct PlayCommand: AsyncParsableCommand {
     private func playThroughOutputs(_ songs: [String]) async throws {
         var o = LiveOptions()
         o.sound = .playlist(paths: songs, loop: loop)
+        if !noAudio && (outputs.output.isEmpty || device != nil) { o.speakers = LiveOptions.Speakers(device: device) }
         try outputs.apply(to: &o)
         o.fps = try OptionParsing.fps(fps)
         if let size {

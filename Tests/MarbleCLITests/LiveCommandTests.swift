@@ -89,6 +89,13 @@ struct LiveCommandTests {
 
     static func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
 
+    /// Waits (30 s at most) until the recording `name` in ``folder`` has started (its partial file exists).
+    static func recordingStarted(_ name: String) -> Bool {
+        PlayTools.eventually(timeout: 30) {
+            (try? FileManager.default.contentsOfDirectory(atPath: folder.path).contains { $0.hasPrefix(".\(name).partial") }) ?? false
+        }
+    }
+
     /// What ffprobe says of a recording: frames decoded, the sound's codec and duration.
     struct Facts {
         var frames = 0, soundCodec = "", soundDuration = 0.0
@@ -113,7 +120,8 @@ struct LiveCommandTests {
         let fps = 30
         let (live, log) = try Self.startLive(["-o", out, "--duration", "5s", "--size", "160x90", "--fps", "\(fps)",
                                               "--preset", "bars"], pulse: pulse)
-        Thread.sleep(forTimeInterval: 0.8)   // the recording has started; the step comes later in it
+        // Played once the recording has started (the song's step comes a second into it).
+        #expect(Self.recordingStarted("live-rec.mp4"), "\(Self.read(log))")
         let player = try pulse.play(file)
         live.waitUntilExit()
         player.terminate()
@@ -145,7 +153,7 @@ struct LiveCommandTests {
         let fps = 30
         let (live, log) = try Self.startLive(["-o", out, "--duration", "4s", "--size", "160x90", "--fps", "\(fps)",
                                               "--milkdrop", presets.path, "--switch", "1s", "--blend", "0.5s"], pulse: pulse)
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(Self.recordingStarted("live-milkdrop.mp4"), "\(Self.read(log))")
         let player = try pulse.play(file)
         live.waitUntilExit()
         player.terminate()
@@ -171,10 +179,10 @@ struct LiveCommandTests {
             (try? FileManager.default.contentsOfDirectory(atPath: Self.folder.path).contains { $0.hasPrefix(".live-restart.mp4.partial") }) ?? false
         }
         #expect(recording, "\(Self.read(log))")
-        Thread.sleep(forTimeInterval: 3)
+        Thread.sleep(forTimeInterval: 3)  // the tone's first part in the recording, not a wait for a condition
         pulse.kill()
         player.terminate()
-        Thread.sleep(forTimeInterval: 1.5)
+        Thread.sleep(forTimeInterval: 1.5)  // the server's time away, not a wait for a condition
         #expect(PlayTools.eventually(timeout: 5) { Self.read(log).contains("reconnecting") }, "\(Self.read(log))")
         try pulse.start()
         let back = Date()
@@ -239,11 +247,10 @@ struct LiveCommandTests {
         pulse.kill()
         let out = Self.path("waited.mp4")
         let (live, log) = try Self.startLive(["--wait", "-o", out, "--duration", "2s", "--size", "64x36"], pulse: pulse)
-        Thread.sleep(forTimeInterval: 1.0)
+        Thread.sleep(forTimeInterval: 1.0)  // a second without a server, not a wait for a condition
         #expect(live.isRunning, "\(Self.read(log))")
         try pulse.start()
-        let deadline = Date().addingTimeInterval(60)
-        while live.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        _ = PlayTools.eventually(timeout: 60) { !live.isRunning }
         if live.isRunning { live.terminate() }
         #expect(live.terminationStatus == 0, "\(Self.read(log))")
         let frames = try Facts(out).frames

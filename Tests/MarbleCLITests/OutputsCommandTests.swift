@@ -49,9 +49,10 @@ struct OutputsCommandTests {
         let file = CLI.path("stalled-beside.mkv")
         let (process, _, err) = try CLI.start(["play", song, "-o", server.url("stall"), "-o", file, "--size", "320x180",
                                                 "--fps", "30", "--bitrate", "3000", "--encoder-preset", "ultrafast"])
-        Thread.sleep(forTimeInterval: 2)
+        // Frozen once the stream is published (nginx opened its recording), however long starting took.
+        #expect(PlayTools.eventually(timeout: 30) { !server.recordings("stall").isEmpty }, "the stream never started")
         server.pause()  // nginx frozen: the connection stalls, its buffers fill
-        Thread.sleep(forTimeInterval: 7)
+        Thread.sleep(forTimeInterval: 7)  // the stall's length, not a wait for a condition
         server.resume()
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
@@ -91,7 +92,7 @@ struct OutputsCommandTests {
                             "-i", "udp://127.0.0.1:\(port)?timeout=3000000", "-c", "copy", "-t", "2.5", ts]
         reader.standardError = FileHandle.nullDevice
         try reader.run()
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(PlayTools.eventually(timeout: 10) { Self.udpPortIsBound(port) }, "the reader never listened")
         let r = try CLI.run(["play", try TestMedia.tone("wav", seconds: 3, rate: 48_000), "-o", "udp://127.0.0.1:\(port)",
                              "--size", "160x96", "--fps", "30", "--encoder-preset", "ultrafast"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -99,5 +100,15 @@ struct OutputsCommandTests {
         let probe = try Probe(ts)
         #expect(probe.video?.codec == "h264" && probe.audio?.codec == "aac")
         #expect((probe.video?.frames ?? 0) >= 60, "\(probe.video?.frames ?? 0) frames read from UDP")
+    }
+
+    /// Whether a UDP socket is bound to `port` on this machine (`/proc/net/udp`: local address
+    /// `ADDR:PORT` in hex).
+    static func udpPortIsBound(_ port: Int) -> Bool {
+        let table = (try? String(contentsOfFile: "/proc/net/udp", encoding: .utf8)) ?? ""
+        let suffix = ":" + String(format: "%04X", port)
+        return table.split(separator: "\n").dropFirst().contains { line in
+            line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first?.hasSuffix(suffix) ?? false
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `marble play` for real: a private PulseAudio daemon with a null sink, the player in a tmux window,
 /// what reaches the sink's monitor, and what the window shows.
@@ -132,6 +133,36 @@ struct PlayCommandTests {
         guard let clock = status.split(separator: " ").first(where: { $0.contains(":") }) else { return nil }
         let parts = clock.split(separator: ":").compactMap { Int($0) }
         return parts.count == 2 ? parts[0] * 60 + parts[1] : nil
+    }
+
+    @Test("several songs are heard too: two files play one after the other to the sink, and to the recording")
+    func severalSongsReachTheSink() throws {
+        let pulse = try PulseServer()
+        defer { pulse.stop() }
+        let first = CLI.path("play-two-a.wav"), second = CLI.path("play-two-b.wav")
+        try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=440:d=5:r=48000", first])
+        try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=660:d=5:r=44100", second])
+        let out = CLI.path("play-two.mp4")
+        let log = CLI.path("play-two.log")
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let p = Process()
+        p.executableURL = CLI.executable
+        p.arguments = ["play", first, second, "-o", out, "--device", "viz", "--size", "64x36", "--encoder-preset", "ultrafast"]
+        p.environment = ProcessInfo.processInfo.environment.merging(pulse.environment) { $1 }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        p.standardOutput = handle
+        p.standardError = handle
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let read = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        #expect(PlayTools.eventually(timeout: 30) { read().contains("playing play-two-a") }, "\(read())")
+        var rms: Float = 0
+        let heard = try PlayTools.eventually(timeout: 4) { rms = try pulse.monitorRMS(); return rms > 0.03 }
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "\(read())")
+        #expect(heard, "the songs reached the sink (monitor RMS \(rms))")
+        #expect(read().contains("playing play-two-b"), "\(read())")
+        #expect(abs((try Probe(out).audio?.duration ?? 0) - 10) < 0.2, "both songs recorded: \(read())")
     }
 }
 

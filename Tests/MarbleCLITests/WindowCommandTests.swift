@@ -36,10 +36,9 @@ struct WindowCommandTests {
              "--encoder-preset", "ultrafast"], pulse: pulse, environment: ["DISPLAY": screen.display])
         // The window fills the screen (same size): it shows the live picture while the run goes on.
         var shown = false
-        let deadline = Date().addingTimeInterval(15)
-        while process.isRunning && !shown && Date() < deadline {
+        _ = PlayTools.eventually(timeout: 15) {
             if let shot = try? screen.screenshot(), Self.hasPicture(shot) { shown = true }
-            usleep(200_000)
+            return shown || !process.isRunning
         }
         process.waitUntilExit()
         let text = LiveCommandTests.read(log)

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 @testable import MarbleAnalysis
 import MarbleCore
@@ -8,40 +9,41 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// The frame path's policies, with a source that makes frames at a chosen pace and sinks that record
-/// what they were given (the pipeline, renderer and file sink under test are the real ones).
+/// The frame path's policies, with a source that makes frames at a chosen pace on a test clock and
+/// sinks that record what they were given (the pipeline, renderer and file sink under test are the real
+/// ones). The tests advance the clock and await what each advance brings: no sleeps, and no verdict
+/// that depends on how fast the machine is.
 @Suite struct FramePipelineTests {
-    /// Frames 0..<count, each due `interval` seconds after the previous one (0: at once), with the
-    /// frame's index in `features.level` so a sink can tell which frame it got.
+    /// Frames 0..<count, frame n due `n × interval` seconds after the pacer's origin, with the frame's
+    /// index in `features.level` so a sink can tell which frame it got.
     final class PacedSource: FrameSource, @unchecked Sendable {
         let count: Int
         let interval: Double
+        let pacer: RealTimePacer
+        /// One arrival per frame produced (drawn or dropped).
+        let producedFrames = Arrivals()
         private var next = 0
-        private var started: Double?
-        private(set) var produced = 0
 
-        init(count: Int, interval: Double) {
+        init(count: Int, interval: Double, clock: TestClock<Duration>) {
             self.count = count
             self.interval = interval
+            pacer = RealTimePacer(clock: clock)
         }
 
+        var produced: Int { producedFrames.count }
         var hasPictures: Bool { false }
         var warnings: [String] { [] }
         func makeFeatures() -> AudioFeatures { AudioFeatures(bandCount: 8, waveformLength: 16) }
 
         func nextDueFrame(cancel: CancellationFlag) throws(MarbleError) -> DueFrame? {
             guard next < count, !cancel.isCancelled else { return nil }
-            let now = Double(MonotonicClock.now()) / 1e9
-            let start = started ?? now
-            started = start
-            let due = start + Double(next) * interval
-            if due > now { Thread.sleep(forTimeInterval: due - now) }
+            pacer.wait(until: UInt64((Double(next) * interval * 1e9).rounded()))
             defer { next += 1 }
             return DueFrame(index: next)
         }
 
         func produce(_ due: DueFrame, into slot: FrameSlot?) throws(MarbleError) {
-            produced += 1
+            defer { producedFrames.arrive() }
             guard let slot else { return }
             slot.index = due.index
             slot.time = Double(due.index) / 30
@@ -49,23 +51,29 @@ import Testing
         }
     }
 
-    /// Records the frames it was given; sleeps `delay` seconds on each (a slow display or encoder).
+    /// Records the frames it was given, one arrival each; with `held`, holds frame 0 until `gate` opens
+    /// (a display or an encoder that froze for a moment).
     final class RecordingSink: FrameSink {
-        let delay: Double
         let needs: FrameNeeds
+        let showsLatestOnly: Bool
+        let gate = DispatchSemaphore(value: 0)
+        let held: Bool
+        let arrivals = Arrivals()
         private(set) var indices: [Int] = []
         private(set) var levels: [Float] = []
         private(set) var finished: Bool?
 
-        init(delay: Double = 0, needs: FrameNeeds = .rgba) {
-            self.delay = delay
+        init(held: Bool = false, display: Bool = false, needs: FrameNeeds = .rgba) {
+            self.held = held
             self.needs = needs
+            showsLatestOnly = display
         }
 
         func consume(_ slot: FrameSlot) throws(MarbleError) {
             indices.append(slot.index)
             levels.append(slot.features.level)
-            if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+            arrivals.arrive()
+            if held && indices.count == 1 { gate.wait() }
         }
         func finish(stopped: Bool) throws(MarbleError) { finished = stopped }
         func abort() { finished = nil }
@@ -75,12 +83,36 @@ import Testing
         try FrameRenderer(scene: try PresetLibrary.load("spectrum"), width: width, height: height, fps: Rational(30), threads: 1)
     }
 
-    @Test("offline: every frame reaches every sink in order, a slow sink holds the source back")
-    func offlineWaits() throws {
-        let source = PacedSource(count: 40, interval: 0)
-        let slow = RecordingSink(delay: 0.002), other = RecordingSink()
-        let stats = try FramePipeline(source: source, renderer: try renderer(), sinks: [slow, other], policy: .offline)
-            .run(cancel: CancellationFlag())
+    /// Hands a pipeline to the thread that runs it. Safety of @unchecked Sendable: after the handover
+    /// only that thread uses the pipeline.
+    struct Handover: @unchecked Sendable { let pipeline: FramePipeline }
+
+    /// Runs `pipeline` on a thread of its own (it blocks); the test drives the clock meanwhile.
+    func start(_ pipeline: FramePipeline, cancel: CancellationFlag = CancellationFlag()) -> Task<PipelineStatistics?, Never> {
+        let handover = Handover(pipeline: pipeline)
+        return Task { await onThread { try? handover.pipeline.run(cancel: cancel) } }
+    }
+
+    /// Advances the clock to each frame's due time in turn and waits until `witness` has it, so the
+    /// pipeline is never more than one frame behind the clock, however slow the machine is.
+    func step(_ clock: TestClock<Duration>, frames: Int, interval: Double, witness: Arrivals) async {
+        for n in 0..<frames {
+            await clock.advance(to: TestClock.Instant(offset: .nanoseconds(Int64((Double(n) * interval * 1e9).rounded()))))
+            await witness.reach(n + 1)
+        }
+    }
+
+    @Test("offline: every frame reaches every sink in order, a held sink holds the source back")
+    func offlineWaits() async throws {
+        let clock = TestClock()
+        let source = PacedSource(count: 40, interval: 0, clock: clock)
+        let slow = RecordingSink(held: true), other = RecordingSink()
+        let run = start(FramePipeline(source: source, renderer: try renderer(), sinks: [slow, other], policy: .offline))
+        // 12 slots (4 + a queue of 4 per sink): frame 0 held, 1-4 queued for it, the rest in flight.
+        await source.producedFrames.reach(12)
+        #expect(source.produced == 12, "the source waits for the held sink")
+        slow.gate.signal()
+        let stats = try #require(await run.value)
         #expect(slow.indices == Array(0..<40))
         #expect(other.indices == Array(0..<40))
         #expect(slow.levels == (0..<40).map(Float.init), "each slot carries its own frame's features")
@@ -88,28 +120,36 @@ import Testing
         #expect(slow.finished == false)
     }
 
-    @Test("real time: a sink slower than the frame clock makes frames drop and be counted, never queue up")
-    func realtimeDrops() throws {
-        let source = PacedSource(count: 60, interval: 0.002)
-        let slow = RecordingSink(delay: 0.02)
-        let stats = try FramePipeline(source: source, renderer: try renderer(), sinks: [slow], policy: .realtime)
-            .run(cancel: CancellationFlag())
+    @Test("real time: a sink behind the frame clock makes frames drop and be counted, never queue up")
+    func realtimeDrops() async throws {
+        let clock = TestClock()
+        let source = PacedSource(count: 60, interval: 0.002, clock: clock)
+        let slow = RecordingSink(held: true)
+        let run = start(FramePipeline(source: source, renderer: try renderer(), sinks: [slow], policy: .realtime))
+        await clock.advance(by: .milliseconds(120))
+        await source.producedFrames.reach(60)
+        slow.gate.signal()
+        let stats = try #require(await run.value)
         #expect(source.produced == 60, "every frame is analysed, drawn or not")
-        #expect(stats.dropped > 20, "\(stats.dropped) dropped")
-        #expect(stats.frames + stats.dropped == 60)
-        #expect(slow.indices == slow.indices.sorted() && Set(slow.indices).count == slow.indices.count)
+        // A lone sink has the pool's 4 slots: frame 0 held, 1-3 waiting; 4-59 found no slot.
+        #expect(slow.indices == [0, 1, 2, 3])
+        #expect(stats.frames == 4 && stats.dropped == 56, "\(stats.frames) drawn, \(stats.dropped) dropped")
         #expect(zip(slow.indices, slow.levels).allSatisfy { Float($0) == $1 })
     }
 
     @Test("real time, several sinks: a stalled one misses frames (its own count); the other gets every frame")
-    func stalledSinkDoesNotStallOthers() throws {
-        let source = PacedSource(count: 60, interval: 0.005)
-        let stalled = RecordingSink(delay: 0.05), other = RecordingSink()
-        let stats = try FramePipeline(source: source, renderer: try renderer(), sinks: [stalled, other], policy: .realtime)
-            .run(cancel: CancellationFlag())
+    func stalledSinkDoesNotStallOthers() async throws {
+        let clock = TestClock()
+        let source = PacedSource(count: 60, interval: 0.005, clock: clock)
+        let stalled = RecordingSink(held: true), other = RecordingSink()
+        let run = start(FramePipeline(source: source, renderer: try renderer(), sinks: [stalled, other], policy: .realtime))
+        await step(clock, frames: 60, interval: 0.005, witness: other.arrivals)
+        stalled.gate.signal()
+        let stats = try #require(await run.value)
         #expect(stats.sourceDropped == 0, "the source never waited for the stalled sink")
         #expect(other.indices == Array(0..<60), "the healthy sink saw every frame")
-        #expect(stalled.indices.count < 30 && stats.outputs[0].dropped == 60 - stalled.indices.count)
+        // Frame 0 held, 1-4 in its queue of 4, 5-59 missed.
+        #expect(stalled.indices == [0, 1, 2, 3, 4] && stats.outputs[0].dropped == 55)
         #expect(stats.outputs[1].dropped == 0 && stats.dropped == stats.outputs[0].dropped)
         #expect(zip(stalled.indices, stalled.levels).allSatisfy { Float($0) == $1 }, "each frame kept its own slot")
     }
@@ -132,48 +172,61 @@ import Testing
     /// Opens the gates once it has been given frame `at`.
     final class OpeningSink: FrameSink {
         let gates: [DispatchSemaphore]
+        let arrivals = Arrivals()
         let at: Int
         init(gates: [DispatchSemaphore], at: Int) { self.gates = gates; self.at = at }
         var needs: FrameNeeds { .rgba }
         func consume(_ slot: FrameSlot) throws(MarbleError) {
             if slot.index == at { gates.forEach { $0.signal() } }
+            arrivals.arrive()
         }
         func finish(stopped: Bool) throws(MarbleError) {}
         func abort() {}
     }
 
     @Test("real time: a display that was held up skips to the newest frame waiting; another output takes the oldest")
-    func displayShowsNewestFrame() throws {
-        let source = PacedSource(count: 30, interval: 0.005)
+    func displayShowsNewestFrame() async throws {
+        let clock = TestClock()
+        let source = PacedSource(count: 30, interval: 0.005, clock: clock)
         let display = GatedSink(display: true), file = GatedSink(display: false)
         let opener = OpeningSink(gates: [display.gate, file.gate], at: 10)
-        let stats = try FramePipeline(source: source, renderer: try renderer(), sinks: [display, file, opener], policy: .realtime)
-            .run(cancel: CancellationFlag())
-        // Held on frame 0 until frame 10 was out, both queues hold frames 1 and 2 (the rest missed).
-        #expect(file.indices.prefix(2) == [0, 1], "\(file.indices)")
-        #expect(display.indices.count > 1 && display.indices[1] >= 2, "the display skipped frame 1: \(display.indices)")
+        let run = start(FramePipeline(source: source, renderer: try renderer(), sinks: [display, file, opener], policy: .realtime))
+        await step(clock, frames: 30, interval: 0.005, witness: opener.arrivals)
+        let stats = try #require(await run.value)
+        // Held on frame 0 until frame 10 was out: the display's queue of 2 held frames 1 and 2, the
+        // file's queue of 4 frames 1-4; the display skipped to frame 2.
+        #expect(file.indices.prefix(5) == [0, 1, 2, 3, 4], "\(file.indices)")
+        #expect(display.indices.prefix(2) == [0, 2], "the display skipped frame 1: \(display.indices)")
         #expect(stats.outputs[0].dropped == 30 - display.indices.count, "skipped frames are counted as missed")
         #expect(stats.sourceDropped == 0)
     }
 
-    @Test("offline with the same slow sink drops nothing (the policy is what differs)")
-    func offlineSameSinkDropsNothing() throws {
-        let source = PacedSource(count: 30, interval: 0.002)
-        let slow = RecordingSink(delay: 0.01)
-        let stats = try FramePipeline(source: source, renderer: try renderer(), sinks: [slow], policy: .offline)
-            .run(cancel: CancellationFlag())
+    @Test("offline with the same held sink drops nothing (the policy is what differs)")
+    func offlineSameSinkDropsNothing() async throws {
+        let clock = TestClock()
+        let source = PacedSource(count: 30, interval: 0.002, clock: clock)
+        let slow = RecordingSink(held: true)
+        let run = start(FramePipeline(source: source, renderer: try renderer(), sinks: [slow], policy: .offline))
+        await clock.advance(by: .milliseconds(60))
+        await slow.arrivals.reach(1)
+        slow.gate.signal()
+        let stats = try #require(await run.value)
         #expect(stats.dropped == 0 && slow.indices == Array(0..<30))
     }
 
     @Test("cancelling ends the run and finishes the sinks as stopped")
-    func cancelStops() throws {
-        let source = PacedSource(count: 10_000, interval: 0.001)
+    func cancelStops() async throws {
+        let clock = TestClock()
+        let source = PacedSource(count: 10_000, interval: 0.001, clock: clock)
         let sink = RecordingSink()
         let cancel = CancellationFlag()
-        Thread.detachNewThread { Thread.sleep(forTimeInterval: 0.1); cancel.cancel() }
-        let stats = try FramePipeline(source: source, renderer: try renderer(), sinks: [sink], policy: .realtime)
-            .run(cancel: cancel)
-        #expect(stats.frames > 0 && stats.frames < 10_000)
+        let run = start(FramePipeline(source: source, renderer: try renderer(), sinks: [sink], policy: .realtime),
+                        cancel: cancel)
+        await step(clock, frames: 100, interval: 0.001, witness: sink.arrivals)
+        cancel.cancel()
+        await clock.advance(by: .milliseconds(1))  // the source, waiting for frame 100, sees the flag
+        let stats = try #require(await run.value)
+        #expect(stats.frames >= 100 && stats.frames <= 101)
         #expect(sink.finished == true)
     }
 
@@ -187,9 +240,10 @@ import Testing
             func makeFeatures() -> AudioFeatures { AudioFeatures(bandCount: 8, waveformLength: 16) }
             func nextDueFrame(cancel: CancellationFlag) throws(MarbleError) -> DueFrame? {
                 guard i < indices.count else { return nil }
-                if i > 0 { Thread.sleep(forTimeInterval: 0.1) }   // time for the encoder: no slot goes missing
                 defer { i += 1 }
-                return DueFrame(index: indices[i], lateSkipped: i == 0 ? 0 : indices[i] - indices[i - 1] - 1)
+                // 4 slots for 5 frames: the last one waits for a slot (`isLast`), so no frame goes missing.
+                return DueFrame(index: indices[i], lateSkipped: i == 0 ? 0 : indices[i] - indices[i - 1] - 1,
+                                isLast: i == indices.count - 1)
             }
             func produce(_ due: DueFrame, into slot: FrameSlot?) throws(MarbleError) {
                 slot?.index = due.index

@@ -63,16 +63,19 @@ extension LiveComponent {
                 case .stopped: break
                 }
 
-            case .nextPresetRequested: return fire(StepPreset(presets: availablePresets), payload: 1, on: &state)
-            case .previousPresetRequested: return fire(StepPreset(presets: availablePresets), payload: -1, on: &state)
-            case .presetSelected(let name):
-                if availablePresets.contains(name) { state.preset = name }
-            case .sensitivityRaised: state.sensitivity = Sensitivity.raised(state.sensitivity)
-            case .sensitivityLowered: state.sensitivity = Sensitivity.lowered(state.sensitivity)
+            case .songStarted(let index, let title):
+                guard state.isRunning else { return .none }
+                state.song = index
+                state.connection = .capturing(source: title)
 
-            case .quitRequested: return fire(EndSession(client: client), payload: .quit, on: &state)
-            case .interrupted: return fire(EndSession(client: client), payload: .interrupted, on: &state)
-            case .durationReached: return fire(EndSession(client: client), payload: .durationReached, on: &state)
+            case .controls(let control):
+                let running = state.isRunning
+                let effect = fire(SessionControlsReducer<Self>(presets: availablePresets), payload: control, on: &state)
+                guard running, !state.isRunning else { return effect }
+                return .merge(effect, EndSession.disconnecting(client))
+
+            case .durationReached, .mediaEnded:
+                return fire(EndSession(client: client), payload: .durationReached, on: &state)
             case .componentStopped:
                 if state.isRunning { state.outcome = .interrupted }
                 return .run { [client] _ in await client.disconnect() }
@@ -90,18 +93,12 @@ extension LiveComponent {
         func reduce(state: inout State, payload outcome: LiveOutcome) -> GraniteEffect<Event> {
             guard state.isRunning else { return .none }
             state.outcome = outcome
-            return .merge(.cancel(id: Center.connectID), .run { [client] _ in await client.disconnect() })
+            return Self.disconnecting(client)
         }
-    }
 
-    /// Steps the preset by the payload (1 next, -1 previous) through the available ones, wrapping.
-    struct StepPreset: GranitePayloadReducer {
-        typealias Center = LiveComponent.Center
-        let presets: [String]
-
-        func reduce(state: inout State, payload offset: Int) -> GraniteEffect<Event> {
-            state.preset = PresetCycle.step(from: state.preset, by: offset, in: presets)
-            return .none
+        /// What ending a session does to its input: the connect effect is cancelled and the capture disconnected.
+        static func disconnecting(_ client: LiveClient) -> GraniteEffect<Event> {
+            .merge(.cancel(id: Center.connectID), .run { _ in await client.disconnect() })
         }
     }
 }

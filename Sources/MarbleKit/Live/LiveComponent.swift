@@ -11,7 +11,7 @@ import Granite
 /// let live = LiveComponent(availablePresets: names, preset: "spectrum", client: .capturing(capture))
 /// live.start()                       // connects; .captureStarted or .captureFailed follows
 /// ...
-/// live.send(.quitRequested)           // outcome .quit; the capture is disconnected
+/// live.send(.controls(.quitRequested)) // outcome .quit; the capture is disconnected
 /// live.stop()                         // a session still running ends as .interrupted
 /// ```
 public struct LiveComponent: GraniteComponent {

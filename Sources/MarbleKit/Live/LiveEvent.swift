@@ -11,22 +11,14 @@ extension LiveComponent {
         case captureFailed(kind: String, message: String)
         /// The capture reported a new state (connected, reconnecting, the default sink switched).
         case captureChanged(CaptureState)
-        /// Next preset in the available list (wraps around).
-        case nextPresetRequested
-        /// Previous preset in the available list (wraps around).
-        case previousPresetRequested
-        /// The user picked a preset by name; ignored when the name is not available.
-        case presetSelected(name: String)
-        /// Sensitivity × ``Sensitivity/step``, clamped to ``Sensitivity/range``.
-        case sensitivityRaised
-        /// Sensitivity ÷ ``Sensitivity/step``, clamped to ``Sensitivity/range``.
-        case sensitivityLowered
-        /// The user pressed q.
-        case quitRequested
-        /// Ctrl-C or a termination signal.
-        case interrupted
+        /// A playlist's song started playing: its place in the list and its title.
+        case songStarted(index: Int, title: String)
+        /// A key or a signal every session shares (preset, sensitivity, quit), reduced by ``SessionControlsReducer``.
+        case controls(ControlEvent)
         /// The frame source reached `--duration`.
         case durationReached
+        /// The sound input ended: a playlist played to its end (a capture never ends by itself).
+        case mediaEnded
         /// The component stopped (its Center's `onStop`, after the store cancelled its effects): a
         /// session still running ends as interrupted, and the capture is disconnected in any case (a
         /// disconnect started by an earlier outcome may have been cancelled with the other effects).

@@ -16,6 +16,18 @@ public struct LiveOptions: Sendable {
     public var sound = SoundInput.capture
     /// Capture settings (for ``SoundInput/capture``).
     public var capture = CaptureOptions()
+    /// Where a playlist is heard too (``LiveOptions/SoundInput/playlist(paths:loop:)``): the speakers, or nil for nowhere.
+    public var speakers: Speakers?
+
+    /// A PulseAudio sink to play a playlist to.
+    public struct Speakers: Sendable, Equatable {
+        /// The sink's name, or nil for the default sink.
+        public var device: String?
+        /// The sound device's target latency, in seconds.
+        public var bufferSeconds = 0.1
+        /// The default sink, or the named one.
+        public init(device: String? = nil) { self.device = device }
+    }
     /// Outputs besides the terminal: files (.mp4, .mkv, .mov, .webm), recorded with the sound, and
     /// streams (udp://, srt://, rtmp://). H.264 outputs share one encoding.
     public var outputs: [String] = []

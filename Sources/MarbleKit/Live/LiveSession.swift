@@ -19,6 +19,10 @@ import MarbleRender
 public final class LiveSession {
     /// The options the session was made with, validated.
     public let options: LiveOptions
+    /// What the session opens and how it draws, decided from the options.
+    public let plan: SessionPlan
+    /// The clock a playlist is played on.
+    private let pacer: RealTimePacer
     /// Frame counts, drops and latencies of the last ``run()``.
     public private(set) var statistics = PipelineStatistics()
     /// The source that was captured (for the summary).
@@ -45,12 +49,19 @@ public final class LiveSession {
     /// Validates `options` and checks the preset name; nothing is captured, opened or drawn until `run()`.
     ///
     /// - Throws: `MarbleError` (`.option`, `.preset`) for invalid options or an unknown preset.
-    public init(options: LiveOptions) throws(MarbleError) {
+    public convenience init(options: LiveOptions) throws(MarbleError) {
+        try self.init(options: options, pacer: .system())
+    }
+
+    /// The same with a playlist played on `pacer`'s clock (a test clock in tests).
+    package init(options: LiveOptions, pacer: RealTimePacer) throws(MarbleError) {
         try options.validate()
         if let preset = options.preset, !PresetLibrary.names().contains(preset) {
             throw MarbleError(.preset, "unknown preset \"\(preset)\" (available: \(PresetLibrary.names().joined(separator: ", ")))")
         }
         self.options = options
+        self.pacer = pacer
+        plan = .live(options)
     }
 
     /// Connects, then draws until q, Ctrl-C, `--duration`, the end of a playlist or an error; the
@@ -61,10 +72,10 @@ public final class LiveSession {
     ///   that cannot connect, and any error of the pipeline or its sinks.
     public func run() throws(MarbleError) -> LiveOutcome {
         let presets = PresetLibrary.names()
-        let sound = try LiveSoundInput(options: options)
+        let sound = try LiveSoundInput(options: options, pacer: pacer)
         let live = LiveComponent(availablePresets: presets, requestedSource: options.capture.source,
                                  preset: options.preset ?? PresetLibrary.defaultName, client: sound.client)
-        sound.observe { live.send(.captureChanged($0)) }
+        sound.report(to: live)
         let signals = TerminalSignals()
         defer {
             live.stop()  // ends the session as interrupted if nothing else did: disconnects the sound
@@ -74,114 +85,116 @@ public final class LiveSession {
         if let outcome = live.snapshot.outcome { return outcome }
         sourceName = sound.name ?? live.snapshot.connection.summary
 
-        let screen = options.terminal ? try TerminalScreen() : nil
-        let grid = screen.map { TerminalGrid(screen: $0) }
-        let onKey: @Sendable (Key) -> Void = { key in if let event = LiveComponent.Event(key: key) { live.send(event) } }
-        let window = options.window
-            ? try WindowSink(title: "marble", size: options.size ?? (1280, 720), fullscreen: options.fullscreen,
-                             onKey: onKey, onClose: { live.send(.quitRequested) })
-            : nil
-        // Shown only (no encoding, no --size), the picture follows the window, else the terminal.
-        let follows = options.size == nil && options.outputs.isEmpty
-        var sizing: (@Sendable () -> (width: Int, height: Int))?
-        if follows, let window {
-            sizing = window.sizing
-        } else if follows, let grid {
-            sizing = { grid.pixels }
+        let onKey: @Sendable (Key) -> Void = { key in if let control = ControlEvent(key: key) { live.send(.controls(control)) } }
+        let screens = try SessionScreens(plan: plan, onKey: onKey, onClose: { live.send(.controls(.quitRequested)) })
+        let path = try framePath(screens: screens, live: live, sound: sound, presets: presets)
+        defer {
+            windowRenderer = screens.windowRenderer
+            warnings = sound.warnings + screens.windowWarnings
         }
-        let size = options.size ?? (follows ? sizing?() : nil) ?? (1280, 720)
+        try draw(path, screens: screens, live: live, signals: signals, onKey: onKey)
+        if path.cancel.isCancelled == false { live.send(sound.hasEnded ? .mediaEnded : .durationReached) }
+        recordedBytes = encodings.flatMap(\.files).reduce(0) {
+            $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0)
+        }
+        return live.snapshot.outcome ?? .interrupted
+    }
+
+    /// What one run draws with: the source, the renderer, the sinks, the status row, and the flag
+    /// that ends the frame path.
+    private struct FramePath {
+        let source: CaptureFrameSource
+        let renderer: FrameRenderer
+        let sinks: [any FrameSink]
+        let status: LiveStatus
+        let cancel = CancellationFlag()
+    }
+
+    /// Builds the frame path of the plan: the source over the sound's buffer (the starting preset says
+    /// how to measure the sound; a later switch keeps this measure), the renderer, the encodings, the
+    /// window and the terminal with its status row.
+    private func framePath(screens: SessionScreens, live: LiveComponent, sound: LiveSoundInput,
+                           presets: [String]) throws(MarbleError) -> FramePath {
         let preset = live.snapshot.preset ?? PresetLibrary.defaultName
         let starting = try StartingScene(fixed: options.scene, chosen: preset, current: { live.snapshot.preset })
-        let scene = starting.scene, fixedName = starting.fixedName
-        let renderer = try FrameRenderer(scene: scene, width: size.width, height: size.height, fps: options.fps,
-                                         threads: options.threads, selection: starting.selection, selected: preset,
-                                         sizing: sizing)
-        // How far the source may fall behind before it drops frames. Nobody watching (outputs alone):
-        // half a second. Watched alone: not at all (a frame shown late is worse than one skipped).
-        // Watched and recorded or streamed: a tenth of a second, so a moment's contention (the window's
-        // present, the encoder) costs the recording no frame; the window's worker still skips to the
-        // newest frame when it is behind.
-        let watched = screen != nil || window != nil
-        let recorded = !options.outputs.isEmpty
-        let lagAllowance = !watched ? Int(options.fps.doubleValue / 2) : recorded ? max(1, Int(options.fps.doubleValue / 10)) : 0
-        // The starting preset says how to measure the sound (a later switch keeps this measure).
+        let size = screens.size
+        let renderer = try screens.renderer(starting, preset: preset, size: size, fps: options.fps, threads: options.threads)
         let source = try CaptureFrameSource(buffer: sound.buffer, fps: options.fps,
-                                            configuration: AnalysisConfiguration().applying(scene.analysis),
-                                            frameLimit: options.frameLimit,
-                                            lagAllowance: lagAllowance,
+                                            configuration: AnalysisConfiguration().applying(starting.scene.analysis),
+                                            frameLimit: options.frameLimit, lagAllowance: plan.lagAllowance,
                                             idleAfter: options.idleAfter, sensitivity: { live.snapshot.sensitivity },
                                             fromStart: sound.startsAtZero,
-                                            needs: PresetLibrary.featureNeeds(of: presets, with: scene))
-        var sinks: [any FrameSink] = []
-        let encodings = try LiveOutputs.encodings(options: options, width: size.width, height: size.height,
-                                                  buffer: sound.buffer, startSample: source.startSample)
-        self.encodings = encodings
-        sinks += encodings as [any FrameSink]
-        if let window { sinks.append(window) }
+                                            needs: PresetLibrary.featureNeeds(of: presets, with: starting.scene))
+        encodings = try LiveOutputs.encodings(options: options, width: size.width, height: size.height,
+                                              buffer: sound.buffer, startSample: source.startSample)
         let streams = encodings.flatMap(\.streams)
-        let status = LiveStatus()
-        if let screen, let grid {
-            sinks.append(TerminalSink(screen: screen, grid: grid) {
-                let state = live.snapshot
-                status.frameShown()
-                status.update {
-                    $0.connection = state.connection.summary
-                    $0.preset = fixedName ?? state.preset ?? "-"
-                    $0.sensitivity = state.sensitivity
-                    $0.idle = source.isIdle
-                    $0.streams = LiveStatus.streamSummary(streams)
-                }
-                return status.bytes
-            })
-        }
         let reportStream = onStreamChange
         for stream in streams { stream.onStateChange = { [url = stream.url] in reportStream?(url, $0) } }
+        let status = LiveStatus(), fixedName = starting.fixedName
+        let terminal = screens.terminalSink {
+            let state = live.snapshot
+            status.frameShown()
+            status.update {
+                $0.connection = state.connection.summary
+                $0.preset = fixedName ?? state.preset ?? "-"
+                $0.sensitivity = state.sensitivity
+                $0.idle = source.isIdle
+                $0.streams = LiveStatus.streamSummary(streams)
+            }
+            return status.bytes
+        }
+        // Outputs first, then the window, then the terminal.
+        var sinks: [any FrameSink] = encodings
+        if let window = screens.window { sinks.append(window) }
+        if let terminal { sinks.append(terminal) }
+        return FramePath(source: source, renderer: renderer, sinks: sinks, status: status)
+    }
 
-        let cancel = CancellationFlag()
+    /// Runs the frame path until the store ends the session or the source ends: the store's end and
+    /// connection changes are watched, the terminal entered and its keys read, time 0 set for the
+    /// source and the recordings alike.
+    private func draw(_ path: FramePath, screens: SessionScreens, live: LiveComponent, signals: TerminalSignals,
+                      onKey: @escaping @Sendable (Key) -> Void) throws(MarbleError) {
+        let cancel = path.cancel
         let ended = live.store.subscribe { state in if !state.isRunning { cancel.cancel() } }
         defer { ended.cancel() }
+        let connections = watchConnection(live)
+        defer { connections.cancel() }
+        try screens.screen?.enter()
+        defer { screens.screen?.restore() }
+        let input = screens.input(signals: signals, onKey: onKey, onStop: { live.send(.controls(.interrupted)) })
+        input.start()
+        defer { input.stop() }
+
+        let start = path.source.startTimelineNow()
+        for encoding in encodings { encoding.start(at: start) }
+        let pipeline = FramePipeline(source: path.source, renderer: path.renderer, sinks: path.sinks, policy: plan.policy)
+        let recording = !encodings.isEmpty, fps = options.fps, status = path.status
+        do {
+            statistics = try pipeline.run(cancel: cancel, progressInterval: 0.5) { s in
+                status.update {
+                    $0.dropped = s.dropped
+                    $0.latencyMilliseconds = Int((s.latencyPercentile(50) ?? 0).rounded())
+                    if recording { $0.recordingSeconds = Int(fps.seconds(ofFrame: s.lastIndex + 1)) }
+                }
+            }
+        } catch {
+            live.send(.controls(.interrupted))
+            throw error
+        }
+    }
+
+    /// Reports each change of the connection to ``onConnectionChange`` (once per change).
+    private func watchConnection(_ live: LiveComponent) -> GraniteSubscription {
         let report = onConnectionChange
         let lastConnection = Mutex<LiveComponent.Connection?>(nil)
-        let connections = live.store.subscribe { state in
+        return live.store.subscribe { state in
             let changed = lastConnection.withLock { last in
                 defer { last = state.connection }
                 return last != state.connection
             }
             if changed { report?(state.connection) }
         }
-        defer { connections.cancel() }
-        try screen?.enter()
-        defer { screen?.restore() }
-        let input = TerminalInput(screen: screen, grid: grid, signals: signals, onKey: onKey,
-                                  onStop: { live.send(.interrupted) })
-        input.start()
-        defer { input.stop() }
-
-        // Everything is open: time 0 is now, for the source and the recordings alike.
-        let start = source.startTimelineNow()
-        for encoding in encodings { encoding.start(at: start) }
-        let pipeline = FramePipeline(source: source, renderer: renderer, sinks: sinks,
-                                     policy: watched ? .realtime : .realtimeBuffered)
-        let recording = !encodings.isEmpty
-        do {
-            statistics = try pipeline.run(cancel: cancel, progressInterval: 0.5) { s in
-                status.update {
-                    $0.dropped = s.dropped
-                    $0.latencyMilliseconds = Int((s.latencyPercentile(50) ?? 0).rounded())
-                    if recording { $0.recordingSeconds = Int(self.options.fps.seconds(ofFrame: s.lastIndex + 1)) }
-                }
-            }
-        } catch {
-            live.send(.interrupted)
-            throw error
-        }
-        windowRenderer = window?.rendererName
-        warnings = sound.warnings + (window?.warnings ?? [])
-        if !cancel.isCancelled { live.send(.durationReached) }  // --duration, or the playlist's end
-        recordedBytes = encodings.flatMap(\.files).reduce(0) {
-            $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0)
-        }
-        return live.snapshot.outcome ?? .interrupted
     }
 
     /// Starts the component, which connects the capture (its `onStart`), and waits for the connect effect's answer
@@ -194,7 +207,7 @@ public final class LiveSession {
         defer { watch.cancel() }
         live.start()
         while answered.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
-            if signals.stopRequested { live.send(.interrupted) }
+            if signals.stopRequested { live.send(.controls(.interrupted)) }
         }
         if case .failed(let kind, let message) = live.snapshot.connection {
             throw MarbleError(MarbleError.Kind(rawValue: kind) ?? .device, message)

@@ -13,7 +13,8 @@ final class LiveSoundInput: Sendable {
     let buffer: CaptureBuffer
     let client: LiveClient
 
-    init(options: LiveOptions) throws(MarbleError) {
+    /// The input `options` ask for; a playlist plays on `pacer`'s clock.
+    init(options: LiveOptions, pacer: RealTimePacer = .system()) throws(MarbleError) {
         switch options.sound {
         case .capture:
             let capture = try AudioCapture(options: options.capture)
@@ -21,7 +22,12 @@ final class LiveSoundInput: Sendable {
             buffer = capture.buffer
             client = .capturing(capture)
         case .playlist(let paths, let loop):
-            let feed = try PlaylistFeed(paths: paths, loop: loop)
+            var speakers: PulseAudioOutput?
+            if let sink = options.speakers {
+                speakers = try PulseAudioOutput(sampleRate: 48_000, device: sink.device, streamName: "marble",
+                                                bufferSeconds: sink.bufferSeconds)
+            }
+            let feed = try PlaylistFeed(paths: paths, loop: loop, sampleRate: 48_000, pacer: pacer, speakers: speakers)
             input = .playlist(feed)
             buffer = feed.buffer
             client = LiveClient(connect: {
@@ -31,13 +37,16 @@ final class LiveSoundInput: Sendable {
         }
     }
 
-    /// Reports source changes to `handler`: the capture's state, or the song that starts playing.
-    func observe(_ handler: @escaping @Sendable (CaptureState) -> Void) {
+    /// Reports source changes to `live` as events: the capture's state, or the song that starts playing.
+    func report(to live: LiveComponent) {
         switch input {
-        case .capture(let capture): capture.onStateChange = handler
-        case .playlist(let feed): feed.onSongChange = { title in handler(.capturing(source: title)) }
+        case .capture(let capture): capture.onStateChange = { live.send(.captureChanged($0)) }
+        case .playlist(let feed): feed.onSongChange = { index, title in live.send(.songStarted(index: index, title: title)) }
         }
     }
+
+    /// Whether the sound ended by itself (a playlist played to its end).
+    var hasEnded: Bool { buffer.hasEnded }
 
     /// The source being heard (a capture source's name, or the song playing).
     var name: String? {

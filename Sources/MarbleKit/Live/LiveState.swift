@@ -6,7 +6,7 @@ extension LiveComponent {
     ///
     /// Control state only: audio buffers and frames never go through the store. The frame path reads
     /// ``LiveComponent/snapshot`` (preset, sensitivity) once per frame.
-    public struct State: GraniteState {
+    public struct State: SessionControlState {
         /// The source asked for (`--source`), or nil for the monitor of the default sink.
         public var requestedSource: String?
         /// Where the capture stands: idle, connecting, capturing, reconnecting or failed.
@@ -15,6 +15,8 @@ extension LiveComponent {
         public var preset: String?
         /// Within ``Sensitivity/range``.
         public var sensitivity: Float
+        /// The playlist's song playing now (its index), or nil (a capture, or before the first song).
+        public var song: Int?
         /// True once the capture runs (connected, or waiting for a server with `--wait`).
         public var captureStarted: Bool
         /// Set once the session ends, with why.
@@ -33,6 +35,11 @@ extension LiveComponent {
 
         /// Whether the session still runs (no outcome yet).
         public var isRunning: Bool { outcome == nil }
+
+        /// The user ended the session (the first outcome stays).
+        public mutating func end(by reason: SessionEnd) {
+            if isRunning { outcome = reason == .quit ? .quit : .interrupted }
+        }
     }
 
     /// Where the capture stands.
@@ -41,7 +48,7 @@ extension LiveComponent {
         case idle
         /// Connecting, or waiting for a server to appear (`--wait`).
         case connecting
-        /// Capturing from the named source.
+        /// Capturing from the named source (or playing the named song of a playlist).
         case capturing(source: String)
         /// The server went away; capture resumes by itself when it is back. The picture goes on (silence).
         case reconnecting(reason: String)

@@ -1,5 +1,6 @@
 import Synchronization
 import MarbleCore
+import MarbleMedia
 
 /// The player's master clock: what the listener hears now, from what the audio thread wrote.
 ///
@@ -22,23 +23,31 @@ final class AudioClock: Sendable {
         var written = 0
         /// Device latency (buffer + sink) at `stamp`, seconds.
         var latency = 0.0
-        /// When `latency` was measured (`MonotonicClock` nanoseconds).
+        /// When `latency` was measured (nanoseconds on the session's ``RealTimePacer``).
         var stamp: UInt64 = 0
         /// Everything up to the end of the media has been heard.
         var ended = false
     }
 
     let sampleRate: Int
+    /// The session's clock: readings are stamped with it and positions measured on it.
+    let pacer: RealTimePacer
     private let state = Mutex(Reading())
 
-    init(sampleRate: Int) { self.sampleRate = sampleRate }
+    init(sampleRate: Int, pacer: RealTimePacer = .system()) {
+        self.sampleRate = sampleRate
+        self.pacer = pacer
+    }
 
     func publish(_ reading: Reading) { state.withLock { $0 = reading } }
 
     var reading: Reading { state.withLock { $0 } }
 
-    /// Seconds from the media start that are being heard at `now`, for `reading`.
-    func position(of reading: Reading, at now: UInt64 = MonotonicClock.now()) -> Double {
+    /// Seconds from the media start that are being heard now, for `reading`.
+    func position(of reading: Reading) -> Double { position(of: reading, at: pacer.now) }
+
+    /// Seconds from the media start that are being heard at `now` (pacer nanoseconds), for `reading`.
+    func position(of reading: Reading, at now: UInt64) -> Double {
         let rate = Double(sampleRate)
         let start = Double(reading.baseSample) / rate
         let end = Double(reading.baseSample + reading.written) / rate

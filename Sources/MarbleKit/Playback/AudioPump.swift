@@ -10,7 +10,8 @@ import MarbleMedia
 /// small locked mailbox read between writes of at most
 /// ``sliceFrames`` frames, so a command takes effect within about 20 ms. Pausing simply stops the
 /// writes: the device plays out its short buffer and idles; resuming continues with the next sample,
-/// so no sound is lost or repeated. A seek flushes the device and repositions the decoder.
+/// so no sound is lost or repeated. A seek flushes the device and repositions the decoder. While paused
+/// the thread looks at the mailbox every ``pausePoll`` on the session's ``RealTimePacer``.
 final class AudioPump: Sendable {
     struct Commands: Sendable {
         var paused = false
@@ -32,8 +33,16 @@ final class AudioPump: Sendable {
     /// Frames per device write: about 21 ms at 48 kHz.
     static let sliceFrames = 1024
 
-    init(decoder: AudioDecoder, output: any AudioOutput) {
-        clock = AudioClock(sampleRate: decoder.sampleRate)
+    /// How often a paused thread looks at the mailbox, in seconds.
+    static let pausePoll = 0.005
+
+    /// Ends the audio thread's waits on the clock when it stops (shared with a silent device).
+    let wake: RealTimePacer.Wake
+
+    init(decoder: AudioDecoder, output: any AudioOutput, pacer: RealTimePacer = .system(),
+         wake: RealTimePacer.Wake = RealTimePacer.Wake()) {
+        clock = AudioClock(sampleRate: decoder.sampleRate, pacer: pacer)
+        self.wake = wake
         handoff = SampleHandoff(sampleRate: decoder.sampleRate, stereo: decoder.channels == 2)
         worker = Worker(decoder: decoder, output: output)
     }
@@ -67,6 +76,7 @@ final class AudioPump: Sendable {
     /// Stops the thread and waits for it (at most one device write, about 20 ms, plus a drain at the end).
     func stop() {
         mailbox.withLock { $0.stop = true }
+        wake.wake()
         finished.wait()
         finished.signal()  // later calls return at once
     }
@@ -116,7 +126,7 @@ private final class Worker: @unchecked Sendable {
             if let target = commands.seek { try seek(to: target.seconds, generation: target.generation, pump) }
             if commands.paused || atEnd {
                 try publish(pump)
-                Thread.sleep(forTimeInterval: 0.005)
+                pump.clock.pacer.wait(seconds: AudioPump.pausePoll, wake: pump.wake)
                 continue
             }
             var chunk: (start: Int, error: MarbleError?) = (0, nil)
@@ -157,7 +167,7 @@ private final class Worker: @unchecked Sendable {
                 }
                 if commands.paused {
                     try publish(pump)
-                    Thread.sleep(forTimeInterval: 0.005)
+                    pump.clock.pacer.wait(seconds: AudioPump.pausePoll, wake: pump.wake)
                     continue
                 }
             }
@@ -188,7 +198,7 @@ private final class Worker: @unchecked Sendable {
 
     private func publish(_ pump: AudioPump) throws(MarbleError) {
         reading.latency = try output.latency()
-        reading.stamp = MonotonicClock.now()
+        reading.stamp = pump.clock.pacer.now
         pump.clock.publish(reading)
     }
 }

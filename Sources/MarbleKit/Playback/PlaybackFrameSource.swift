@@ -3,15 +3,15 @@ import MarbleAnalysis
 import MarbleCore
 import MarblePipeline
 
-/// A file played in real time as a frame source (`marble play`): frames follow the monotonic clock at
-/// the target rate, and each shows the features of the sound being heard at that moment, read from
+/// A file played in real time as a frame source (`marble play`): frames follow the session's
+/// ``RealTimePacer`` (the audio clock's) at the target rate, and each shows the features of the sound being heard at that moment, read from
 /// the ``AudioClock`` (the sound card is the master clock, corrected by its latency).
 ///
 /// Frame stepping: wait for the next tick (a tick more than a period late is dropped and counted);
 /// move the samples the audio thread decoded into the causal analyser (a new one after a seek);
 /// analyse the newest frame heard. While paused the picture holds (the same features again). The
 /// source also reports the transport to the ``PlayerComponent``: the position a few times a second
-/// and the end of the media, where it ends unless `keepOpen`.
+/// and the end of the media (the store decides whether the session ends there: `keepOpen`).
 ///
 /// Safety of @unchecked Sendable: used by the pipeline's source thread only; `ended` is read after
 /// that thread has finished.
@@ -20,7 +20,6 @@ final class PlaybackFrameSource: FrameSource, @unchecked Sendable {
     let player: PlayerComponent
     let controls: PlayerControls
     let fps: Rational
-    let keepOpen: Bool
     private let sampleRate: Int
     private var extractor: FeatureExtractor
     /// How the sound is measured (the starting preset's analysis section): kept for a new track's extractor.
@@ -31,23 +30,20 @@ final class PlaybackFrameSource: FrameSource, @unchecked Sendable {
     private var baseSample = 0
     private var appended = 0
     private var lastFrame = -1
-    private var tick = -1
-    private var next = 0.0
-    private var lastReport = 0.0
-    /// True once the media played to its end (the session's outcome).
-    private(set) var ended = false
+    /// The frame clock, from the first call of `nextDueFrame`.
+    private var ticks: FrameTicks?
+    private var lastReport: UInt64 = 0
 
     /// The optional features the presets read (the spectrum, pitches); every extractor is asked for them.
     private let needs: OptionalFeatures
 
-    init(pump: AudioPump, player: PlayerComponent, sampleRate: Int, fps: Rational, keepOpen: Bool,
+    init(pump: AudioPump, player: PlayerComponent, sampleRate: Int, fps: Rational,
          configuration: AnalysisConfiguration = AnalysisConfiguration(), needs: OptionalFeatures = []) throws(MarbleError) {
         self.pump = pump
         self.player = player
         controls = PlayerControls(player: player, clock: pump.clock)
         self.sampleRate = sampleRate
         self.fps = fps
-        self.keepOpen = keepOpen
         self.configuration = configuration
         self.needs = needs
         extractor = try FeatureExtractor(sampleRate: sampleRate, fps: fps, configuration: configuration)
@@ -59,36 +55,25 @@ final class PlaybackFrameSource: FrameSource, @unchecked Sendable {
     var warnings: [String] { [] }
     func makeFeatures() -> AudioFeatures { extractor.makeFeatures() }
 
-    private static func seconds() -> Double { Double(MonotonicClock.now()) * 1e-9 }
-
     func nextDueFrame(cancel: CancellationFlag) throws(MarbleError) -> DueFrame? {
-        let period = 1 / fps.doubleValue
-        if tick < 0 { next = Self.seconds() }
+        let pacer = pump.clock.pacer
+        var ticks = self.ticks ?? FrameTicks(fps: fps, start: pacer.now)
+        defer { self.ticks = ticks }
         while !cancel.isCancelled {
             if let e = pump.error { throw e }
-            let now = Self.seconds()
-            if now < next {
-                Thread.sleep(forTimeInterval: min(next - now, 0.05))
+            let now = pacer.now
+            if now &+ 1 < ticks.nextDue {
+                pacer.wait(until: ticks.nextDue, slice: 0.05)
                 continue
             }
-            // A tick more than one period late is dropped, not drawn late.
-            var late = 0
-            if now - next > period {
-                late = Int((now - next) / period)
-                next += Double(late) * period
-            }
-            next += period
-            tick += late + 1
+            let (tick, late) = ticks.advance(now: now)
 
             let reading = pump.clock.reading
             if controls.isCurrent(reading) {
                 if reading.ended && player.snapshot.status == .playing {
-                    player.send(.reachedEnd)
-                    if !keepOpen {
-                        ended = true
-                        return nil
-                    }
-                } else if now - lastReport >= 0.25 {
+                    player.send(.reachedEnd)  // the store ends the session, unless it keeps the media open
+                    if player.snapshot.outcome != nil { return nil }
+                } else if now &- lastReport >= 250_000_000 {
                     player.send(.positionAdvanced(to: pump.clock.position(of: reading)))  // a few times a second
                     lastReport = now
                 }

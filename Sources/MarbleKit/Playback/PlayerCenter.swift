@@ -81,28 +81,10 @@ extension PlayerComponent {
                 guard state.status == .playing || state.status == .paused else { return .none }
                 state.status = .ended
                 state.position = state.duration
+                if !state.keepOpen && state.outcome == nil { state.outcome = .ended }
 
-            case .nextPresetRequested:
-                choosePreset(&state, offset: 1)
-
-            case .previousPresetRequested:
-                choosePreset(&state, offset: -1)
-
-            case .presetSelected(let name):
-                guard availablePresets.contains(name) else { return .none }
-                state.preset = name
-
-            case .sensitivityRaised:
-                state.sensitivity = Sensitivity.raised(state.sensitivity)
-
-            case .sensitivityLowered:
-                state.sensitivity = Sensitivity.lowered(state.sensitivity)
-
-            case .quitRequested:
-                if state.outcome == nil { state.outcome = .quit }
-
-            case .interrupted:
-                if state.outcome == nil { state.outcome = .interrupted }
+            case .controls(let control):
+                return fire(SessionControlsReducer<Self>(presets: availablePresets), payload: control, on: &state)
             }
             return .none
         }
@@ -122,10 +104,6 @@ extension PlayerComponent {
         private func clampedPosition(_ time: Double, duration: Double) -> Double {
             let lower = max(0, time)
             return duration > 0 ? min(lower, duration) : lower
-        }
-
-        private func choosePreset(_ state: inout State, offset: Int) {
-            state.preset = PresetCycle.step(from: state.preset, by: offset, in: availablePresets)
         }
     }
 }

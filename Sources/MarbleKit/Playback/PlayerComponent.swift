@@ -28,18 +28,20 @@ public struct PlayerComponent: GraniteComponent {
     ///   - availablePresets: the preset names the player cycles through, in order.
     ///   - settings: the remembered preset and sensitivity. A preset that is not available falls
     ///     back to the first available one.
+    ///   - keepOpen: whether the session goes on at the end of the media (else it ends there).
     ///   - client: the player's side effects (open a file, follow the transport); its closures run in
     ///     the store's effect tasks, never under the store's lock.
     ///   - clock: the clock effects sleep on; pass a `GraniteTestClock` in tests.
     public init(
         availablePresets: [String],
         settings: PlayerSettings = PlayerSettings(),
+        keepOpen: Bool = true,
         client: PlayerClient,
         clock: any GraniteClock = GraniteSystemClock()
     ) {
         store = GraniteStore(
             center: Center(availablePresets: availablePresets, client: client),
-            initialState: Self.initialState(availablePresets: availablePresets, settings: settings),
+            initialState: Self.initialState(availablePresets: availablePresets, settings: settings, keepOpen: keepOpen),
             clock: clock)
         settingsSync = nil
     }
@@ -51,12 +53,14 @@ public struct PlayerComponent: GraniteComponent {
     public init(
         availablePresets: [String],
         settingsStore: GraniteStore<PlayerSettingsCenter>,
+        keepOpen: Bool = true,
         client: PlayerClient,
         clock: any GraniteClock = GraniteSystemClock()
     ) {
         store = GraniteStore(
             center: Center(availablePresets: availablePresets, client: client),
-            initialState: Self.initialState(availablePresets: availablePresets, settings: settingsStore.state),
+            initialState: Self.initialState(availablePresets: availablePresets, settings: settingsStore.state,
+                                            keepOpen: keepOpen),
             clock: clock)
         settingsSync = store.subscribe(receiveCurrent: false) { state in
             let settings = state.settings
@@ -64,11 +68,12 @@ public struct PlayerComponent: GraniteComponent {
         }
     }
 
-    /// The state a player starts in: idle, with the remembered settings applied.
-    public static func initialState(availablePresets: [String], settings: PlayerSettings) -> State {
+    /// The state a player starts in: idle, with the remembered settings applied; with `keepOpen` false
+    /// the session ends at the end of the media.
+    public static func initialState(availablePresets: [String], settings: PlayerSettings, keepOpen: Bool = true) -> State {
         let preset = settings.preset.flatMap { availablePresets.contains($0) ? $0 : nil }
             ?? availablePresets.first
-        return State(preset: preset, sensitivity: settings.sensitivity)
+        return State(preset: preset, sensitivity: settings.sensitivity, keepOpen: keepOpen)
     }
 
     /// The current state, for the frame loop: one lock hold and a copy.

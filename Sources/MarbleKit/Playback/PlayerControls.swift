@@ -1,26 +1,20 @@
 import MarblePipeline
 
-/// What a key asks the player to do.
+/// What a key asks the player to do: the transport's own keys, or the keys every session shares.
 enum PlayerCommand: Equatable {
     case togglePause
     case seek(by: Double)
-    case nextPreset, previousPreset
-    case raiseSensitivity, lowerSensitivity
-    case quit, interrupt
+    case control(ControlEvent)
 
-    /// The key map: space, ←/→ (±5 s), n/p, +/-, q; Ctrl-C.
+    /// The key map: space, ←/→ (±5 s), then the shared ones (``ControlEvent/init(key:)``: n/p, +/-, q, Ctrl-C).
     init?(key: Key) {
         switch key {
         case .character(" "): self = .togglePause
         case .left: self = .seek(by: -5)
         case .right: self = .seek(by: 5)
-        case .character("n"), .character("N"): self = .nextPreset
-        case .character("p"), .character("P"): self = .previousPreset
-        case .character("+"), .character("="): self = .raiseSensitivity
-        case .character("-"), .character("_"): self = .lowerSensitivity
-        case .character("q"), .character("Q"): self = .quit
-        case .interrupt: self = .interrupt
-        default: return nil
+        default:
+            guard let control = ControlEvent(key: key) else { return nil }
+            self = .control(control)
         }
     }
 }
@@ -40,18 +34,13 @@ struct PlayerControls: Sendable {
     /// Sends the events for a command; `heard` is the position being heard now.
     func apply(_ command: PlayerCommand, heard position: Double) {
         switch command {
-        case .quit: player.send(.quitRequested)
-        case .interrupt: player.send(.interrupted)
+        case .control(let control): player.send(.controls(control))
         case .togglePause:
             reportPosition(position)
             player.send(.playPauseToggled)
         case .seek(let delta):
             reportPosition(position)
             player.send(.seekRequested(by: delta))
-        case .nextPreset: player.send(.nextPresetRequested)
-        case .previousPreset: player.send(.previousPresetRequested)
-        case .raiseSensitivity: player.send(.sensitivityRaised)
-        case .lowerSensitivity: player.send(.sensitivityLowered)
         }
     }
 

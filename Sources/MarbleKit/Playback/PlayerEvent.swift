@@ -13,21 +13,9 @@ extension PlayerComponent {
         case seekRequested(by: Double)
         /// The playback clock moved (a few times a second, not per frame). Only while playing.
         case positionAdvanced(to: Double)
-        /// Playback reached the end of the media.
+        /// Playback reached the end of the media: the session ends there unless it keeps the media open.
         case reachedEnd
-        /// Next preset in the available list (wraps around).
-        case nextPresetRequested
-        /// Previous preset in the available list (wraps around).
-        case previousPresetRequested
-        /// The user picked a preset by name; ignored when the name is not available.
-        case presetSelected(name: String)
-        /// Sensitivity × ``Sensitivity/step``, clamped.
-        case sensitivityRaised
-        /// Sensitivity ÷ ``Sensitivity/step``, clamped.
-        case sensitivityLowered
-        /// The user pressed q.
-        case quitRequested
-        /// Ctrl-C or a termination signal.
-        case interrupted
+        /// A key or a signal every session shares (preset, sensitivity, quit), reduced by ``SessionControlsReducer``.
+        case controls(ControlEvent)
     }
 }

@@ -5,7 +5,7 @@ extension PlayerComponent {
     ///
     /// This is control state only. The frame loop reads a snapshot of it (``PlayerComponent/snapshot``)
     /// once per frame; render ticks and audio buffers never go through reducers.
-    public struct State: GraniteState {
+    public struct State: SessionControlState {
         /// The opened file's path, or `nil` before any `fileOpened`.
         public var source: String?
         /// Where the transport is: idle, loading, playing, paused, ended or failed.
@@ -23,14 +23,17 @@ extension PlayerComponent {
         public var seekGeneration: Int
         /// Increases with every transport change the store asks the engine for (see ``PlayerTransport``).
         public var transportVersion: Int
-        /// Set when the user ends the session (q, Ctrl-C); the end of the media is ``TransportStatus/ended``.
+        /// Whether the session goes on at the end of the media (`--keep-open`); if not, reaching the end
+        /// ends it (outcome ``PlayOutcome/ended``).
+        public var keepOpen: Bool
+        /// Set when the session ends: the user (q, Ctrl-C) or, without `keepOpen`, the end of the media.
         public var outcome: PlayOutcome?
 
         /// A state with the given values; `sensitivity` is clamped to ``Sensitivity/range``.
         public init(
             source: String? = nil, status: TransportStatus = .idle, position: Double = 0,
             duration: Double = 0, preset: String? = nil, sensitivity: Float = Sensitivity.default,
-            seekGeneration: Int = 0, transportVersion: Int = 0, outcome: PlayOutcome? = nil
+            seekGeneration: Int = 0, transportVersion: Int = 0, keepOpen: Bool = true, outcome: PlayOutcome? = nil
         ) {
             self.source = source
             self.status = status
@@ -40,7 +43,13 @@ extension PlayerComponent {
             self.sensitivity = Sensitivity.clamped(sensitivity)
             self.seekGeneration = seekGeneration
             self.transportVersion = transportVersion
+            self.keepOpen = keepOpen
             self.outcome = outcome
+        }
+
+        /// The user ended the session (the first outcome stays).
+        public mutating func end(by reason: SessionEnd) {
+            if outcome == nil { outcome = reason == .quit ? .quit : .interrupted }
         }
 
         /// The settings part of the state (what ``PlayerSettings`` persists).

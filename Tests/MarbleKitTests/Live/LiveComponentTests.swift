@@ -36,7 +36,7 @@ import Testing
             $0.connection = .capturing(source: "viz.monitor")
         }
         #expect(calls.all == ["connect"])
-        await store.send(.quitRequested) { $0.outcome = .quit }
+        await store.send(.controls(.quitRequested)) { $0.outcome = .quit }
         #expect(await eventually { calls.all == ["connect", "disconnect"] })
         await store.finish()
     }
@@ -60,7 +60,7 @@ import Testing
         let live = LiveComponent(availablePresets: Self.presets, client: Self.client(calls: calls))
         live.start()
         #expect(await eventually { live.snapshot.captureStarted })
-        live.send(.quitRequested)
+        live.send(.controls(.quitRequested))
         live.stop()
         #expect(live.snapshot.outcome == .quit)
         // Disconnected: by the quit's effect if it ran before stop() cancelled it, by onStop in any case.
@@ -77,7 +77,7 @@ import Testing
         }
         // A failed session ignores later capture news and keys that would end it again.
         await store.send(.captureChanged(.capturing(source: "viz.monitor")))
-        await store.send(.quitRequested)
+        await store.send(.controls(.quitRequested))
         await store.finish()
     }
 
@@ -91,20 +91,20 @@ import Testing
             $0.connection = .reconnecting(reason: "Connection terminated")
         }
         await store.send(.captureChanged(.capturing(source: "other.monitor"))) { $0.connection = .capturing(source: "other.monitor") }
-        await store.send(.interrupted) { $0.outcome = .interrupted }
+        await store.send(.controls(.interrupted)) { $0.outcome = .interrupted }
         #expect(await eventually { calls.all.contains("disconnect") })
         await store.finish()
     }
 
     @Test func keysChangeTheLook() async {
         let store = store(client: Self.client(calls: Recorder()))
-        await store.send(.nextPresetRequested) { $0.preset = "bars" }
-        await store.send(.previousPresetRequested) { $0.preset = "spectrum" }
-        await store.send(.previousPresetRequested) { $0.preset = "magma" }
-        await store.send(.presetSelected(name: "nope"))
-        await store.send(.presetSelected(name: "bars")) { $0.preset = "bars" }
-        await store.send(.sensitivityRaised) { $0.sensitivity = Sensitivity.raised(1) }
-        await store.send(.sensitivityLowered) { $0.sensitivity = 1 }
+        await store.send(.controls(.nextPresetRequested)) { $0.preset = "bars" }
+        await store.send(.controls(.previousPresetRequested)) { $0.preset = "spectrum" }
+        await store.send(.controls(.previousPresetRequested)) { $0.preset = "magma" }
+        await store.send(.controls(.presetSelected(name: "nope")))
+        await store.send(.controls(.presetSelected(name: "bars"))) { $0.preset = "bars" }
+        await store.send(.controls(.sensitivityRaised)) { $0.sensitivity = Sensitivity.raised(1) }
+        await store.send(.controls(.sensitivityLowered)) { $0.sensitivity = 1 }
         await store.finish()
     }
 
@@ -112,19 +112,29 @@ import Testing
         let calls = Recorder<String>()
         let store = store(client: Self.client(calls: calls))
         await store.send(.durationReached) { $0.outcome = .durationReached }
-        await store.send(.quitRequested)
-        await store.send(.interrupted)
+        await store.send(.controls(.quitRequested))
+        await store.send(.controls(.interrupted))
         #expect(await eventually { calls.all == ["disconnect"] })
         await store.finish()
     }
 
-    @Test func keysMapToEvents() {
-        #expect(LiveComponent.Event(key: .character("n")) == .nextPresetRequested)
-        #expect(LiveComponent.Event(key: .character("p")) == .previousPresetRequested)
-        #expect(LiveComponent.Event(key: .character("+")) == .sensitivityRaised)
-        #expect(LiveComponent.Event(key: .character("-")) == .sensitivityLowered)
-        #expect(LiveComponent.Event(key: .character("q")) == .quitRequested)
-        #expect(LiveComponent.Event(key: .interrupt) == .interrupted)
-        #expect(LiveComponent.Event(key: .character(" ")) == nil)
+    @Test("a playlist's songs are events: each one's index and title; its end ends the session and disconnects")
+    func songsAndTheEndOfAPlaylist() async {
+        let calls = Recorder<String>()
+        let store = store(client: Self.client(source: "first", calls: calls))
+        await store.send(.sessionStarted) { $0.connection = .connecting }
+        await store.receive(.captureStarted(source: "first")) {
+            $0.captureStarted = true
+            $0.connection = .capturing(source: "first")
+        }
+        await store.send(.songStarted(index: 0, title: "first")) { $0.song = 0 }
+        await store.send(.songStarted(index: 1, title: "second")) {
+            $0.song = 1
+            $0.connection = .capturing(source: "second")
+        }
+        await store.send(.mediaEnded) { $0.outcome = .durationReached }
+        await store.send(.songStarted(index: 0, title: "first"))  // a loop's next pass after the end: ignored
+        #expect(await eventually { calls.all == ["connect", "disconnect"] })
+        await store.finish()
     }
 }

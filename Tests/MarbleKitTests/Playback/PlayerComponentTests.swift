@@ -153,8 +153,57 @@ import Testing
 
     @Test func quittingAndInterruptingSetTheOutcomeOnce() async {
         let store = await playing()
-        await store.send(.quitRequested) { $0.outcome = .quit }
-        await store.send(.interrupted)
+        await store.send(.controls(.quitRequested)) { $0.outcome = .quit }
+        await store.send(.controls(.interrupted))
+        await store.finish()
+    }
+
+    @Test("without keep-open, the end of the media ends the session (a reduced event, not the frame source's decision)")
+    func theEndEndsTheSessionUnlessKeptOpen() async {
+        let store = makeTestStore(
+            PlayerComponent.Center(availablePresets: ["aura"], client: Self.client),
+            PlayerComponent.initialState(availablePresets: ["aura"], settings: PlayerSettings(), keepOpen: false))
+        await store.send(.fileOpened(path: "song.mp3")) {
+            $0.source = "song.mp3"
+            $0.status = .loading
+        }
+        await store.receive(.loadFinished(duration: 120)) {
+            $0.status = .playing
+            $0.duration = 120
+        }
+        await store.send(.reachedEnd) {
+            $0.status = .ended
+            $0.position = 120
+            $0.outcome = .ended
+        }
+        await store.send(.controls(.quitRequested))  // the first outcome stays
+        await store.finish()
+    }
+
+    @Test("the session's client loads the file it opened (its duration) and refuses another path")
+    func theSessionLoadsItsOwnFile() async throws {
+        let path = try TestMedia.tone("wav", seconds: 2, rate: 8_000, channels: 1)
+        var options = PlayOptions(input: path)
+        options.noAudio = true
+        let session = try PlayerSession(options: options)
+        let store = makeTestStore(
+            PlayerComponent.Center(availablePresets: ["aura"], client: session.client),
+            PlayerComponent.initialState(availablePresets: ["aura"], settings: PlayerSettings()))
+        await store.send(.fileOpened(path: "other.wav")) {
+            $0.source = "other.wav"
+            $0.status = .loading
+        }
+        await store.receive(.loadFailed(message: "other.wav: this session plays \(path)")) {
+            $0.status = .failed(message: "other.wav: this session plays \(path)")
+        }
+        await store.send(.fileOpened(path: path)) {
+            $0.source = path
+            $0.status = .loading
+        }
+        await store.receive(.loadFinished(duration: 2)) {
+            $0.status = .playing
+            $0.duration = 2
+        }
         await store.finish()
     }
 
@@ -187,32 +236,32 @@ import Testing
 
     @Test func presetsCycleBothWays() async {
         let store = await playing()
-        await store.send(.nextPresetRequested) { $0.preset = "granite" }
-        await store.send(.nextPresetRequested) { $0.preset = "vinyl" }
-        await store.send(.nextPresetRequested) { $0.preset = "aura" }
-        await store.send(.previousPresetRequested) { $0.preset = "vinyl" }
-        await store.send(.presetSelected(name: "granite")) { $0.preset = "granite" }
-        await store.send(.presetSelected(name: "no-such-preset"))
+        await store.send(.controls(.nextPresetRequested)) { $0.preset = "granite" }
+        await store.send(.controls(.nextPresetRequested)) { $0.preset = "vinyl" }
+        await store.send(.controls(.nextPresetRequested)) { $0.preset = "aura" }
+        await store.send(.controls(.previousPresetRequested)) { $0.preset = "vinyl" }
+        await store.send(.controls(.presetSelected(name: "granite"))) { $0.preset = "granite" }
+        await store.send(.controls(.presetSelected(name: "no-such-preset")))
         await store.finish()
     }
 
     @Test func noPresetsNoChange() async {
         let store = makePlayerTestStore(presets: [], client: Self.client)
-        await store.send(.nextPresetRequested)
-        await store.send(.previousPresetRequested)
+        await store.send(.controls(.nextPresetRequested))
+        await store.send(.controls(.previousPresetRequested))
         await store.finish()
     }
 
     @Test func sensitivityMovesByStepsWithinItsRange() async {
         let store = makePlayerTestStore(settings: .init(sensitivity: 8), client: Self.client)
-        await store.send(.sensitivityRaised) { $0.sensitivity = 10 }
-        await store.send(.sensitivityRaised)
-        await store.send(.sensitivityLowered) { $0.sensitivity = 8 }
+        await store.send(.controls(.sensitivityRaised)) { $0.sensitivity = 10 }
+        await store.send(.controls(.sensitivityRaised))
+        await store.send(.controls(.sensitivityLowered)) { $0.sensitivity = 8 }
         await store.finish()
 
         let low = makePlayerTestStore(settings: .init(sensitivity: 0.11), client: Self.client)
-        await low.send(.sensitivityLowered) { $0.sensitivity = 0.1 }
-        await low.send(.sensitivityLowered)
+        await low.send(.controls(.sensitivityLowered)) { $0.sensitivity = 0.1 }
+        await low.send(.controls(.sensitivityLowered))
         await low.finish()
     }
 

@@ -16,12 +16,12 @@ struct PlayerControlsTests {
         #expect(PlayerCommand(key: .character(" ")) == .togglePause)
         #expect(PlayerCommand(key: .left) == .seek(by: -5))
         #expect(PlayerCommand(key: .right) == .seek(by: 5))
-        #expect(PlayerCommand(key: .character("n")) == .nextPreset)
-        #expect(PlayerCommand(key: .character("p")) == .previousPreset)
-        #expect(PlayerCommand(key: .character("+")) == .raiseSensitivity)
-        #expect(PlayerCommand(key: .character("-")) == .lowerSensitivity)
-        #expect(PlayerCommand(key: .character("q")) == .quit)
-        #expect(PlayerCommand(key: .interrupt) == .interrupt)
+        #expect(PlayerCommand(key: .character("n")) == .control(.nextPresetRequested))
+        #expect(PlayerCommand(key: .character("p")) == .control(.previousPresetRequested))
+        #expect(PlayerCommand(key: .character("+")) == .control(.sensitivityRaised))
+        #expect(PlayerCommand(key: .character("-")) == .control(.sensitivityLowered))
+        #expect(PlayerCommand(key: .character("q")) == .control(.quitRequested))
+        #expect(PlayerCommand(key: .interrupt) == .control(.interrupted))
         #expect(PlayerCommand(key: .character("x")) == nil)
     }
 
@@ -73,11 +73,11 @@ struct PlayerControlsTests {
     func keysBecomeEvents() async {
         let player = PlayerComponent(availablePresets: ["aura", "bars"], client: PlayerClient(load: { _ in 20 }))
         let controls = PlayerControls(player: player, clock: AudioClock(sampleRate: 8_000))
-        controls.apply(.nextPreset, heard: 0)
+        controls.apply(.control(.nextPresetRequested), heard: 0)
         #expect(player.snapshot.preset == "bars")
-        controls.apply(.quit, heard: 0)
+        controls.apply(.control(.quitRequested), heard: 0)
         #expect(player.snapshot.outcome == .quit)
-        controls.apply(.interrupt, heard: 0)
+        controls.apply(.control(.interrupted), heard: 0)
         #expect(player.snapshot.outcome == .quit)
     }
 }

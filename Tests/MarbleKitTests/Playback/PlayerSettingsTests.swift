@@ -32,10 +32,10 @@ import Testing
             client: PlayerClient(load: { _ in 1 }))
         player.send(.positionAdvanced(to: 3))
         #expect(settings.commitCount == 0, "only preset and sensitivity changes reach the settings")
-        player.send(.nextPresetRequested)
-        player.send(.sensitivityRaised)
-        player.send(.nextPresetRequested)
-        player.send(.sensitivityRaised)
+        player.send(.controls(.nextPresetRequested))
+        player.send(.controls(.sensitivityRaised))
+        player.send(.controls(.nextPresetRequested))
+        player.send(.controls(.sensitivityRaised))
         #expect(settings.state == PlayerSettings(preset: "vinyl", sensitivity: 1.5625))
         #expect(!FileManager.default.fileExists(atPath: file.path), "saving is debounced")
         await clock.advance(by: .milliseconds(500))
@@ -53,8 +53,8 @@ import Testing
         let settings = PlayerSettingsStore.make(file: file, clock: GraniteTestClock())
         let player = PlayerComponent(
             availablePresets: ["aura", "granite"], settingsStore: settings, client: PlayerClient(load: { _ in 1 }))
-        for _ in 0..<7 { player.send(.sensitivityRaised) }
-        for _ in 0..<3 { player.send(.nextPresetRequested) }
+        for _ in 0..<7 { player.send(.controls(.sensitivityRaised)) }
+        for _ in 0..<3 { player.send(.controls(.nextPresetRequested)) }
         settings.stop()
         let saved = try JSONDecoder().decode(PlayerSettings.self, from: Data(contentsOf: file))
         #expect(saved == PlayerSettings(preset: "granite", sensitivity: 1.25 * 1.25 * 1.25 * 1.25 * 1.25 * 1.25 * 1.25))

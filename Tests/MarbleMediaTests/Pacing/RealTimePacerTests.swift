@@ -1,0 +1,70 @@
+import Clocks
+import Foundation
+@testable import MarbleMedia
+import TestSupport
+import Testing
+
+/// The one real-time pacer, on a test clock the tests advance (no sleeping, no verdict on the machine's load).
+@Suite struct RealTimePacerTests {
+    @Test("now is the injected clock's time since the pacer was made, in nanoseconds")
+    func readsTheClock() async {
+        let clock = TestClock()
+        await clock.advance(by: .seconds(7))
+        let pacer = RealTimePacer(clock: clock)
+        #expect(pacer.now == 0)
+        await clock.advance(by: .milliseconds(1_500))
+        #expect(pacer.now == 1_500_000_000)
+        #expect(pacer.seconds == 1.5)
+    }
+
+    @Test("a thread waits until the clock reaches its deadline, not a nanosecond-step before the last one")
+    func waitsForTheClock() async {
+        let clock = TestClock()
+        let pacer = RealTimePacer(clock: clock)
+        let woke = Arrivals()
+        Thread.detachNewThread {
+            pacer.wait(until: 1_000_000_000)
+            woke.arrive()
+        }
+        await clock.advance(by: .milliseconds(999))
+        #expect(woke.count == 0, "still waiting at 999 ms")
+        await clock.advance(by: .milliseconds(1))
+        await woke.reach(1)
+        #expect(pacer.now == 1_000_000_000)
+    }
+
+    @Test("a deadline already passed, or no time at all, returns at once")
+    func passedDeadline() async {
+        let clock = TestClock()
+        let pacer = RealTimePacer(clock: clock)
+        await clock.advance(by: .seconds(2))
+        pacer.wait(until: 1_000_000_000)
+        pacer.wait(seconds: 0)
+        pacer.wait(seconds: -.infinity)
+        pacer.wait(seconds: .nan)
+        #expect(pacer.wait(until: 2_000_000_000, slice: 0.05))
+    }
+
+    @Test("a sliced wait returns at the slice's end and says the deadline is not reached")
+    func slicedWait() async {
+        let clock = TestClock()
+        let pacer = RealTimePacer(clock: clock)
+        let results = Recorder<Bool>(), woke = Arrivals()
+        Thread.detachNewThread {
+            results.append(pacer.wait(until: 10_000_000_000, slice: 0.05))
+            results.append(pacer.wait(until: 60_000_000, slice: 0.05))
+            woke.arrive()
+        }
+        await clock.advance(by: .milliseconds(50))
+        await clock.advance(by: .milliseconds(10))
+        await woke.reach(1)
+        #expect(results.all == [false, true])
+    }
+
+    @Test("the system pacer waits on the continuous clock (at least as long as asked)")
+    func systemClock() {
+        let pacer = RealTimePacer.system()
+        pacer.wait(seconds: 0.01)
+        #expect(pacer.now >= 10_000_000 - 1)
+    }
+}
