@@ -114,12 +114,15 @@ let package = Package(
         .testTarget(name: "GraniteTests", dependencies: ["Granite", "TestSupport"]),
         .testTarget(name: "MarbleTextTests", dependencies: ["MarbleText", "MarbleCore"]),
         .testTarget(name: "MilkDropTests", dependencies: ["MilkDrop", "MarbleCore", "TestSupport"]),
-        .testTarget(name: "ShadersTests", dependencies: ["Shaders", "MarbleCore", "TestSupport"]),
+        // Golden images are PAM files read by path (see Tests/TestSupport/GoldenStore.swift), so excluded.
+        .testTarget(name: "ShadersTests", dependencies: ["Shaders", "MarbleCore", "TestSupport"], exclude: ["Golden/GoldenImages"]),
         .testTarget(name: "MarbleMediaTests", dependencies: ["MarbleMedia", "CFFmpeg", "MarbleBench", "TestSupport"]),
         .testTarget(name: "MarbleAnalysisTests", dependencies: ["MarbleAnalysis", "TestSupport"]),
         .testTarget(name: "MarbleRenderTests", dependencies: ["MarbleRender", "KernelsAVX2", "Shaders", "TestSupport"]),
         .testTarget(name: "MarblePipelineTests", dependencies: ["MarblePipeline", "TestSupport"]),
-        .testTarget(name: "MarbleKitTests", dependencies: ["MarbleKit", "Granite", "TestSupport"]),
+        .testTarget(
+            name: "MarbleKitTests", dependencies: ["MarbleKit", "Granite", "TestSupport"],
+            exclude: ["Render/Golden/GoldenImages", "MilkDrop/GoldenImages"]),
         // Links the interposer, so the test process counts allocations (and `swift test` builds the library
         // that `marble bench` preloads).
         .testTarget(
