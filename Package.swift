@@ -3,10 +3,15 @@
 //
 // The layers, each a module, so the compiler checks that calls only go down (and `package` access keeps
 // what one layer lends the next out of the public API):
-//   marble (CLI) → MarbleBench → MarbleKit → MarblePipeline → MarbleRender, MarbleAnalysis → MarbleMedia → MarbleCore
-//   MarbleKit → Granite, MilkDrop;  MarbleRender → Shaders, KernelsAVX2;  Shaders → MarbleText, MilkDrop, KernelsAVX2 → MarbleCore
-// MarbleMedia imports the media C modules (CFFmpeg, CPulse, CSDL2) and MarbleText the text ones (CFreeType,
-// CHarfBuzz, CFontconfig, CFribidi), each with `internal import`: no C type or raw pointer crosses their API.
+//   marble (CLI) → MarbleBench → MarbleKit → MarblePipeline → MarbleRender, MarbleMedia → MarbleCore
+//   MarblePipeline → Shaders, MilkDrop (it hands the `milkdrop` layer FFmpeg's texture decoder)
+//   MarbleKit → MarbleAnalysis, Granite, MilkDrop;  MarbleAnalysis → MarbleDSP, MarbleMedia
+//   MarbleRender → Shaders, KernelsAVX2, MarbleDSP;  Shaders → MarbleText, MilkDrop, KernelsAVX2 → MarbleCore
+// MarbleMedia imports the media C modules (CFFmpeg, CPulse, CSDL2), MarbleDSP only CFFmpeg (av_tx, CPU
+// flags), and MarbleText the text ones (CFreeType, CHarfBuzz, CFontconfig, CFribidi), each with
+// `internal import`: no C type or raw pointer crosses their API. So MarbleRender links neither PulseAudio
+// nor SDL2; MarbleAnalysis still does, through MarbleMedia's AudioDecoder (MediaAnalysis decodes files).
+// Every target declares exactly the modules its files import: `Scripts/check-imports.py` checks it.
 import PackageDescription
 
 // KernelsAVX2 is compiled for Haswell-class CPUs (AVX2, FMA3, BMI1/2) on x86-64 hosts; MarbleRender calls
@@ -78,17 +83,21 @@ let package = Package(
         .target(name: "MilkDrop", dependencies: ["MarbleCore"]),
         // One kernel per file: the CPU's .metal files.
         .target(name: "Shaders", dependencies: ["MarbleCore", "KernelsAVX2", "MarbleText", "MilkDrop"], path: "Shaders"),
+        // The signal tools FFmpeg's libavutil lends: the real FFT (av_tx) and CPU detection. Its own module
+        // so analysis and render use them without linking MarbleMedia's PulseAudio and SDL2.
+        .target(name: "MarbleDSP", dependencies: ["MarbleCore", "CFFmpeg"]),
         // FFmpeg, PulseAudio and SDL2 behind Swift types: decode, encode, mux, scale, write files, play
-        // sound, capture, FFT, show a window. The only module that sees C.
+        // sound, capture, show a window.
         .target(name: "MarbleMedia", dependencies: ["MarbleCore", "CFFmpeg", "CPulse", "CSDL2"]),
-        // Audio → features: FFT bands, loudness, onsets, tempo and beats (offline and causal).
-        .target(name: "MarbleAnalysis", dependencies: ["MarbleCore", "MarbleMedia"]),
+        // Audio → features: FFT bands, loudness, onsets, tempo and beats (offline and causal). MarbleMedia
+        // only for MediaAnalysis, which decodes a file (AudioDecoder) into the analysers.
+        .target(name: "MarbleAnalysis", dependencies: ["MarbleCore", "MarbleDSP", "MarbleMedia"]),
         // Features → pictures: presets, the compositor running the shaders in bands across cores, YUV.
         .target(
             name: "MarbleRender",
-            dependencies: ["MarbleCore", "MarbleMedia", "Shaders", "KernelsAVX2", "MilkDrop", .product(name: "Yams", package: "Yams")]),
+            dependencies: ["MarbleCore", "MarbleDSP", "Shaders", "KernelsAVX2", .product(name: "Yams", package: "Yams")]),
         // The frame path: a source → the renderer → sinks (video file, PNG, terminal), on a frame clock.
-        .target(name: "MarblePipeline", dependencies: ["MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender"]),
+        .target(name: "MarblePipeline", dependencies: ["MarbleCore", "MarbleMedia", "MarbleRender", "Shaders", "MilkDrop"]),
         // The engine's jobs, as configurations of the pipeline: render a file, play one, live capture;
         // the player's and the live session's state in Granite. Re-exports the layers below.
         .target(
@@ -99,13 +108,13 @@ let package = Package(
         .target(
             name: "MarbleBench",
             dependencies: [
-                "MarbleKit", "Shaders",
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                "MarbleKit", "MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender", "MarblePipeline", "Shaders",
+                "Granite", .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
         // The command-line tool: parses, calls MarbleKit.
         .executableTarget(
             name: "marble",
-            dependencies: ["MarbleKit", "MarbleBench", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["MarbleKit", "MarbleBench", "Shaders", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // Sample programs that embed the library (Samples/, each under 80 lines; run by SamplesTests).
         .executableTarget(name: "RenderScene", dependencies: ["MarbleKit"], path: "Samples/RenderScene"),
@@ -117,24 +126,36 @@ let package = Package(
         .testTarget(name: "MarbleCoreTests", dependencies: ["MarbleCore", "TestSupport"]),
         .testTarget(name: "GraniteTests", dependencies: ["Granite", "TestSupport"]),
         .testTarget(name: "MarbleTextTests", dependencies: ["MarbleText", "MarbleCore"]),
-        .testTarget(name: "MilkDropTests", dependencies: ["MilkDrop", "MarbleCore", "TestSupport"]),
-        .testTarget(name: "ShadersTests", dependencies: ["Shaders", "MarbleCore", "TestSupport"]),
+        .testTarget(name: "MilkDropTests", dependencies: ["MilkDrop", "MarbleCore"]),
+        // Golden images are PAM files read by path (see Tests/TestSupport/GoldenStore.swift), so excluded.
+        .testTarget(name: "ShadersTests", dependencies: ["Shaders", "MarbleCore", "TestSupport"], exclude: ["Golden/GoldenImages"]),
+        .testTarget(name: "MarbleDSPTests", dependencies: ["MarbleDSP", "MarbleCore"]),
         .testTarget(
             name: "MarbleMediaTests",
-            dependencies: ["MarbleMedia", "CFFmpeg", "MarbleBench", "TestSupport", .product(name: "Clocks", package: "swift-clocks")]),
-        .testTarget(name: "MarbleAnalysisTests", dependencies: ["MarbleAnalysis", "TestSupport"]),
-        .testTarget(name: "MarbleRenderTests", dependencies: ["MarbleRender", "KernelsAVX2", "Shaders", "TestSupport"]),
+            dependencies: ["MarbleMedia", "MarbleCore", "CFFmpeg", "MarbleBench", "TestSupport", .product(name: "Clocks", package: "swift-clocks")]),
+        .testTarget(name: "MarbleAnalysisTests", dependencies: ["MarbleAnalysis", "MarbleCore", "MarbleMedia", "TestSupport"]),
+        .testTarget(name: "MarbleRenderTests", dependencies: ["MarbleRender", "MarbleCore", "MarbleMedia", "KernelsAVX2", "Shaders"]),
         .testTarget(
             name: "MarblePipelineTests",
-            dependencies: ["MarblePipeline", "TestSupport", .product(name: "Clocks", package: "swift-clocks")]),
+            dependencies: [
+                "MarblePipeline", "MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender", "TestSupport",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]),
         .testTarget(
             name: "MarbleKitTests",
-            dependencies: ["MarbleKit", "Granite", "TestSupport", .product(name: "Clocks", package: "swift-clocks")]),
+            dependencies: [
+                "MarbleKit", "MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender", "MarblePipeline", "Granite",
+                "TestSupport",
+            ],
+            exclude: ["Render/Golden/GoldenImages", "MilkDrop/GoldenImages"]),
         // Links the interposer, so the test process counts allocations (and `swift test` builds the library
         // that `marble bench` preloads).
         .testTarget(
             name: "MarbleBenchTests",
-            dependencies: ["MarbleBench", "TestSupport", .product(name: "MallocInterposerSwift", package: "malloc-interposer")]),
+            dependencies: [
+                "MarbleBench", "MarbleKit", "MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender", "MarblePipeline",
+                "Shaders", .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]),
         .testTarget(name: "MarbleCLITests", dependencies: ["marble", "TestSupport"]),
         .testTarget(name: "SamplesTests", dependencies: ["RenderScene", "CustomShader", "LiveBeats", "TestSupport"]),
     ],
@@ -147,8 +168,8 @@ let package = Package(
 if Context.environment["MARBLE_FUZZ"] != nil {
     package.targets += [
         .target(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"),
-        .executableTarget(name: "FuzzMedia", dependencies: ["CLibFuzzer", "MarbleMedia", "MarbleAnalysis"], path: "Tests/Fuzz/FuzzMedia"),
-        .executableTarget(name: "FuzzPreset", dependencies: ["CLibFuzzer", "MarbleRender"], path: "Tests/Fuzz/FuzzPreset"),
+        .executableTarget(name: "FuzzMedia", dependencies: ["CLibFuzzer", "MarbleCore", "MarbleMedia", "MarbleAnalysis"], path: "Tests/Fuzz/FuzzMedia"),
+        .executableTarget(name: "FuzzPreset", dependencies: ["CLibFuzzer", "MarbleCore", "MarbleRender"], path: "Tests/Fuzz/FuzzPreset"),
         .executableTarget(name: "FuzzOptions", dependencies: ["CLibFuzzer", "MarbleKit"], path: "Tests/Fuzz/FuzzOptions"),
         .executableTarget(name: "FuzzShader", dependencies: ["CLibFuzzer", "MilkDrop"], path: "Tests/Fuzz/FuzzShader"),
     ]

@@ -1,6 +1,5 @@
 import Foundation
 import MarbleCore
-import MarbleMedia
 
 /// What ``OfflineAnalyzer`` finds in a whole song. Encodes to JSON with these exact keys:
 /// `duration` (s), `sampleRate`, `tempo` (BPM, 0 = none), `beats` ([s]), `downbeats` ([s], the first

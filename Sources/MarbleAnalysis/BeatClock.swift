@@ -1,5 +1,4 @@
 import Foundation
-import MarbleMedia
 
 /// Turns beat times into per-frame `isBeat`, `beatPhase`, `beatPulse`, `beatIndex` and bar position,
 /// the same way for a precomputed grid (offline) and for beats arriving live.

@@ -1,6 +1,6 @@
 import Foundation
 import MarbleCore
-import MarbleMedia
+import MarbleDSP
 
 /// Causal, per-frame audio analysis for one stream: the features every kernel reads.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import MarbleCore
-import MarbleMedia
+import MarbleDSP
 
 /// Whole-song analysis: tempo, beats, onsets, loudness, peak, pitch classes, the waveform overview, and optionally per-frame
 /// features. Offline, so it may look ahead: the beat grid comes from a global tempo (autocorrelation

@@ -1,6 +1,6 @@
 import Foundation
 import MarbleCore
-import MarbleMedia
+import MarbleDSP
 
 /// The onset detection function (ODF): log-compressed spectral flux over log-spaced bands, one value
 /// per hop of about 10 ms, from a short Hann-windowed FFT (about 23 ms) that ends at the hop.

@@ -1,6 +1,6 @@
 import Foundation
 import MarbleCore
-import MarbleMedia
+import MarbleDSP
 
 /// A constant-Q transform with one output per equal-tempered semitone (``AudioFeatures/pitches``):
 /// Brown and Puckette's spectral kernels, as FFmpeg's showcqt computes them.

@@ -52,6 +52,7 @@ package final class FrameRenderer: @unchecked Sendable {
         self.sizing = sizing
         self.scene = scene
         self.song = song
+        MilkTextureLoader.installed
         compositor = try Compositor(preset: scene, width: width, height: height, threads: threads)
         layerNames = compositor.layerNames
         layerMilliseconds = [Double](repeating: 0, count: layerNames.count)

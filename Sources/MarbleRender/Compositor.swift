@@ -38,7 +38,6 @@ public final class Compositor {
         let isOpaque: Bool
 
         init(spec: LayerSpec, isFirst: Bool, width: Int, height: Int) throws(MarbleError) {
-            MilkTextureLoader.installed
             guard let type = ShaderLibrary.shader(named: spec.shader) else {
                 throw MarbleError(.preset, "unknown shader \"\(spec.shader)\"")
             }

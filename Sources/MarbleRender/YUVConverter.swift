@@ -1,6 +1,7 @@
+import Foundation
 import KernelsAVX2
 import MarbleCore
-import MarbleMedia
+import MarbleDSP
 
 /// RGBA8 → YUV 4:2:0 (BT.709, limited range) for the encoders: the kernel in MarbleCore's `YUV420`,
 /// run from its AVX2 build when the CPU has AVX2, FMA3 and BMI1/2 (Haswell, Zen and later), else from
@@ -12,7 +13,7 @@ public enum YUVConverter {
     /// Which build runs on this machine, decided once from FFmpeg's CPU detection (which also checks
     /// that the OS saves the wide registers). `MARBLE_PORTABLE_KERNELS=1` forces the SSE2 build.
     public static let usesAVX2: Bool = {
-        if getenvString("MARBLE_PORTABLE_KERNELS") == "1" { return false }
+        if ProcessInfo.processInfo.environment["MARBLE_PORTABLE_KERNELS"] == "1" { return false }
         return KernelsAVX2.isCompiledForAVX2 && CPUFeatures.hasAVX2Set
     }()
 

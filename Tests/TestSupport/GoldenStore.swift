@@ -1,32 +1,30 @@
 import Foundation
-import Synchronization
 import Testing
 
-/// Golden images: tiny PAM images (P7, RGB_ALPHA, the bytes as rendered), stored base64 in a generated
-/// Swift file next to the tests that use them (ShadersTests: Golden/GoldenImages.swift; MarbleKitTests:
-/// Render/Golden/PresetGoldenImages.swift).
+/// Golden images: one PAM file per image (P7, RGB_ALPHA, the bytes as rendered, `<name>.pam`) in a
+/// `GoldenImages` folder next to the tests that use them (ShadersTests: Golden/GoldenImages;
+/// MarbleKitTests: Render/Golden/GoldenImages and MilkDrop/GoldenImages).
 ///
-/// Why Swift and not .pam files: SwiftPM warns about every unhandled file in a target directory, and
-/// the package manifest declares no resources. To view one, decode its base64 text into a .pam file
-/// (`base64 -d > x.pam`), which ImageMagick and FFmpeg read.
+/// Why PAM: a 7-line text header and the raw bytes, so the store needs no decoder and an image is
+/// compared byte for byte with what was rendered; git compresses the files in its packs. ImageMagick,
+/// GIMP and FFmpeg read PAM; `Scripts/golden-pngs.sh` writes PNG copies for any other viewer.
 ///
-/// Regenerate with `MARBLE_UPDATE_GOLDEN=1 swift test --filter <the suite>`: mismatching or missing
-/// images are rewritten and each rewrite records an issue, so an updating run never reads as a pass.
-public final class GoldenStore: Sendable {
-    /// The generated file.
-    public let file: URL
-    /// The name of the generated enum (`enum NAME { static let base64: [String: String] }`).
-    let typeName: String
-    /// Images of this run, merged over the stored ones, written out whole on every update.
-    let pending: Mutex<[String: String]>
-    let stored: [String: String]
+/// Why read by path (`#filePath`) and not as `Bundle.module` resources: an update writes the new image
+/// into the source folder, and the tests read that same file, so no build-time copy can be stale; the
+/// folders are `exclude`d from their targets in Package.swift, so SwiftPM neither warns about nor copies
+/// them. (The tests read Samples/sample.ogg the same way.)
+///
+/// Regenerate with `Scripts/update-goldens.sh [suite]`, which runs the suites with
+/// `MARBLE_UPDATE_GOLDEN=1` and lists what changed: mismatching or missing images are rewritten and each
+/// rewrite records an issue naming how many pixels changed and by how much at most, so an updating run
+/// never reads as a pass.
+public struct GoldenStore: Sendable {
+    /// The folder of `<name>.pam` files.
+    public let folder: URL
 
-    /// A store backed by `file`, holding `images` (the generated enum's `base64`).
-    public init(file: URL, typeName: String, images: [String: String]) {
-        self.file = file
-        self.typeName = typeName
-        stored = images
-        pending = Mutex(images)
+    /// A store reading and writing the PAM files in `folder`.
+    public init(folder: URL) {
+        self.folder = folder
     }
 
     public static var updating: Bool { ProcessInfo.processInfo.environment["MARBLE_UPDATE_GOLDEN"] == "1" }
@@ -51,9 +49,14 @@ public final class GoldenStore: Sendable {
         return (bytes, width, height)
     }
 
+    /// The file of image `name`.
+    public func file(_ name: String) -> URL {
+        folder.appendingPathComponent(name + ".pam")
+    }
+
     /// The stored image `name`, decoded, or nil.
     public func image(_ name: String) -> (bytes: [UInt8], width: Int, height: Int)? {
-        stored[name].flatMap { Data(base64Encoded: $0, options: .ignoreUnknownCharacters) }.flatMap(Self.decode)
+        (try? Data(contentsOf: file(name))).flatMap(Self.decode)
     }
 
     /// Compares RGBA `bytes` with the stored image `name` within `tolerance` per channel.
@@ -70,12 +73,15 @@ public final class GoldenStore: Sendable {
         }
         if let worst, worst.difference <= tolerance { return }
         if Self.updating {
-            let text = Self.encode(bytes, width: width, height: height).base64EncodedString(options: .lineLength76Characters)
-            pending.withLock { images in
-                images[name] = text
-                try? source(images).write(to: file, atomically: true, encoding: .utf8)
+            let change = Self.change(from: stored, to: bytes, width: width, height: height)
+            do {
+                try Self.encode(bytes, width: width, height: height).write(to: file(name), options: .atomic)
+                Issue.record(Comment(rawValue: "golden \(name) rewritten: \(change) (MARBLE_UPDATE_GOLDEN=1)"),
+                             sourceLocation: sourceLocation)
+            } catch {
+                Issue.record(Comment(rawValue: "golden \(name): cannot write \(file(name).path): \(error)"),
+                             sourceLocation: sourceLocation)
             }
-            Issue.record("golden \(name) rewritten (MARBLE_UPDATE_GOLDEN=1)", sourceLocation: sourceLocation)
         } else if let stored, let worst {
             let pixel = worst.index / 4
             let message = "golden \(name): max difference \(worst.difference) at x \(pixel % width), y \(pixel / width), "
@@ -84,25 +90,29 @@ public final class GoldenStore: Sendable {
         } else if stored != nil {
             Issue.record("golden \(name): size differs from the stored image", sourceLocation: sourceLocation)
         } else {
-            Issue.record("golden \(name) missing: run with MARBLE_UPDATE_GOLDEN=1", sourceLocation: sourceLocation)
+            Issue.record("golden \(name) missing: run Scripts/update-goldens.sh (MARBLE_UPDATE_GOLDEN=1)",
+                         sourceLocation: sourceLocation)
         }
     }
 
-    /// The generated Swift file holding `images`, sorted by name so diffs stay small.
-    func source(_ images: [String: String]) -> String {
-        var out = """
-        // Generated by `MARBLE_UPDATE_GOLDEN=1 swift test` (see Tests/TestSupport/GoldenStore.swift).
-        // Do not edit by hand. Each value is a base64 PAM image.
-
-        enum \(typeName) {
-            static let base64: [String: String] = [
-
-        """
-        for name in images.keys.sorted() {
-            let lines = images[name]!.split(whereSeparator: \.isNewline).map { "        \($0)" }.joined(separator: "\n")
-            out += "        \"\(name)\": \"\"\"\n\(lines)\n        \"\"\",\n"
+    /// What an update changes, in words: "new image", the sizes when they differ, else how many pixels
+    /// differ in any channel and the largest difference of a channel.
+    static func change(from stored: (bytes: [UInt8], width: Int, height: Int)?, to bytes: [UInt8],
+                       width: Int, height: Int) -> String {
+        guard let stored else { return "new image (\(width)x\(height))" }
+        guard stored.width == width, stored.height == height, stored.bytes.count == bytes.count else {
+            return "size \(stored.width)x\(stored.height) → \(width)x\(height)"
         }
-        out += images.isEmpty ? "        :\n    ]\n}\n" : "    ]\n}\n"
-        return out
+        var pixels = 0, largest = 0
+        for pixel in stride(from: 0, to: bytes.count, by: 4) {
+            var differs = false
+            for i in pixel..<pixel + 4 {
+                let d = abs(Int(stored.bytes[i]) - Int(bytes[i]))
+                if d > 0 { differs = true }
+                largest = max(largest, d)
+            }
+            if differs { pixels += 1 }
+        }
+        return "\(pixels) of \(width * height) pixels changed, by at most \(largest)"
     }
 }

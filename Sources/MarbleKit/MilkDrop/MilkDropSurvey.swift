@@ -1,6 +1,6 @@
 import Dispatch
 import MarbleCore
-import MarbleRender
+import MarblePipeline
 import MilkDrop
 import Synchronization
 

@@ -8,12 +8,12 @@ import Testing
 /// Golden images of classic MilkDrop presets from Debian's projectm-data (installed by CI; the
 /// presets themselves are not in the repository): the whole render path at 96x54, the frame at 3 s of
 /// Samples/sample.ogg, within 2 levels per channel. Skipped where the package is not installed.
-/// Regenerate with `MARBLE_UPDATE_GOLDEN=1 swift test --filter MilkDropGoldenTests`.
+/// The images are GoldenImages/<name>.pam (see `GoldenStore`); regenerate them with
+/// `Scripts/update-goldens.sh MilkDropGoldenTests`, which lists what changed.
 @Suite("MilkDrop presets' golden images", .serialized)
 struct MilkDropGoldenTests {
     static let store = GoldenStore(
-        file: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("MilkDropGoldenImages.swift"),
-        typeName: "MilkDropGoldenImages", images: MilkDropGoldenImages.base64)
+        folder: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("GoldenImages"))
     static let song = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Samples/sample.ogg").path

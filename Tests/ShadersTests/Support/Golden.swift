@@ -2,13 +2,12 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The shaders' golden images (Golden/GoldenImages.swift; see `GoldenStore` for the format and how to
-/// regenerate them: `MARBLE_UPDATE_GOLDEN=1 swift test --filter ShadersTests`).
+/// The shaders' golden images (Golden/GoldenImages/<name>.pam; see `GoldenStore` for the format and how
+/// to regenerate them: `Scripts/update-goldens.sh ShadersTests`).
 enum Golden {
     static let store = GoldenStore(
-        file: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Golden/GoldenImages.swift"),
-        typeName: "GoldenImages", images: GoldenImages.base64)
+        folder: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Golden/GoldenImages"))
 
     /// Compares `bytes` with the stored image `name` within `tolerance` per channel.
     static func check(_ name: String, _ bytes: [UInt8], width: Int, height: Int, tolerance: Int = 2,

@@ -8,12 +8,12 @@ import Testing
 /// A golden image for every bundled preset (the list is read from the presets folder, so a new preset
 /// without one fails): the whole render path (analysis of the bundled song, bindings, compositor, the
 /// PNG writer) at 64x36, the frame at 6.1 s of Samples/sample.ogg, within 2 levels per channel.
-/// Regenerate with `MARBLE_UPDATE_GOLDEN=1 swift test --filter EveryPresetGoldenTests`.
+/// The images are GoldenImages/<name>.pam (see `GoldenStore`); regenerate them with
+/// `Scripts/update-goldens.sh EveryPresetGoldenTests`, which lists what changed.
 @Suite("Every preset's golden image", .serialized)
 struct EveryPresetGoldenTests {
     static let store = GoldenStore(
-        file: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("PresetGoldenImages.swift"),
-        typeName: "PresetGoldenImages", images: PresetGoldenImages.base64)
+        folder: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("GoldenImages"))
     static let song = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Samples/sample.ogg").path
