@@ -155,6 +155,9 @@ public final class Cover: Shader, BlendedRowDrawing, @unchecked Sendable {
         return outside + min(max(qx, qy), 0) - radius
     }
 
+    /// Row by row: the face's inside sampled plainly (``drawFace(_:_:row:dy:)``), its edge, border and
+    /// shadow with the full per-pixel work (``drawEdges(_:_:row:dy:)``). The helpers are inlined: one
+    /// loop nest, as if written in one piece.
     @inline(__always)
     func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
         let band = rows.clamped(to: firstRow..<max(firstRow, endRow))
@@ -162,79 +165,94 @@ public final class Cover: Shader, BlendedRowDrawing, @unchecked Sendable {
         for y in band {
             let row = target.row32(y)
             let dy = Float(y) + 0.5 - cy
-            var from = firstColumn, to = endColumn
-            if shape == .circle {
-                // Only the columns the disc and its shadow can reach in this row.
-                let r = half + reach + 1.5, h2 = r * r - dy * dy
-                guard h2 > 0 else { continue }
-                let halfSpan = h2.squareRoot()
-                from = max(firstColumn, Int(cx - halfSpan)); to = min(endColumn, Int(cx + halfSpan) + 1)
-            }
-            // The columns surely inside the face, away from its edge, border and corners: sampled without
-            // the distance and shadow work (all of them for a disc; for a square only when not turned).
-            var innerFrom = 0, innerTo = 0
-            let margin = borderWidth + 1.5
-            if shape == .circle || sinA == 0 {
-                // The shape shrunk by the margin: a rounded square of half side `inner`, corner radius
-                // `corner` (a disc when the corner is the whole half side).
-                let inner = half - margin, corner = max(0, radius - margin), core = inner - corner
-                let ay = abs(dy)
-                if ay <= inner {
-                    let over = max(0, ay - core)
-                    let halfSpan = core + max(0, corner * corner - over * over).squareRoot()
-                    innerFrom = max(from, Int((cx - halfSpan).rounded(.up)))
-                    innerTo = max(innerFrom, min(to, Int((cx + halfSpan).rounded(.down)) - 1))
-                }
-            }
-            if innerFrom < innerTo {
-                // Texel coordinates step linearly along the row (turned by the spin).
-                let dx = Float(innerFrom) + 0.5 - cx
-                var u = (cosA * dx + sinA * dy) * texelScale + texelOffset
-                var v = (cosA * dy - sinA * dx) * texelScale + texelOffset
-                let du = cosA * texelScale, dv = -sinA * texelScale
-                let pixels = self.pixels, side = self.side, opacity = self.opacity
-                let store = B.self == NormalBlend.self && opacity == 255
-                let translucentShows = shadowAlpha > 0
-                // Not turned: the row reads two fixed rows of texels with one vertical weight.
-                let still = dv == 0
-                let last = Float(side - 1), vc = min(max(v, 0), last)
-                let y0 = Int(vc), y1 = min(Int(vc) + 1, side - 1), fy = weight256(vc - Float(y0))
-                let upper = pixels + y0 * side, lower = pixels + y1 * side
-                for x in innerFrom..<innerTo {
-                    var face: UInt32
-                    if still {
-                        let uc = min(max(u, 0), last)
-                        let x0 = Int(uc), x1 = min(x0 + 1, side - 1), fx = weight256(uc - Float(x0))
-                        face = lerpPixel(lerpPixel(upper[x0], upper[x1], fx), lerpPixel(lower[x0], lower[x1], fx), fy)
-                    } else {
-                        face = Self.sample(pixels, side, u, v)
-                    }
-                    if face >> 24 == 255 && store {
-                        row[x] = face
-                    } else {
-                        // A translucent cover lets its shadow through: the full path then.
-                        if face >> 24 != 255 && translucentShows {
-                            let px = Float(x) + 0.5 - cx
-                            face = pixel(cosA * px + sinA * dy, cosA * dy - sinA * px)
-                        }
-                        row[x] = B.blend(Blend.scaled(face, opacity: opacity), onto: row[x])
-                    }
-                    u += du; v += dv
-                }
-            }
-            @inline(__always) func edges(_ columns: Range<Int>) {
-                for x in columns {
-                    let dx = Float(x) + 0.5 - cx
-                    let pixel = pixel(cosA * dx + sinA * dy, cosA * dy - sinA * dx)
-                    guard pixel != 0 else { continue }
-                    row[x] = B.blend(Blend.scaled(pixel, opacity: opacity), onto: row[x])
-                }
-            }
-            if innerFrom < innerTo {
-                edges(from..<innerFrom); edges(innerTo..<max(innerTo, to))
+            guard let reached = columns(dy: dy) else { continue }
+            let inner = innerColumns(dy: dy, within: reached)
+            if inner.isEmpty {
+                drawEdges(B.self, reached, row: row, dy: dy)
             } else {
-                edges(from..<max(from, to))
+                drawFace(B.self, inner, row: row, dy: dy)
+                drawEdges(B.self, reached.lowerBound..<inner.lowerBound, row: row, dy: dy)
+                drawEdges(B.self, inner.upperBound..<max(inner.upperBound, reached.upperBound), row: row, dy: dy)
             }
+        }
+    }
+
+    /// The columns the layer can reach in the row `dy` below the centre: all of them for a square, only
+    /// those of the disc and its shadow for a circle (nil: none).
+    @inline(__always) private func columns(dy: Float) -> Range<Int>? {
+        guard shape == .circle else { return firstColumn..<endColumn }
+        let r = half + reach + 1.5, h2 = r * r - dy * dy
+        guard h2 > 0 else { return nil }
+        let halfSpan = h2.squareRoot()
+        let from = max(firstColumn, Int(cx - halfSpan))
+        return from..<max(from, min(endColumn, Int(cx + halfSpan) + 1))
+    }
+
+    /// The columns surely inside the face, away from its edge, border and corners: sampled without the
+    /// distance and shadow work (all of them for a disc; for a square only when not turned). Empty when
+    /// there are none.
+    @inline(__always) private func innerColumns(dy: Float, within reached: Range<Int>) -> Range<Int> {
+        guard shape == .circle || sinA == 0 else { return 0..<0 }
+        // The shape shrunk by the margin: a rounded square of half side `inner`, corner radius `corner`
+        // (a disc when the corner is the whole half side).
+        let margin = borderWidth + 1.5
+        let inner = half - margin, corner = max(0, radius - margin), core = inner - corner
+        let ay = abs(dy)
+        guard ay <= inner else { return 0..<0 }
+        let over = max(0, ay - core)
+        let halfSpan = core + max(0, corner * corner - over * over).squareRoot()
+        let innerFrom = max(reached.lowerBound, Int((cx - halfSpan).rounded(.up)))
+        let innerTo = max(innerFrom, min(reached.upperBound, Int((cx + halfSpan).rounded(.down)) - 1))
+        return innerFrom < innerTo ? innerFrom..<innerTo : 0..<0
+    }
+
+    /// The face's inside along a row: texel coordinates step linearly (turned by the spin); opaque texels
+    /// are stored, translucent ones blended (over the shadow, which then shows through).
+    @inline(__always)
+    private func drawFace<B: BlendFunction>(_: B.Type, _ columns: Range<Int>, row: UnsafeMutablePointer<UInt32>, dy: Float) {
+        let dx = Float(columns.lowerBound) + 0.5 - cx
+        var u = (cosA * dx + sinA * dy) * texelScale + texelOffset
+        var v = (cosA * dy - sinA * dx) * texelScale + texelOffset
+        let du = cosA * texelScale, dv = -sinA * texelScale
+        let pixels = self.pixels, side = self.side, opacity = self.opacity
+        let store = B.self == NormalBlend.self && opacity == 255
+        let translucentShows = shadowAlpha > 0
+        // Not turned: the row reads two fixed rows of texels with one vertical weight.
+        let still = dv == 0
+        let last = Float(side - 1), vc = min(max(v, 0), last)
+        let y0 = Int(vc), y1 = min(Int(vc) + 1, side - 1), fy = weight256(vc - Float(y0))
+        let upper = pixels + y0 * side, lower = pixels + y1 * side
+        for x in columns {
+            var face: UInt32
+            if still {
+                let uc = min(max(u, 0), last)
+                let x0 = Int(uc), x1 = min(x0 + 1, side - 1), fx = weight256(uc - Float(x0))
+                face = lerpPixel(lerpPixel(upper[x0], upper[x1], fx), lerpPixel(lower[x0], lower[x1], fx), fy)
+            } else {
+                face = Self.sample(pixels, side, u, v)
+            }
+            if face >> 24 == 255 && store {
+                row[x] = face
+            } else {
+                // A translucent cover lets its shadow through: the full path then.
+                if face >> 24 != 255 && translucentShows {
+                    let px = Float(x) + 0.5 - cx
+                    face = pixel(cosA * px + sinA * dy, cosA * dy - sinA * px)
+                }
+                row[x] = B.blend(Blend.scaled(face, opacity: opacity), onto: row[x])
+            }
+            u += du; v += dv
+        }
+    }
+
+    /// The edge, border and shadow along a row: the full per-pixel work.
+    @inline(__always)
+    private func drawEdges<B: BlendFunction>(_: B.Type, _ columns: Range<Int>, row: UnsafeMutablePointer<UInt32>, dy: Float) {
+        for x in columns {
+            let dx = Float(x) + 0.5 - cx
+            let pixel = pixel(cosA * dx + sinA * dy, cosA * dy - sinA * dx)
+            guard pixel != 0 else { continue }
+            row[x] = B.blend(Blend.scaled(pixel, opacity: opacity), onto: row[x])
         }
     }
 

@@ -128,63 +128,97 @@ public final class Meters: Shader, BlendedRowDrawing, @unchecked Sendable {
         state = (next(previous.0, f.peakLeft, f.rmsLeft), next(previous.1, f.peakRight, f.rmsRight))
     }
 
-    /// Builds this frame's strips (their colour profiles along the level axis) and tick rectangles.
-    private func layOut(_ uniforms: FrameUniforms, _ p: ShaderParameters) {
-        let w = Float(uniforms.width), h = Float(uniforms.height)
-        let panelW = p.number("width") * w, panelH = p.number("height") * h
-        let left = p.number("center_x") * w - panelW * 0.5, top = p.number("center_y") * h - panelH * 0.5
-        let length = vertical ? panelH : panelW, across = vertical ? panelW : panelH
-        let floorDB = p.number("range")
-        let line = max(1, min(w, h) / 1080)   // a hairline: one pixel at 1080p, thicker above
-        // Level (dB) → distance from the base of the meters, pixels.
-        @inline(__always) func position(_ dB: Float) -> Float { clamp01((dB - floorDB) / -floorDB) * length }
-        // (along a0…a1 from the base, across c0…c1 from the panel's left/top) → screen rectangle.
-        @inline(__always) func add(_ a0: Float, _ a1: Float, _ c0: Float, _ c1: Float, _ pixel: UInt32) {
-            guard count < 48, a1 > a0, c1 > c0, pixel != 0 else { return }
-            elements[count] = vertical
-                ? Element(x0: left + c0, x1: left + c1, y0: top + panelH - a1, y1: top + panelH - a0, pixel: pixel)
-                : Element(x0: left + a0, x1: left + a1, y0: top + c0, y1: top + c1, pixel: pixel)
-            count += 1
+    /// Where the panel is this frame, and how levels and columns map onto it.
+    private struct Panel {
+        let left: Float, top: Float, width: Float, height: Float
+        /// Along the level axis and across it, pixels.
+        let length: Float, across: Float
+        /// The lowest level shown (dB, negative), a hairline's width, and the width of one column.
+        let floorDB: Float, line: Float, unit: Float
+        let vertical: Bool
+
+        init(_ uniforms: FrameUniforms, _ p: ShaderParameters, vertical: Bool) {
+            let w = Float(uniforms.width), h = Float(uniforms.height)
+            width = p.number("width") * w; height = p.number("height") * h
+            left = p.number("center_x") * w - width * 0.5; top = p.number("center_y") * h - height * 0.5
+            length = vertical ? height : width; across = vertical ? width : height
+            floorDB = p.number("range")
+            line = max(1, min(w, h) / 1080)   // a hairline: one pixel at 1080p, thicker above
+            unit = across / (p.flag("loudness") ? 5.8 : 3.55)
+            self.vertical = vertical
         }
-        count = 0
-        let loudness = p.flag("loudness")
-        let unit = across / (loudness ? 5.8 : 3.55)
-        // Where each column starts across the panel: L, R, the scale, M, S (no array: `prepare` never allocates).
-        @inline(__always) func columns(_ i: Int) -> Float {
+
+        /// Level (dB) → distance from the base of the meters, pixels.
+        @inline(__always) func position(_ dB: Float) -> Float { clamp01((dB - floorDB) / -floorDB) * length }
+
+        /// Where column `i` starts across the panel: L, R, the scale, M, S (no array: `prepare` never allocates).
+        @inline(__always) func column(_ i: Int) -> Float {
             unit * (i == 0 ? 0 : i == 1 ? 1.3 : i == 2 ? 2.55 : i == 3 ? 3.5 : 4.8)
         }
+
+        /// The base of the level axis on screen (the bottom of vertical meters, the left of horizontal ones).
+        var base: Float { vertical ? top + height : left }
+
+        /// (along a0…a1 from the base, across c0…c1 from the panel's left/top) → screen rectangle.
+        func element(_ a0: Float, _ a1: Float, _ c0: Float, _ c1: Float, _ pixel: UInt32) -> Element {
+            vertical ? Element(x0: left + c0, x1: left + c1, y0: top + height - a1, y1: top + height - a0, pixel: pixel)
+                     : Element(x0: left + a0, x1: left + a1, y0: top + c0, y1: top + c1, pixel: pixel)
+        }
+    }
+
+    /// Builds this frame's strips (their colour profiles along the level axis) and tick rectangles.
+    private func layOut(_ uniforms: FrameUniforms, _ p: ShaderParameters) {
+        let panel = Panel(uniforms, p, vertical: vertical)
+        addTicks(panel, p)
+        fillZones(p, start: panel.base, length: panel.length, floorDB: panel.floorDB)
+        fillStrips(panel, uniforms.features, p)
+        let lowest = max(0, Int(panel.top.rounded(.down)))
+        let highest = min(uniforms.height, Int((panel.top + panel.height).rounded(.up)))
+        covered = lowest < highest ? lowest..<highest : 0..<0
+    }
+
+    /// The scale's ticks every 6 dB (long ones every 18), and with loudness the target's line.
+    private func addTicks(_ panel: Panel, _ p: ShaderParameters) {
+        count = 0
+        @inline(__always) func add(_ a0: Float, _ a1: Float, _ c0: Float, _ c1: Float, _ pixel: UInt32) {
+            guard count < 48, a1 > a0, c1 > c0, pixel != 0 else { return }
+            elements[count] = panel.element(a0, a1, c0, c1, pixel)
+            count += 1
+        }
+        let line = panel.line, length = panel.length, unit = panel.unit
         let scaleWidth = 0.7 * unit
         let tick = PremultipliedColor(p.color("tick_color")).packed
         var dB: Float = 0
-        while dB >= floorDB - 0.001 {
+        while dB >= panel.floorDB - 0.001 {
             let long = Int(-dB.rounded()) % 18 == 0
             let inset = long ? 0 : scaleWidth * 0.25
-            let a = position(dB)
-            add(max(0, a - line * 0.5), min(length, a + line * 0.5), columns(2) + inset, columns(2) + scaleWidth - inset, tick)
+            let a = panel.position(dB)
+            add(max(0, a - line * 0.5), min(length, a + line * 0.5), panel.column(2) + inset, panel.column(2) + scaleWidth - inset, tick)
             dB -= 6
         }
-        if loudness {
-            let t = position(p.number("target"))
-            add(max(0, t - line * 0.5), min(length, t + line * 0.5), columns(3) - 0.15 * unit, columns(4) + 1.15 * unit, tick)
+        if p.flag("loudness") {
+            let t = panel.position(p.number("target"))
+            add(max(0, t - line * 0.5), min(length, t + line * 0.5), panel.column(3) - 0.15 * unit, panel.column(4) + 1.15 * unit, tick)
         }
-        fillZones(p, start: vertical ? top + panelH : left, length: length, floorDB: floorDB)
-        // The strips: each pixel along the axis gets its segments (track, peak, RMS, hold marker; or
-        // track, LUFS bar, integrated marker) composited by how much of the pixel each covers.
-        strips = loudness ? 4 : 2
-        let origin = vertical ? left : top
+    }
+
+    /// The strips: each pixel along the axis gets its segments (track, peak, RMS, hold marker; or
+    /// track, LUFS bar, integrated marker) composited by how much of the pixel each covers.
+    private func fillStrips(_ panel: Panel, _ f: AudioFeatures, _ p: ShaderParameters) {
+        strips = p.flag("loudness") ? 4 : 2
+        let origin = vertical ? panel.left : panel.top
         let track = PremultipliedColor(p.color("track_color")).packed
         let blue = PremultipliedColor(p.color("loudness_color")).packed, white = PremultipliedColor(.white).packed
-        let f = uniforms.features
-        let base = vertical ? top + panelH : left
+        let base = panel.base, length = panel.length, line = panel.line, floorDB = panel.floorDB
         for k in 0..<strips {
             let c = k < 2 ? k : k + 1
-            stripFrom[k] = origin + columns(c); stripTo[k] = origin + columns(c) + unit
+            stripFrom[k] = origin + panel.column(c); stripTo[k] = origin + panel.column(c) + panel.unit
             let b = k == 0 ? state.0 : state.1
-            let peak = position(b.peak), rms = position(Self.decibels(b.meanSquare.squareRoot()))
-            let hold = b.held > floorDB ? position(b.held) : -1
+            let peak = panel.position(b.peak), rms = panel.position(Self.decibels(b.meanSquare.squareRoot()))
+            let hold = b.held > floorDB ? panel.position(b.held) : -1
             let lufs = k == 2 ? f.loudnessMomentary : f.loudnessShortTerm
-            let bar = lufs.isFinite ? position(lufs) : 0
-            let integrated = f.loudnessIntegrated.isFinite && f.loudnessIntegrated > floorDB ? position(f.loudnessIntegrated) : -10
+            let bar = lufs.isFinite ? panel.position(lufs) : 0
+            let integrated = f.loudnessIntegrated.isFinite && f.loudnessIntegrated > floorDB ? panel.position(f.loudnessIntegrated) : -10
             let profile = profiles + k * zoneCapacity
             for i in 0..<zoneCapacity {
                 let a0 = vertical ? base - Float(i + 1) : Float(i) - base, a1 = a0 + 1
@@ -204,8 +238,6 @@ public final class Meters: Shader, BlendedRowDrawing, @unchecked Sendable {
                 profile[i] = pixel
             }
         }
-        let lowest = max(0, Int(top.rounded(.down))), highest = min(uniforms.height, Int((top + panelH).rounded(.up)))
-        covered = lowest < highest ? lowest..<highest : 0..<0
     }
 
     /// Zone colour of every screen row (column) the panel spans: each pixel mixes the zones by how much

@@ -86,10 +86,20 @@ public final class Particles: Shader, BlendedRowDrawing, @unchecked Sendable {
     }
 
     public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+        read(uniforms, parameters)
+        let h = Float(uniforms.height)
+        let dt = Float(min(0.1, max(1e-4, 1 / uniforms.fps.doubleValue)))
+        var random = SplitMix64(uniforms.frameIndex, parameters.integer("seed"))
+        keepState(before: uniforms.frameIndex)
+        moveAndAge(dt: dt, gravity: parameters.number("gravity") * h, keep: fastExp(-parameters.number("drag") * dt))
+        emitSparks(uniforms, parameters, &random, dt: dt)
+        measure(height: uniforms.height)
+    }
+
+    /// The frame's settings: blend, opacity, lifetime, emitter, colours.
+    private func read(_ uniforms: FrameUniforms, _ parameters: ShaderParameters) {
         mode = uniforms.blend
         opacity = byte(uniforms.opacity)
-        let w = Float(uniforms.width), h = Float(uniforms.height)
-        let dt = Float(min(0.1, max(1e-4, 1 / uniforms.fps.doubleValue)))
         life = parameters.number("life")
         emitterRadius = parameters.number("radius")
         emitterX = parameters.number("center_x"); emitterY = parameters.number("center_y")
@@ -97,25 +107,29 @@ public final class Particles: Shader, BlendedRowDrawing, @unchecked Sendable {
         midColour = PremultipliedColor(parameters.color("mid_color"))
         highColour = PremultipliedColor(parameters.color("high_color"))
         hot = parameters.number("hot")
-        var random = SplitMix64(uniforms.frameIndex, parameters.integer("seed"))
-        // The frame just prepared, again (drawn twice): its step is redone from the state before it.
-        // An earlier frame starts over (a new render from its first frame). Then keep the state
-        // before this step.
-        if uniforms.frameIndex == lastFrame {
+    }
+
+    /// The frame just prepared, again (drawn twice): its step is redone from the state before it.
+    /// An earlier frame starts over (a new render from its first frame). Then keeps the state before
+    /// this step.
+    private func keepState(before frameIndex: Int) {
+        if frameIndex == lastFrame {
             copyPool(from: saved, to: state, count: savedAlive)
             alive = savedAlive
             carry.update(from: savedCarry, count: Self.groups)
-        } else if uniforms.frameIndex < lastFrame {
+        } else if frameIndex < lastFrame {
             alive = 0
             carry.update(repeating: 0.5, count: Self.groups)
         }
         copyPool(from: state, to: saved, count: alive)
         savedAlive = alive
         savedCarry.update(from: carry, count: Self.groups)
-        lastFrame = uniforms.frameIndex
+        lastFrame = frameIndex
+    }
 
-        // Move, age, and drop the dead (the last live spark takes a dead one's place: deterministic).
-        let gravity = parameters.number("gravity") * h, keep = fastExp(-parameters.number("drag") * dt)
+    /// Moves and ages the sparks, and drops the dead (the last live spark takes a dead one's place:
+    /// deterministic).
+    private func moveAndAge(dt: Float, gravity: Float, keep: Float) {
         var i = 0
         while i < alive {
             age[i] += dt
@@ -124,17 +138,13 @@ public final class Particles: Shader, BlendedRowDrawing, @unchecked Sendable {
             x[i] += vx[i] * dt; y[i] += vy[i] * dt
             i += 1
         }
+    }
 
-        // Emit: each band group continuously, then the beat's and the onset's bursts.
+    /// Emits: each band group continuously, then the beat's and the onset's bursts.
+    private func emitSparks(_ uniforms: FrameUniforms, _ parameters: ShaderParameters, _ random: inout SplitMix64, dt: Float) {
+        let w = Float(uniforms.width), h = Float(uniforms.height)
         let f = uniforms.features
-        var total: Float = 0
-        for g in 0..<Self.groups {
-            let lo = f.bands.count * g / Self.groups, hi = max(lo + 1, f.bands.count * (g + 1) / Self.groups)
-            var sum: Float = 0
-            for b in lo..<min(hi, f.bands.count) { sum += f.bands[b].isFinite ? clamp01(f.bands[b]) : 0 }
-            energy[g] = f.bands.isEmpty ? 0 : sum / Float(hi - lo)
-            total += energy[g] / Float(Self.groups)
-        }
+        let total = measureEnergy(f.bands)
         let speed = parameters.number("speed") * h, size = max(0.5, parameters.number("size") * h / 1080)
         let rate = parameters.number("rate") / Float(Self.groups)
         for g in 0..<Self.groups {
@@ -154,8 +164,24 @@ public final class Particles: Shader, BlendedRowDrawing, @unchecked Sendable {
             while g < Self.groups - 1 && pick > energy[g] { pick -= energy[g]; g += 1 }
             emit(group: g, &random, w: w, h: h, speed: speed, size: size, boost: 1.6, dt: dt)
         }
+    }
 
-        // What `render` needs: colour at this age, and each spark's box.
+    /// Each band group's level into `energy`; returns their mean.
+    private func measureEnergy(_ bands: [Float]) -> Float {
+        var total: Float = 0
+        for g in 0..<Self.groups {
+            let lo = bands.count * g / Self.groups, hi = max(lo + 1, bands.count * (g + 1) / Self.groups)
+            var sum: Float = 0
+            for b in lo..<min(hi, bands.count) { sum += bands[b].isFinite ? clamp01(bands[b]) : 0 }
+            energy[g] = bands.isEmpty ? 0 : sum / Float(hi - lo)
+            total += energy[g] / Float(Self.groups)
+        }
+        return total
+    }
+
+    /// What `render` needs: each spark's colour at its age, its reach, and the rows they cover.
+    private func measure(height: Int) {
+        let h = Float(height)
         var top = Float.infinity, bottom = -Float.infinity
         for k in 0..<alive {
             let fade = 1 - age[k] / life
@@ -171,7 +197,7 @@ public final class Particles: Shader, BlendedRowDrawing, @unchecked Sendable {
         }
         guard alive > 0 else { covered = 0..<0; return }
         let first = max(0, Int(clamp(top, -1, h + 1).rounded(.down)))
-        let end = min(uniforms.height, Int(clamp(bottom, -1, h + 1).rounded(.up)) + 1)
+        let end = min(height, Int(clamp(bottom, -1, h + 1).rounded(.up)) + 1)
         covered = first < end ? first..<end : 0..<0
     }
 

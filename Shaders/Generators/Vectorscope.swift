@@ -190,7 +190,7 @@ public final class Vectorscope: Shader, BlendedRowDrawing, @unchecked Sendable {
 
     /// Row by row, only the columns that can hold ink: the phosphor's span in that row and, with the
     /// graticule, where the circle, the axes and the diagonals cross it (at most seven intervals,
-    /// merged in order so no pixel is blended twice).
+    /// merged in order so no pixel is blended twice). The helpers are inlined: one loop nest.
     @inline(__always)
     func drawRows<B: BlendFunction>(_: B.Type, _ target: TextureView, _ rows: Range<Int>) {
         let band = rows.clamped(to: covered)
@@ -198,82 +198,125 @@ public final class Vectorscope: Shader, BlendedRowDrawing, @unchecked Sendable {
         guard !band.isEmpty, firstColumn < endColumn else { return }
         let colour = trace.packed, white = PremultipliedColor(.white).packed
         let exact = phosphor.side == scopeSide, side = phosphor.side, values = phosphor.values
-        let radius = Float(scopeSide) * 0.5
-        let centreX = Float(originX) + radius
-        let centreY = Float(originY) + (mode == .polar ? Float(scopeSide) * 0.75 : radius)
-        let grid = gridPixel != 0, reach = gridHalfWidth + 0.5, polar = mode == .polar, opaque = opacity == 255
-        let diagonal: Float = 0.707_106_8
-        let radius2 = radius * radius
-        let ringInner2 = max(0, radius - reach) * max(0, radius - reach), ringOuter2 = (radius + reach) * (radius + reach)
+        let graticule = Graticule(side: scopeSide, originX: originX, originY: originY, polar: mode == .polar,
+                                  reach: gridHalfWidth + 0.5)
+        let grid = gridPixel != 0, opaque = opacity == 255
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 16) { spans in
             for y in band {
                 let dst = target.row32(y)
-                let dy = Float(y) + 0.5 - centreY
+                let dy = Float(y) + 0.5 - graticule.centreY
                 let bufferRow = (y - originY) * side
                 let by = (Float(y - originY) + 0.5) * toBuffer
-                var n = 0
-                @inline(__always) func span(_ from: Float, _ to: Float) {
-                    let a = max(firstColumn, Int(from.rounded(.down))), b = min(endColumn, Int(to.rounded(.up)))
-                    if a < b { spans[2 * n] = a; spans[2 * n + 1] = b; n += 1 }
-                }
-                // The phosphor rows this screen row reads (two when resampled).
-                let low = max(0, min(side - 1, Int(by - 0.5))), high = exact ? low : min(side - 1, low + 1)
-                let from = min(phosphor.spanFrom[low], phosphor.spanFrom[high])
-                let to = max(phosphor.spanTo[low], phosphor.spanTo[high])
-                let margin = 1 + 1 / toBuffer
-                if from < to { span(Float(originX) + Float(from) / toBuffer - margin, Float(originX) + Float(to) / toBuffer + margin) }
-                if grid && (!polar || dy <= reach) && abs(dy) <= radius + reach {
-                    let outer = max(0, (radius + reach) * (radius + reach) - dy * dy).squareRoot() + 1
-                    let innerR = radius - reach - 1
-                    let inner = abs(dy) < innerR ? (innerR * innerR - dy * dy).squareRoot() : 0
-                    span(centreX - outer, centreX - inner); span(centreX + inner, centreX + outer)
-                    if abs(dy) < radius { span(centreX - reach - 1, centreX + reach + 1) }
-                    if abs(dy) <= reach { span(centreX - radius, centreX + radius) }
-                    if abs(dy) < radius * diagonal + 2 {
-                        span(centreX - abs(dy) - 2 * reach - 1, centreX - abs(dy) + 2 * reach + 1)
-                        span(centreX + abs(dy) - 2 * reach - 1, centreX + abs(dy) + 2 * reach + 1)
-                    }
-                }
-                // Visit the union of the spans from left to right.
-                var x = firstColumn
-                while true {
-                    var start = Int.max, end = 0
-                    for k in 0..<n where spans[2 * k + 1] > x {
-                        let a = max(spans[2 * k], x)
-                        if a < start { start = a; end = spans[2 * k + 1] }
-                    }
-                    guard start != .max else { break }
-                    var grown = true
-                    while grown {
-                        grown = false
-                        for k in 0..<n where spans[2 * k] <= end && spans[2 * k + 1] > end { end = spans[2 * k + 1]; grown = true }
-                    }
-                    for x in start..<end {
-                        let intensity = exact ? values[bufferRow + x - originX]
-                            : phosphor.sample((Float(x - originX) + 0.5) * toBuffer, by)
-                        var grat: Float = 0
-                        if grid {
-                            let dx = Float(x) + 0.5 - centreX
-                            let r2 = dx * dx + dy * dy
-                            // Circle (a square root only next to it), then inside it the axes and the L/R
-                            // diagonals; polar keeps the upper half.
-                            var d = r2 > ringInner2 && r2 < ringOuter2 ? abs(r2.squareRoot() - radius) : reach
-                            if r2 < radius2 {
-                                d = min(d, min(abs(dx), abs(dy)))
-                                d = min(d, min(abs(dx - dy), abs(dx + dy)) * diagonal)
-                            }
-                            grat = clamp01(reach - d)
-                            if polar { grat *= clamp01(reach - dy) }
-                        }
-                        guard intensity > 0 || grat > 0 else { continue }
-                        let lit = intensity > 1 ? lerpPixel(colour, white, weight256((intensity - 1) * 0.4)) : colour
-                        let ink = scalePixel(lit, weight256(intensity))
-                        let p = grat > 0 ? ink &+ scalePixel(scalePixel(gridPixel, weight256(grat)), 256 &- (ink >> 24)) : ink
-                        dst[x] = B.blend(opaque ? p : Blend.scaled(p, opacity: opacity), onto: dst[x])
-                    }
-                    x = end
+                var spanList = Spans(storage: spans.baseAddress!, first: firstColumn, end: endColumn)
+                addPhosphorSpan(row: by, exact: exact, to: &spanList)
+                if grid { graticule.addSpans(dy: dy, to: &spanList) }
+                spanList.forEachMerged { x in
+                    let intensity = exact ? values[bufferRow + x - originX]
+                        : phosphor.sample((Float(x - originX) + 0.5) * toBuffer, by)
+                    let grat = grid ? graticule.coverage(dx: Float(x) + 0.5 - graticule.centreX, dy: dy) : 0
+                    guard intensity > 0 || grat > 0 else { return }
+                    let lit = intensity > 1 ? lerpPixel(colour, white, weight256((intensity - 1) * 0.4)) : colour
+                    let ink = scalePixel(lit, weight256(intensity))
+                    let p = grat > 0 ? ink &+ scalePixel(scalePixel(gridPixel, weight256(grat)), 256 &- (ink >> 24)) : ink
+                    dst[x] = B.blend(opaque ? p : Blend.scaled(p, opacity: opacity), onto: dst[x])
                 }
             }
         }
+    }
+
+    /// The columns the phosphor lights in the screen row at buffer row `by` (the phosphor rows it reads:
+    /// two when resampled), with a margin for the resampling.
+    @inline(__always) private func addPhosphorSpan(row by: Float, exact: Bool, to spans: inout Spans) {
+        let side = phosphor.side
+        let low = max(0, min(side - 1, Int(by - 0.5))), high = exact ? low : min(side - 1, low + 1)
+        let from = min(phosphor.spanFrom[low], phosphor.spanFrom[high])
+        let to = max(phosphor.spanTo[low], phosphor.spanTo[high])
+        let margin = 1 + 1 / toBuffer
+        if from < to { spans.add(Float(originX) + Float(from) / toBuffer - margin, Float(originX) + Float(to) / toBuffer + margin) }
+    }
+}
+
+/// The column intervals of one screen row that can hold ink (at most eight), in a scratch buffer.
+private struct Spans {
+    let storage: UnsafeMutablePointer<Int>
+    /// The columns drawn at all.
+    let first: Int, end: Int
+    private(set) var count = 0
+
+    init(storage: UnsafeMutablePointer<Int>, first: Int, end: Int) {
+        self.storage = storage; self.first = first; self.end = end
+    }
+
+    /// Adds the columns from `from` to `to` (rounded outwards, clipped to the drawn ones).
+    @inline(__always) mutating func add(_ from: Float, _ to: Float) {
+        let a = max(first, Int(from.rounded(.down))), b = min(end, Int(to.rounded(.up)))
+        if a < b { storage[2 * count] = a; storage[2 * count + 1] = b; count += 1 }
+    }
+
+    /// Visits the union of the intervals from left to right, each column once.
+    @inline(__always) func forEachMerged(_ body: (Int) -> Void) {
+        var x = first
+        while true {
+            var start = Int.max, stop = 0
+            for k in 0..<count where storage[2 * k + 1] > x {
+                let a = max(storage[2 * k], x)
+                if a < start { start = a; stop = storage[2 * k + 1] }
+            }
+            guard start != .max else { break }
+            var grown = true
+            while grown {
+                grown = false
+                for k in 0..<count where storage[2 * k] <= stop && storage[2 * k + 1] > stop { stop = storage[2 * k + 1]; grown = true }
+            }
+            for x in start..<stop { body(x) }
+            x = stop
+        }
+    }
+}
+
+/// The vectorscope's graticule: a circle, the axes and the L/R diagonals (polar: the upper half), as
+/// antialiased lines `reach` pixels from their centre.
+private struct Graticule {
+    let radius: Float, centreX: Float, centreY: Float, reach: Float, polar: Bool
+    let radius2: Float, ringInner2: Float, ringOuter2: Float
+    static let diagonal: Float = 0.707_106_8
+
+    init(side: Int, originX: Int, originY: Int, polar: Bool, reach: Float) {
+        radius = Float(side) * 0.5
+        centreX = Float(originX) + radius
+        centreY = Float(originY) + (polar ? Float(side) * 0.75 : radius)
+        self.reach = reach
+        self.polar = polar
+        radius2 = radius * radius
+        ringInner2 = max(0, radius - reach) * max(0, radius - reach)
+        ringOuter2 = (radius + reach) * (radius + reach)
+    }
+
+    /// Where the lines cross the row `dy` below the centre.
+    @inline(__always) func addSpans(dy: Float, to spans: inout Spans) {
+        guard (!polar || dy <= reach) && abs(dy) <= radius + reach else { return }
+        let outer = max(0, (radius + reach) * (radius + reach) - dy * dy).squareRoot() + 1
+        let innerR = radius - reach - 1
+        let inner = abs(dy) < innerR ? (innerR * innerR - dy * dy).squareRoot() : 0
+        spans.add(centreX - outer, centreX - inner); spans.add(centreX + inner, centreX + outer)
+        if abs(dy) < radius { spans.add(centreX - reach - 1, centreX + reach + 1) }
+        if abs(dy) <= reach { spans.add(centreX - radius, centreX + radius) }
+        if abs(dy) < radius * Self.diagonal + 2 {
+            spans.add(centreX - abs(dy) - 2 * reach - 1, centreX - abs(dy) + 2 * reach + 1)
+            spans.add(centreX + abs(dy) - 2 * reach - 1, centreX + abs(dy) + 2 * reach + 1)
+        }
+    }
+
+    /// How much of the pixel at (`dx`, `dy`) from the centre the lines cover, 0…1.
+    @inline(__always) func coverage(dx: Float, dy: Float) -> Float {
+        let r2 = dx * dx + dy * dy
+        // Circle (a square root only next to it), then inside it the axes and the diagonals.
+        var d = r2 > ringInner2 && r2 < ringOuter2 ? abs(r2.squareRoot() - radius) : reach
+        if r2 < radius2 {
+            d = min(d, min(abs(dx), abs(dy)))
+            d = min(d, min(abs(dx - dy), abs(dx + dy)) * Self.diagonal)
+        }
+        let grat = clamp01(reach - d)
+        return polar ? grat * clamp01(reach - dy) : grat
     }
 }

@@ -47,25 +47,14 @@ public enum MediaAnalysis {
         return frames
     }
 
-    /// Decodes `decoder` into `extractor` as far as each frame needs, and hands `body` each frame's
+    /// Steps through the file frame by frame (``OfflineStepper``) and hands `body` each frame's
     /// features (`time` set) until the sound ends or `body` returns false.
     static func forEachFrame(decoder: AudioDecoder, extractor: FeatureExtractor, fps: Rational,
                              _ body: (AudioFeatures) -> Bool) throws(MarbleError) {
+        let stepper = OfflineStepper(decoder: decoder, extractor: extractor, fps: fps)
         var features = extractor.makeFeatures()
-        var ended = false
-        var index = 0
-        while true {
-            while !ended && decoder.samplesDelivered < extractor.samplesNeeded(forFrame: index) {
-                if try !decoder.decodeNext({ left, right in extractor.append(left: left, right: right) }) {
-                    ended = true
-                    extractor.finish()
-                }
-            }
-            if ended && index >= fps.frameCount(samples: decoder.samplesDelivered, sampleRate: decoder.sampleRate) { return }
-            extractor.computeFeatures(forFrame: index, into: &features)
-            features.time = fps.seconds(ofFrame: index)
+        while try stepper.next(into: &features) {
             guard body(features) else { return }
-            index += 1
         }
     }
 }

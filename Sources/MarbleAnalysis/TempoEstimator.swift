@@ -76,14 +76,35 @@ struct TempoEstimator {
         guard lags >= 0 else { return nil }
         let zero = ac[0]
         guard zero > 1e-9 else { return nil }
-        @inline(__always) func at(_ t: Double, in ac: UnsafePointer<Float> = ac) -> Double {
-            // The largest value within one lag of t: onset peaks are one or two frames wide and a
-            // beat period is rarely a whole number of frames, so a multiple's peak may sit on either
-            // neighbour of the nearest lag (the refinement below recovers the fraction).
+        let comb = Comb(ac: ac, low: low, lags: lags, rate: rate)
+        let found = search(comb)
+        guard found.period > 0, found.raw > 0 else { return nil }
+        let reading = octaveChecked(found, comb)
+        let period = refined(reading.period, ac: ac, lags: lags)
+        return Estimate(period: period, bpm: 60 * rate / period, confidence: reading.raw / Double(zero))
+    }
+
+    /// A candidate beat period (ODF frames) and its comb score before the prior.
+    struct Reading { var period: Double, raw: Double }
+
+    /// The comb over an autocorrelation: its value near a lag, and a candidate period's score.
+    struct Comb {
+        let ac: UnsafePointer<Float>, low: UnsafePointer<Float>
+        let lags: Int
+        let rate: Double
+
+        /// The largest value within one lag of t: onset peaks are one or two frames wide and a beat
+        /// period is rarely a whole number of frames, so a multiple's peak may sit on either neighbour
+        /// of the nearest lag (``refined(_:ac:lags:)`` recovers the fraction).
+        @inline(__always) func at(_ t: Double, in ac: UnsafePointer<Float>) -> Double {
             let i = Int(t.rounded())
             guard i >= 2, i + 1 <= lags else { return 0 }
             return Double(max(ac[i - 1], ac[i], ac[i + 1]))
         }
+
+        @inline(__always) func at(_ t: Double) -> Double { at(t, in: ac) }
+
+        /// The score of period `t` under the prior, and without it (raw).
         func score(_ t: Double) -> (Double, Double) {
             var hit = 0.0, half = 0.0, third = 0.0, terms = 0.0
             for k in 1...4 {
@@ -104,80 +125,98 @@ struct TempoEstimator {
             let z = log2(bpm / 120)
             return (raw * exp(-0.5 * z * z), raw)
         }
-        // Coarse search in 0.1-lag steps (the comb reads ±1 lag around each multiple, so nothing falls
-        // between steps), then 0.01-lag steps around the winner.
+
+        /// Whether the pulses halfway between period `t`'s beats are at least ``octaveRatio`` of its beats:
+        /// in the lowest band group, or in all bands when the low one holds under a quarter of the comb's
+        /// periodicity (see ``octaveChecked(_:_:)``).
+        func pulsesBetweenMatchBeats(period t: Double) -> Bool {
+            var on = 0.0, between = 0.0, lowOn = 0.0, lowBetween = 0.0
+            for k in 1...4 {
+                let p = Double(k) * t
+                if p + 2 > Double(lags) { break }
+                on += at(p)
+                between += at(p - 0.5 * t)
+                lowOn += at(p, in: low)
+                lowBetween += at(p - 0.5 * t, in: low)
+            }
+            let useLow = lowOn >= 0.25 * on
+            let (b, m) = useLow ? (lowOn, lowBetween) : (on, between)
+            return b > 0 && m >= TempoEstimator.octaveRatio * b
+        }
+    }
+
+    /// Coarse search in 0.1-lag steps (the comb reads ±1 lag around each multiple, so nothing falls
+    /// between steps), then 0.01-lag steps around the winner.
+    func search(_ comb: Comb) -> Reading {
         var best = -Double.infinity, bestT = 0.0, bestRaw = 0.0
         var t = minLag
         while t <= maxLag {
-            let (s, raw) = score(t)
+            let (s, raw) = comb.score(t)
             if s > best { best = s; bestT = t; bestRaw = raw }
             t += 0.1
         }
         let centre = bestT
         t = max(minLag, centre - 0.1)
         while t <= min(maxLag, centre + 0.1) {
-            let (s, raw) = score(t)
+            let (s, raw) = comb.score(t)
             if s > best { best = s; bestT = t; bestRaw = raw }
             t += 0.01
         }
-        guard bestT > 0, bestRaw > 0 else { return nil }
-        // The octave check. Which metrical level is "the beat" is decided above by small margins: fast
-        // music with a kick on every beat and a loud snare on 2 and 4 (drum and bass, hardcore, fast
-        // punk) repeats exactly only every two beats, so the comb at twice the period collects the
-        // snares on all its teeth and pays only 0.2 of the kicks between them, and the prior (centred on
-        // 120) prefers 100 BPM to 200 and 90 to 180. It reads at half speed, its kicks on 1 and 3 taken
-        // for the beats and those on 2 and 4 for off-beats.
-        //
-        // What tells the two apart is the kick, in the lowest band group (40–130 Hz): compare its
-        // pulses halfway between the candidate's beats with those on the beats. Read at half speed,
-        // fast music's in-between pulses there ARE kicks, like the kicks on the beats: the ratio is near
-        // 1, and stays above 0.6 with a loud snare (whose low end and coincidence with the kick add to
-        // one side only; 0.62–0.77 for the test tracks at 150–200 BPM). A song at the slower tempo with
-        // eighth notes between its beats has hats, a shaker or a quieter bass note there, far weaker than
-        // its kicks in the low band: 0.19–0.46 for the test grooves at 96–138 BPM (eighth-note hats and
-        // an off-beat bass note). So: while the half period is in range and the low band's in-between
-        // pulses are at least `octaveRatio` (0.6) of its beats, the faster reading is taken. The low band
-        // alone, not all bands summed: a loud snare on 2 and 4 adds to the slower reading's beats in the
-        // middle bands, which would hide the kicks' equality (the summed ratio is 0.42–0.62 there).
-        // When the low band holds little of the periodicity (under a quarter of the comb's, as with no
-        // bass drum), all bands are used instead.
-        //
-        // Limits: a song whose eighth notes are as strong as its beats in the low band (straight-eighth
-        // bass or double-kick drumming under a slower beat) reads at the eighth-note rate; octave
-        // relations only (a 3:2 confusion, a dotted rhythm read as the beat, is not corrected); and
-        // never beyond the configured range (with the default 60–200 BPM, only readings of 60–100 BPM
-        // can double).
-        while bestT / 2 >= minLag - 0.5 {   // (half a lag of slack: a tempo at the range's top edge reads a hair slow)
-            var on = 0.0, between = 0.0, lowOn = 0.0, lowBetween = 0.0
-            for k in 1...4 {
-                let p = Double(k) * bestT
-                if p + 2 > Double(lags) { break }
-                on += at(p)
-                between += at(p - 0.5 * bestT)
-                lowOn += at(p, in: low)
-                lowBetween += at(p - 0.5 * bestT, in: low)
-            }
-            let useLow = lowOn >= 0.25 * on
-            let (b, m) = useLow ? (lowOn, lowBetween) : (on, between)
-            guard b > 0, m >= Self.octaveRatio * b else { break }
-            // The faster reading, searched finely around the half period as above.
-            let centre = bestT / 2
-            var fine = -Double.infinity, fineT = centre, fineRaw = score(centre).1
-            t = max(minLag, centre - 0.1)
+        return Reading(period: bestT, raw: bestRaw)
+    }
+
+    /// The octave check. Which metrical level is "the beat" is decided by ``search(_:)`` by small margins: fast
+    /// music with a kick on every beat and a loud snare on 2 and 4 (drum and bass, hardcore, fast
+    /// punk) repeats exactly only every two beats, so the comb at twice the period collects the
+    /// snares on all its teeth and pays only 0.2 of the kicks between them, and the prior (centred on
+    /// 120) prefers 100 BPM to 200 and 90 to 180. It reads at half speed, its kicks on 1 and 3 taken
+    /// for the beats and those on 2 and 4 for off-beats.
+    ///
+    /// What tells the two apart is the kick, in the lowest band group (40–130 Hz): compare its
+    /// pulses halfway between the candidate's beats with those on the beats. Read at half speed,
+    /// fast music's in-between pulses there ARE kicks, like the kicks on the beats: the ratio is near
+    /// 1, and stays above 0.6 with a loud snare (whose low end and coincidence with the kick add to
+    /// one side only; 0.62–0.77 for the test tracks at 150–200 BPM). A song at the slower tempo with
+    /// eighth notes between its beats has hats, a shaker or a quieter bass note there, far weaker than
+    /// its kicks in the low band: 0.19–0.46 for the test grooves at 96–138 BPM (eighth-note hats and
+    /// an off-beat bass note). So: while the half period is in range and the low band's in-between
+    /// pulses are at least `octaveRatio` (0.6) of its beats, the faster reading is taken. The low band
+    /// alone, not all bands summed: a loud snare on 2 and 4 adds to the slower reading's beats in the
+    /// middle bands, which would hide the kicks' equality (the summed ratio is 0.42–0.62 there).
+    /// When the low band holds little of the periodicity (under a quarter of the comb's, as with no
+    /// bass drum), all bands are used instead.
+    ///
+    /// Limits: a song whose eighth notes are as strong as its beats in the low band (straight-eighth
+    /// bass or double-kick drumming under a slower beat) reads at the eighth-note rate; octave
+    /// relations only (a 3:2 confusion, a dotted rhythm read as the beat, is not corrected); and
+    /// never beyond the configured range (with the default 60–200 BPM, only readings of 60–100 BPM
+    /// can double).
+    func octaveChecked(_ reading: Reading, _ comb: Comb) -> Reading {
+        var best = reading
+        // (Half a lag of slack: a tempo at the range's top edge reads a hair slow.)
+        while best.period / 2 >= minLag - 0.5, comb.pulsesBetweenMatchBeats(period: best.period) {
+            // The faster reading, searched finely around the half period as in ``search(_:)``.
+            let centre = best.period / 2
+            var fine = -Double.infinity, fineT = centre, fineRaw = comb.score(centre).1
+            var t = max(minLag, centre - 0.1)
             while t <= min(maxLag, centre + 0.1) {
-                let (s, raw) = score(t)
+                let (s, raw) = comb.score(t)
                 if s > fine, raw > 0 { fine = s; fineT = t; fineRaw = raw }
                 t += 0.01
             }
             guard fineRaw > 0 else { break }   // (no periodicity of its own there: keep the slower reading)
-            bestT = fineT; bestRaw = fineRaw
+            best = Reading(period: fineT, raw: fineRaw)
         }
-        // Refine: locate each multiple's autocorrelation peak to a fraction of a lag (parabola through
-        // the three lags around it) and fit `peak_k = k · T` by least squares, weighted by peak height.
-        // The comb alone snaps towards periods whose multiples sit on whole lags.
+        return best
+    }
+
+    /// Refine: locate each multiple's autocorrelation peak to a fraction of a lag (parabola through
+    /// the three lags around it) and fit `peak_k = k · T` by least squares, weighted by peak height.
+    /// The comb alone snaps towards periods whose multiples sit on whole lags.
+    func refined(_ period: Double, ac: UnsafePointer<Float>, lags: Int) -> Double {
         var num = 0.0, den = 0.0
         for k in 1...4 {
-            let centre = Double(k) * bestT
+            let centre = Double(k) * period
             let lo = max(1, Int((centre - 1.5).rounded(.down))), hi = min(lags - 1, Int((centre + 1.5).rounded(.up)))
             guard lo < hi else { break }
             var arg = lo
@@ -190,10 +229,8 @@ struct TempoEstimator {
             num += w * peak
             den += w * Double(k)
         }
-        if den > 0 {
-            let refined = num / den
-            if abs(refined / bestT - 1) < 0.03 { bestT = refined }
-        }
-        return Estimate(period: bestT, bpm: 60 * rate / bestT, confidence: bestRaw / Double(zero))
+        guard den > 0 else { return period }
+        let refined = num / den
+        return abs(refined / period - 1) < 0.03 ? refined : period
     }
 }

@@ -5,8 +5,9 @@ import MarbleRender
 
 /// The regression guard CI runs (`marble bench --guard`): cheap, and blind to how fast the machine is.
 ///
-/// 1. Allocations: the render path (each kernel's prepare + render; each preset's compositor render and
-///    colour conversion) must make no malloc per frame in steady state. Needs the malloc interposer.
+/// 1. Allocations: the render path (each kernel's prepare + render; each preset's frame drawn and
+///    converted by the renderer `marble render` uses, ``PresetBench``) must make no malloc per frame in
+///    steady state. Needs the malloc interposer.
 /// 2. Cost: each kernel's and preset's median frame time divided by the reference kernel's (`ReferenceKernel`), measured in
 ///    the same run (best of a few alternating rounds), must not exceed the baseline's ratio × (1 + margin)
 ///    (or ratio + `slack` reference units, or ratio + `copySlack` frame copies measured in the same run,

@@ -30,7 +30,7 @@ package final class FrameRenderer: @unchecked Sendable {
     /// filter); banded scenes draw in the compositor's band scratch and never touch it.
     private var workingCanvas: Texture?
     private(set) var busyMilliseconds = 0.0
-    private(set) var convertMilliseconds = 0.0
+    package private(set) var convertMilliseconds = 0.0
     /// Per layer of the first scene (the fixed one for file renders), summed over frames.
     package private(set) var layerMilliseconds: [Double]
     package let layerNames: [String]
@@ -66,7 +66,7 @@ package final class FrameRenderer: @unchecked Sendable {
     }
 
     /// Draws `slot`'s frame. Allocates nothing unless the selected preset or the size changed.
-    func render(_ slot: FrameSlot) throws(MarbleError) {
+    package func render(_ slot: FrameSlot) throws(MarbleError) {
         if let selection, let wanted = selection(), wanted != selected {
             scene = try PresetLibrary.load(wanted)
             try scene.validate()

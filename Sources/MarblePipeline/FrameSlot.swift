@@ -32,7 +32,7 @@ package final class FrameSlot: @unchecked Sendable {
     /// Sinks still reading the slot; the last one gives it back to the pool.
     let holders = Atomic<Int>(0)
 
-    init(width: Int, height: Int, features: AudioFeatures, hasPicture: Bool, needs: FrameNeeds) throws(MarbleError) {
+    package init(width: Int, height: Int, features: AudioFeatures, hasPicture: Bool, needs: FrameNeeds) throws(MarbleError) {
         self.features = features
         yuv = needs.contains(.yuv) ? try YUVFrame(width: width, height: height) : nil
         picture = hasPicture ? Texture(width: width, height: height) : nil

@@ -18,7 +18,8 @@ struct SegmentReplayTests {
         let decoder = try AudioDecoder(path: input)
         let extractor = try MediaAnalysis.extractor(sampleRate: decoder.sampleRate, fps: Self.fps,
                                                     configuration: AnalysisConfiguration(), report: report)
-        return OfflineFileSource(decoder: decoder, extractor: extractor, pictures: nil, fps: Self.fps, frames: frames)
+        return OfflineFileSource(stepper: OfflineStepper(decoder: decoder, extractor: extractor, fps: Self.fps),
+                                 pictures: nil, frames: frames)
     }
 
     /// The features of every frame the source produces, in order.
@@ -49,11 +50,11 @@ struct SegmentReplayTests {
 
         // Without the replay (a fresh extractor that has every sample), the state is not the same.
         let fresh = try source(input, frames: nil)
-        let decoder = fresh.decoder
-        while try decoder.decodeNext({ left, right in fresh.extractor.append(left: left, right: right) }) {}
-        fresh.extractor.finish()
-        var alone = fresh.extractor.makeFeatures()
-        fresh.extractor.computeFeatures(forFrame: first, into: &alone)
+        let decoder = fresh.stepper.decoder, extractor = fresh.stepper.extractor
+        while try decoder.decodeNext({ left, right in extractor.append(left: left, right: right) }) {}
+        extractor.finish()
+        var alone = extractor.makeFeatures()
+        extractor.computeFeatures(forFrame: first, into: &alone)
         alone.time = onePass[first].time
         #expect(alone != onePass[first], "frame \(first) computed alone equals the one-pass frame: the test proves nothing")
     }
