@@ -5,9 +5,11 @@ import MarbleRender
 import TestSupport
 import Testing
 
-/// Golden images of classic MilkDrop presets from Debian's projectm-data (installed by CI; the
-/// presets themselves are not in the repository): the whole render path at 96x54, the frame at 3 s of
-/// Samples/sample.ogg, within 2 levels per channel. Skipped where the package is not installed.
+/// Golden images of MilkDrop presets from Debian's projectm-data (installed by CI; the presets
+/// themselves are not in the repository): six classic MilkDrop 1.x presets and twelve MilkDrop 2
+/// presets run with their HLSL shaders, the whole render path at 96x54, the frame at 3 s of
+/// Samples/sample.ogg, within 2 levels per channel. Without the package the tests fail (they are
+/// not skipped: a missing preset would hide a broken renderer).
 /// The images are GoldenImages/<name>.pam (see `GoldenStore`); regenerate them with
 /// `Scripts/update-goldens.sh MilkDropGoldenTests`, which lists what changed.
 @Suite("MilkDrop presets' golden images", .serialized)
@@ -29,13 +31,27 @@ struct MilkDropGoldenTests {
         "presets_stock/Unchained - Picture Of Exile.milk",
     ]
 
-    @Test("each classic preset matches its golden image (96x54, 3 s of the sample, ±2 per channel)", arguments: presets)
+    /// MilkDrop 2 presets whose warp and composite shaders run: the side-by-side set of
+    /// docs/MILKDROP-REFERENCE.md (blur levels, noise textures, volume noise, loops, a missing disk texture).
+    static let shaderPresets = [
+        "presets_milkdrop_200/Geiss - Plasma.milk",
+        "presets_milkdrop_200/Geiss - Chrome.milk",
+        "presets_milkdrop_200/Geiss - Tokamak Plus 2.milk",
+        "presets_milkdrop_200/Geiss - Reaction Diffusion (Royal Crown Mix).milk",
+        "presets_milkdrop_200/Geiss - Cepia Dither.milk",
+        "presets_milkdrop_200/Geiss - Color Pox (Acid Impression Mix).milk",
+        "presets_milkdrop_200/Geiss - Liquid Beats 2.milk",
+        "presets_milkdrop_200/Geiss - Rose 4 (LSB mix).milk",
+        "presets_milkdrop_200/Geiss - Drop Shadow 1.milk",
+        "presets_milkdrop_200/Flexi + Geiss - Tokamak mindblob 2-0.milk",
+        "presets_milkdrop_200/Zylot - Age of Science (seeking truth mix).milk",
+        "presets_milkdrop_200/Geiss - Myriad Spirals.milk",
+    ]
+
+    @Test("each preset matches its golden image (96x54, 3 s of the sample, ±2 per channel)", arguments: presets + shaderPresets)
     func golden(_ file: String) throws {
         let path = "/usr/share/projectM/presets/" + file
-        guard FileManager.default.fileExists(atPath: path) else {
-            print("skipped: \(path) is not installed (apt-get install projectm-data)")
-            return
-        }
+        try #require(FileManager.default.fileExists(atPath: path), "\(path) is not installed (apt-get install projectm-data)")
         let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
         var o = RenderOptions(input: Self.song, output: TestMedia.output("milkdrop-\(stem).png"))
         o.width = 96
