@@ -21,8 +21,12 @@ package enum ShaderCompiler {
             let source = try parser.parseSource()
             var lowering = ShaderLowering(kind: kind)
             let output = try lowering.lower(source)
-            return try ShaderOptimizer.program(code: lowering.emitter.code, sources: lowering.emitter.sources,
-                                               output: output, samplers: lowering.samplers)
+            let program = try ShaderOptimizer.program(code: lowering.emitter.code, sources: lowering.emitter.sources,
+                                                      output: output, samplers: lowering.samplers)
+            guard program.executedOperationsBound <= ShaderLimits.executedOperations else {
+                throw ShaderFault(0, "more than \(ShaderLimits.executedOperations) operations a pixel once its loops run", .tooLarge)
+            }
+            return program
         } catch {
             throw ShaderError(kind: kind, line: error.line, message: error.message, reason: error.reason)
         }

@@ -15,6 +15,10 @@ package enum ShaderLimits {
     package static let callDepth = 16
     /// Operations emitted before optimisation, including unrolled loop bodies and inlined functions.
     package static let operations = 200_000
+    /// Operations one pixel may execute once loops run (``ShaderProgram/executedOperationsBound``):
+    /// pixel shader model 3.0's own limit of executed instructions. Past it a program is refused: it
+    /// would hold up every frame for seconds (Debian's heaviest shader executes about 750).
+    package static let executedOperations = 65_535
     /// Registers of the finished program.
     package static let registers = 4_096
     /// Statements and expressions the lowering walks in all (unrolled loops and inlined functions walk

@@ -122,13 +122,19 @@ struct ShaderCompilerTests {
         let names = (0..<8_000).map { "v\($0)" }.joined(separator: ",")
         let branches = "for (int i = 0; i < 64; i++) { for (int j = 0; j < 64; j++) { if (uv.x > i) v1 += j; } }"
         #expect(failure("float \(names);\nshader_body { \(branches) ret = v1; }")?.reason == .tooLarge)
-        // Unrolling that would blow up falls back to a masked loop and stays small.
-        let loops = try? ShaderCompiler.compile("""
+        // Unrolling that would blow up falls back to a masked loop and stays small; but two nested
+        // loops of 1,024 turns a pixel would stall every frame: refused for what they would execute.
+        let nested = failure("""
             shader_body { float s = 0;
               for (int i = 0; i < 100000; i++) { for (int j = 0; j < 100000; j++) { s += sin(i * j + uv.x); } }
               ret = s; }
+            """)
+        #expect(nested?.reason == .tooLarge && nested?.message.contains("once its loops run") == true, "\(String(describing: nested))")
+        let single = try? ShaderCompiler.compile("""
+            shader_body { float s = 0; for (int i = 0; i < 100000; i++) { s += uv.x; } ret = s; }
             """, kind: .composite)
-        #expect(loops.map { $0.code.count < 200 } == true)
+        #expect(single.map { $0.code.count < 50 } == true)
+        #expect(single.map { (ShaderProgram.maxLoopIterations...ShaderLimits.executedOperations).contains($0.executedOperationsBound) } == true)
     }
 
     @Test("the optimiser: no dead code, shared reads, multiplyAdd, few registers")
