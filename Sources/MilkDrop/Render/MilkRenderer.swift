@@ -32,6 +32,8 @@ public final class MilkRenderer {
     private let hueOffsets: (Float, Float, Float, Float)
     /// Disk textures the preset's shaders read that were missing or unreadable (replaced by a stand-in).
     public var shaderStandIns: [String] { shaders?.standIns ?? [] }
+    /// What the preset's shaders cost a pixel of the feedback buffer (ns of one core; 0 without shaders).
+    public var shaderCostPerPixel: Float { shaders?.costPerPixel ?? 0 }
     /// Whether the preset's HLSL warp and composite shaders run (each false when it has none, they are
     /// off, or it did not compile).
     public var runsShaders: (warp: Bool, composite: Bool) { (shaders?.warp != nil, shaders?.composite != nil) }
@@ -68,8 +70,14 @@ public final class MilkRenderer {
     /// `prepare`) and ``composite(into:rows:)`` only scales the finished picture up: everything is
     /// drawn at the lower resolution, for the heaviest presets. Otherwise the composite scales the
     /// buffer up itself, per output pixel (sharper tint and echo). A new size starts from black.
+    ///
+    /// Without `compositeAtScale` (the automatic size), a preset whose shaders run gets at most the
+    /// buffer ``ShaderCost/automaticScale(costPerPixel:width:height:)`` affords.
     public func configure(width: Int, height: Int, scale: Float, compositeAtScale: Bool = false) {
-        let s = scale > 0 && scale.isFinite ? min(1, scale) : 1
+        var s = scale > 0 && scale.isFinite ? min(1, scale) : 1
+        if !compositeAtScale, let shaders {
+            s = min(s, ShaderCost.automaticScale(costPerPixel: shaders.costPerPixel, width: width, height: height))
+        }
         let bw = max(8, Int((Float(width) * s).rounded())), bh = max(8, Int((Float(height) * s).rounded()))
         outputWidth = width; outputHeight = height
         let lowResolution = shaders?.composite != nil || (compositeAtScale && (bw != width || bh != height))

@@ -20,6 +20,9 @@ final class MilkShaderStage {
     let blurLevels: Int
     /// Disk textures that were missing or unreadable and were replaced by the stand-in.
     let standIns: [String]
+    /// What the shaders and the blur levels cost one pixel of the feedback buffer, in nanoseconds of
+    /// one core (``ShaderCost``): what the automatic render scale is chosen from.
+    let costPerPixel: Float
     private let blur: BlurPyramid
     /// `sampler_main` of each shader: the previous buffer for the warp, the current one for the composite.
     private let previous: BorrowedTexture, current: BorrowedTexture
@@ -65,6 +68,9 @@ final class MilkShaderStage {
         guard warp != nil || composite != nil else { return nil }
         blurLevels = levels
         standIns = missing
+        costPerPixel = [warp?.program, composite?.program].compactMap { $0 }.reduce(ShaderCost.blur(levels: levels)) {
+            $0 + ShaderCost.perPixel($1)
+        }
         textures = bound
         workers = 1
     }

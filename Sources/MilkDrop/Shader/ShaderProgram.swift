@@ -41,18 +41,21 @@ package struct ShaderProgram: Sendable, Equatable {
             && a.output.r == b.output.r && a.output.g == b.output.g && a.output.b == b.output.b
     }
 
-    /// The most operations one pixel can execute: each operation once, times ``maxLoopIterations`` for
-    /// every loop around it (a `loopBack` and the operations it jumps back over). What a frame costs
-    /// at worst, so the compiler can refuse a program that would stall every frame.
-    package var executedOperationsBound: Int {
+    /// How many times each operation of `code` can run for one pixel at most: once, times
+    /// ``maxLoopIterations`` for every loop (a `loopBack` and the operations it jumps back over) around it.
+    package var executionBounds: [Int] {
         let cap = 1 << 40
-        var weight = [Int](repeating: 1, count: code.count)
+        var bounds = [Int](repeating: 1, count: code.count)
         for (i, op) in code.enumerated() {
             guard case .loopBack(_, let to) = op, to >= 0, Int(to) <= i else { continue }
-            for k in Int(to)...i { weight[k] = min(cap, weight[k] &* Self.maxLoopIterations) }
+            for k in Int(to)...i { bounds[k] = min(cap, bounds[k] &* Self.maxLoopIterations) }
         }
-        return weight.reduce(0) { min(cap, $0 &+ $1) }
+        return bounds
     }
+
+    /// The most operations one pixel can execute: what a frame costs at worst, so the compiler can
+    /// refuse a program that would stall every frame.
+    package var executedOperationsBound: Int { executionBounds.reduce(0) { min(1 << 40, $0 &+ $1) } }
 
     /// A loop whose lanes disagree runs at most this many times per batch, whatever its bound says
     /// (MilkDrop's shaders are compiled for pixel-shader model 3, whose loops are bounded by 255).
