@@ -5,8 +5,8 @@ import MarbleRender
 /// projectm-data that between them use the warp mesh, per-vertex equations, built-in waves, motion
 /// vectors, borders, video echo and custom shapes; then eight MilkDrop 2 presets with their HLSL warp
 /// and composite shaders, from light (a few operations, one blur level) to heavy (loops, three blur
-/// levels, volume noise), and two of them again drawn without their shaders (`off`) for the
-/// comparison. The same list on every machine; skipped when the package is not installed.
+/// levels, volume noise) at their automatic render scale and again at full size (`×1.0`), and two of
+/// them drawn without their shaders (`off`) for the comparison. The same list on every machine; skipped when the package is not installed.
 public enum MilkDropBenchSet {
     /// Where Debian installs the presets.
     public static let folder = "/usr/share/projectM/presets"
@@ -49,7 +49,7 @@ public enum MilkDropBenchSet {
     /// scaled ones, `… off` for those drawn without their shaders).
     public static func scenes() -> [Preset] {
         let runs = files.map { ($0, 0.0, true) } + scaled.map { ($0.0, $0.1, true) }
-            + shaderFiles.map { ($0, 0.0, true) } + withoutShaders.map { ($0, 0.0, false) }
+            + shaderFiles.map { ($0, 0.0, true) } + shaderFiles.map { ($0, 1.0, true) } + withoutShaders.map { ($0, 0.0, false) }
         return runs.compactMap { file, scale, shaders in
             let path = folder + "/" + file
             guard FileManager.default.isReadableFile(atPath: path) else { return nil }
