@@ -33,7 +33,7 @@ public final class MilkDropLayer: Shader, @unchecked Sendable {
             ParameterDescriptor("seed", "Seeds the shuffle and the presets' rand().", .integer(default: 0, range: 0...2_147_483_647)),
             ParameterDescriptor("shaders", "Run MilkDrop 2 presets' HLSL warp and composite shaders (off: MilkDrop 1.x's fixed warp and composite).",
                                 .flag(default: true)),
-            ParameterDescriptor("textures", "A folder of textures the shaders read by name (sampler_worms, rand00…), searched after the preset's own folder.",
+            ParameterDescriptor("textures", "A folder of textures the shaders read by name (sampler_worms, rand00…), searched before the preset's own folder.",
                                 .text(default: "")),
         ])
 

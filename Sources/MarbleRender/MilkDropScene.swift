@@ -17,7 +17,7 @@ public struct MilkDropScene: Sendable, Equatable {
     public var seed = 0
     /// Run MilkDrop 2's HLSL warp and composite shaders (else MilkDrop 1.x's fixed passes).
     public var shaders = true
-    /// A folder of disk textures the shaders read by name, searched after the preset's own folder.
+    /// A folder of disk textures the shaders read by name, searched before the preset's own folder.
     public var texturesFolder = ""
 
     public init(path: String) { self.path = path }

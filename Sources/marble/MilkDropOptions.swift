@@ -25,7 +25,7 @@ struct MilkDropOptions: ParsableArguments {
     @Option(name: .customLong("milkdrop-shaders"), help: ArgumentHelp("With --milkdrop: run MilkDrop 2 presets' HLSL warp and composite shaders (on), or draw them MilkDrop 1.x style without (off).", valueName: "on|off"))
     var milkdropShaders = "on"
 
-    @Option(name: .customLong("milkdrop-textures"), help: ArgumentHelp("With --milkdrop: a folder of textures the presets' shaders read by name (sampler_worms, rand00…), searched after the preset's own folder.", valueName: "folder"))
+    @Option(name: .customLong("milkdrop-textures"), help: ArgumentHelp("With --milkdrop: a folder of textures the presets' shaders read by name (sampler_worms, rand00…), searched before the preset's own folder.", valueName: "folder"))
     var milkdropTextures: String?
 
     @Option(help: ArgumentHelp("With --milkdrop: seeds the shuffle and the presets' random numbers (0–2147483647).", valueName: "n"))
