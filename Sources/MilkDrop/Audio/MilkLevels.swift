@@ -39,6 +39,9 @@ struct MilkLevels {
     private let envelope: [Float], equalizer: [Float]
     /// cos and sin of 2π·n/1024 for n in 0..<1024.
     private let cosines: [Float], sines: [Float]
+    /// The windowed samples of the frame being analysed (allocated once: 576 floats are past what a
+    /// temporary allocation keeps on the stack, and a frame allocates nothing).
+    private var windowed = [Float](repeating: 0, count: samples)
 
     init() {
         envelope = (0..<Self.samples).map { 0.5 + 0.5 * sinf(Float($0) * (6.2831853 / Float(Self.samples)) - 1.5707963) }
@@ -82,14 +85,14 @@ struct MilkLevels {
 
     /// The three band sums of the equalised magnitudes (a direct transform of the 256 bins used:
     /// 576 × 256 multiply-adds per part, a fraction of a millisecond).
-    func bands(_ wave: UnsafeBufferPointer<Float>) -> SIMD3<Float> {
+    mutating func bands(_ wave: UnsafeBufferPointer<Float>) -> SIMD3<Float> {
         var sums = SIMD3<Float>(repeating: 0)
         let n = min(wave.count, Self.samples), mask = Self.length - 1
         envelope.withUnsafeBufferPointer { env in
         equalizer.withUnsafeBufferPointer { eq in
         cosines.withUnsafeBufferPointer { cs in
         sines.withUnsafeBufferPointer { sn in
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: Self.samples) { x in
+            windowed.withUnsafeMutableBufferPointer { x in
                 for i in 0..<Self.samples {
                     let s = i < n ? wave[i] : 0
                     x[i] = (s.isFinite ? max(-1, min(1, s)) : 0) * 128 * env[i]
