@@ -4,7 +4,8 @@
 ///
 /// The results are those of ``TexelGrid/sampleScalar(mode:count:u:v:w:r:g:b:a:)`` bit for bit (the tests
 /// compare both): the same float products truncated to the same integers, the same integer sums, the
-/// same conversions to float. A group of 8 lanes that a wrapped read has outside −0.5 ..< 1.5 (or NaN),
+/// same conversions to float. A group of 8 lanes that a wrapped read has outside −0.5 ..< 1.5 (or NaN;
+/// wider for power-of-two sizes, see ``WrapEdge/inRange(_:_:)``),
 /// and the last `count` % 8 lanes, go through the scalar code instead.
 ///
 /// Float → integer conversion uses no standard-library SIMD conversion (slow in Swift, PLATFORM.md):
@@ -169,6 +170,11 @@ struct LaneTaps {
 struct LaneAxis {
     let size, last, fixedSize, zero: SIMD8<Int32>
     let fixedScale, floatSize: SIMD8<Float>
+    /// Whether `size` is a power of two: then a wrap is a mask (`fixedSize` − 1), for coordinates in
+    /// `wrapLow` ..< `wrapHigh`; other sizes wrap −0.5 ..< 1.5 only.
+    let powerOfTwo: Bool
+    let wrapMask: SIMD8<Int32>
+    let wrapLow, wrapHigh: Float
 
     init(_ size: Int) {
         self.size = SIMD8(repeating: Int32(truncatingIfNeeded: size))
@@ -177,6 +183,11 @@ struct LaneAxis {
         fixedSize = self.size &* 256
         fixedScale = SIMD8(repeating: Float(size * 256))
         floatSize = SIMD8(repeating: Float(size))
+        powerOfTwo = size & (size - 1) == 0
+        wrapMask = fixedSize &- 1
+        // Positions in 1/256 texels below 2²² in magnitude, as ``TexelLanes/truncated(_:)`` needs.
+        wrapLow = powerOfTwo ? -Float(1 << 22) / Float(size * 256) : Float(-0.5).nextDown
+        wrapHigh = powerOfTwo ? Float(1 << 22) / Float(size * 256) : 1.5
     }
 }
 
@@ -191,15 +202,18 @@ protocol LaneEdgeRule: EdgeRule {
 extension WrapEdge: LaneEdgeRule {
     static var wraps: Bool { true }
 
-    /// Coordinates in −0.5 ..< 1.5 only (NaN is not; float `.>=` is avoided, it runs lane by lane): there the position in 1/256 texels is within
-    /// one turn of the texture, so one add or subtract wraps it (what `%` does in the scalar code).
+    /// Coordinates inside the axis's wrap range only (NaN is not): for a size that is not a power of two,
+    /// −0.5 ..< 1.5, where the position in 1/256 texels is within one turn of the texture, so one add or
+    /// subtract wraps it (what `%` does in the scalar code); for a power of two, as far as positions
+    /// stay below 2²², since the mask equals `%` then `+ size` for negatives, in two's complement.
     @inline(__always)
-    static func inRange(_ c: SIMD8<Float>) -> Bool {
-        all((c .> Float(-0.5).nextDown) .& (c .< 1.5))
+    static func inRange(_ c: SIMD8<Float>, _ axis: LaneAxis) -> Bool {
+        all((c .> axis.wrapLow) .& (c .< axis.wrapHigh))
     }
 
     @inline(__always)
     static func wrapped(_ t: SIMD8<Int32>, _ axis: LaneAxis) -> SIMD8<Int32> {
+        if axis.powerOfTwo { return t & axis.wrapMask }
         let up = t &+ (axis.fixedSize & (t &>> 31))   // −size … −1 → 0 … size − 1 (in 1/256 texels)
         let down = up &- axis.fixedSize
         return down &+ (axis.fixedSize & (down &>> 31))   // size … → 0 …
@@ -207,7 +221,7 @@ extension WrapEdge: LaneEdgeRule {
 
     @inline(__always)
     static func linear(_ c: SIMD8<Float>, _ axis: LaneAxis) -> LaneTaps? {
-        guard inRange(c) else { return nil }
+        guard inRange(c, axis) else { return nil }
         let t = wrapped(TexelLanes.truncated(c * axis.fixedScale) &- 128, axis)
         let i0 = t &>> 8
         var i1 = i0 &+ 1
@@ -217,7 +231,7 @@ extension WrapEdge: LaneEdgeRule {
 
     @inline(__always)
     static func nearest(_ c: SIMD8<Float>, _ axis: LaneAxis) -> SIMD8<Int32>? {
-        guard inRange(c) else { return nil }
+        guard inRange(c, axis) else { return nil }
         return wrapped(TexelLanes.truncated(c * axis.fixedScale), axis) &>> 8
     }
 }

@@ -32,6 +32,11 @@ struct TexelGridLanesTests {
             // Every other group holds a special value in some lane; the rest are random in −4 … 5.
             out.append(k % 16 == 3 ? special[(k / 16) % special.count] : g.unit() * 9 - 4)
         }
+        // Groups of 8 near the far end of a power-of-two axis's wrap range (2²² / (size × 256)), both signs.
+        let limit = Float(1 << 22) / Float(size * 256)
+        for factor: Float in [0.5, 0.999, 1.001, 2.5] {
+            for k in 0..<8 { out.append((k % 2 == 0 ? 1 : -1) * limit * factor * (1 - Float(k) / 1000)) }
+        }
         out += special
         for _ in 0..<5 { out.append(g.unit() * 2 - 0.5) }   // a tail shorter than 8
         return out
