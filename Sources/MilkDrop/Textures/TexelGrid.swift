@@ -23,8 +23,10 @@ struct TexelGrid {
     static let bilinearScale: Float = 1 / (255 * 65536)
     static let trilinearScale: Float = 1 / (255 * 16_777_216)
 
-    /// Reads `count` lanes (see ``ShaderTexture/sample(mode:count:u:v:w:r:g:b:a:)``).
-    func sample(mode: SamplerMode, count: Int,
+    /// Reads `count` lanes one at a time (see ``ShaderTexture/sample(mode:count:u:v:w:r:g:b:a:)``): the
+    /// reference that ``sample(mode:count:u:v:w:r:g:b:a:)`` (8 lanes at a time, `TexelGridLanes.swift`)
+    /// must match bit for bit, and what it falls back to for lanes outside its fast range.
+    func sampleScalar(mode: SamplerMode, count: Int,
                 u: UnsafePointer<Float>, v: UnsafePointer<Float>, w: UnsafePointer<Float>?,
                 r: UnsafeMutablePointer<Float>?, g: UnsafeMutablePointer<Float>?,
                 b: UnsafeMutablePointer<Float>?, a: UnsafeMutablePointer<Float>?) {
@@ -118,7 +120,7 @@ struct TexelGrid {
 }
 
 /// The output pointers of a read (nil: that channel is not wanted).
-private struct Channels {
+struct Channels {
     let r: UnsafeMutablePointer<Float>?, g: UnsafeMutablePointer<Float>?
     let b: UnsafeMutablePointer<Float>?, a: UnsafeMutablePointer<Float>?
 
