@@ -7,7 +7,7 @@
 /// property of the preset, not of the machine it runs on, so a render is the same everywhere.
 package enum ShaderCost {
     /// Nanoseconds of one core per pixel: plain arithmetic, a transcendental, a 2-D and a 3-D read.
-    static let arithmetic: Float = 0.12, transcendental: Float = 1.5, read2D: Float = 6, read3D: Float = 12
+    static let arithmetic: Float = 0.12, transcendental: Float = 1.5, read2D: Float = 5, read3D: Float = 9
     /// Nanoseconds per buffer pixel of the blur levels (level 1 reads the whole buffer; 2 and 3 are small).
     static let blurLevel1: Float = 4.5, blurLevelMore: Float = 0.6
     /// The shader time a frame may take, in nanoseconds of core time: 2 cores × 11 ms, so that with
