@@ -49,7 +49,9 @@ struct BenchRunnerTests {
         // The fixed MilkDrop set runs as presets named "milkdrop …", those of it installed here.
         let milkdrop = Set(MilkDropBenchSet.scenes().map(\.name))
         #expect(presets == Set(PresetLibrary.names()).union(milkdrop))
-        #expect(milkdrop.isEmpty || milkdrop.count == MilkDropBenchSet.files.count + MilkDropBenchSet.scaled.count)
+        // Every preset of the set, once each way: classic, scaled, shader presets automatic and full size, without shaders.
+        #expect(milkdrop.count == MilkDropBenchSet.files.count + MilkDropBenchSet.scaled.count
+                + 2 * MilkDropBenchSet.shaderFiles.count + MilkDropBenchSet.withoutShaders.count)
         #expect(report.results.contains { $0.kind == .pipeline })
         for r in report.results {
             #expect(r.total.p50 > 0, "\(r.name)")
