@@ -80,24 +80,8 @@ enum ShaderHeader {
     /// without one the blur textures clamp and every other texture wraps, all bilinear.
     static func sampler(_ name: String) -> (texture: String, mode: SamplerMode)? {
         guard name.hasPrefix("sampler_") else { return nil }
-        var root = Substring(name.dropFirst("sampler_".count))
-        var mode: SamplerMode?
-        let chars = Array(root.utf8)
-        if chars.count > 3, chars[2] == UInt8(ascii: "_") {
-            let pair = String(decoding: chars[0..<2], as: UTF8.self).uppercased()
-            switch pair {
-            case "FW", "WF": mode = SamplerMode(bilinear: true, wraps: true)
-            case "FC", "CF": mode = SamplerMode(bilinear: true, wraps: false)
-            case "PW", "WP": mode = SamplerMode(bilinear: false, wraps: true)
-            case "PC", "CP": mode = SamplerMode(bilinear: false, wraps: false)
-            default: break
-            }
-            // MilkDrop peels any two-letter prefix off, known or not.
-            root = root.dropFirst(3)
-        }
-        let texture = String(root)
-        let isBlur = texture == "blur1" || texture == "blur2" || texture == "blur3"
-        return (texture, mode ?? SamplerMode(bilinear: true, wraps: !isBlur))
+        let use = SamplerName.use(name, isVolume: false)
+        return (use.name, use.mode)
     }
 
     /// The 3-D textures MilkDrop provides (read with `tex3D`).
