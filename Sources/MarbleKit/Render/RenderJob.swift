@@ -68,7 +68,7 @@ public final class RenderJob {
         try OutputFile.checkFolder(of: output)
     }
 
-    /// Runs the job: opens its stages (``open(cancel:progressInterval:progress:)``: the first pass over
+    /// Runs the job: opens its stages (`open(cancel:progressInterval:progress:)`: the first pass over
     /// the song, the renderer, the source, the replay before a segment), then the pipeline to the
     /// output. `progress` is called from the calling thread at most every `progressInterval` seconds.
     public func run(cancel: CancellationFlag = CancellationFlag(), progressInterval: Double = 0.2,

@@ -4,7 +4,7 @@ import MarbleCore
 ///
 /// MilkDrop hands presets 576 waveform samples and 512 spectrum values per channel, and three levels
 /// (`bass`, `mid`, `treb`) that average about 1 and rise above it on hits, with slower `_att` versions.
-/// The levels are MilkDrop's own, computed here from each frame's waveform (``MilkLevels``), frame-rate
+/// The levels are MilkDrop's own, computed here from each frame's waveform (`MilkLevels`), frame-rate
 /// aware and repeatable: the same frames give the same values. Arrays are allocated once in `init`
 /// and rewritten in place by ``update(from:fps:frame:)``.
 public final class MilkAudio {

@@ -61,7 +61,7 @@ public struct MilkTextureMap: Sendable, Equatable {
 /// ``MotionVectors``, ``DarkenCenter``), then drawn by ``MilkRasterizer`` for row strips concurrently.
 ///
 /// Storage is flat arrays reserved once: after the first frames, building a frame allocates nothing
-/// (``reset(width:height:)`` keeps the capacity).
+/// (`reset(width:height:)` keeps the capacity).
 ///
 /// Drawing order (projectM 4 `MilkdropPreset.cpp` `RenderFrame`, after the warp): custom shapes 0…3,
 /// custom waves 0…3, the built-in wave, darken-centre, borders. projectM draws motion vectors onto the

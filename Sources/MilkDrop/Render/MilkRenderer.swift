@@ -72,7 +72,7 @@ public final class MilkRenderer {
     /// buffer up itself, per output pixel (sharper tint and echo). A new size starts from black.
     ///
     /// Without `compositeAtScale` (the automatic size), a preset whose shaders run gets at most the
-    /// buffer ``ShaderCost/automaticScale(costPerPixel:width:height:)`` affords.
+    /// buffer `ShaderCost.automaticScale` affords.
     public func configure(width: Int, height: Int, scale: Float, compositeAtScale: Bool = false) {
         var s = scale > 0 && scale.isFinite ? min(1, scale) : 1
         if !compositeAtScale, let shaders {
