@@ -217,9 +217,12 @@ public final class MilkRenderer {
     /// MilkDrop's `hue_shader` corners (top-left, top-right, bottom-left, bottom-right; r, g, b): the
     /// composite's tint at full strength (the shader applies as much of it as it wants). MilkDrop's
     /// corner i of `shade` sits at top-right, top-left, bottom-right, bottom-left.
+    /// Where MilkDrop's `shade` corner i goes in ``hue``'s order.
+    private static let hueCornerPlaces = [1, 0, 3, 2]
+
     private func hueCorners(time: Double) -> [Float] {
         let t = Float(time.truncatingRemainder(dividingBy: 100_000))
-        for (i, place) in [1, 0, 3, 2].enumerated() {
+        for (i, place) in Self.hueCornerPlaces.enumerated() {
             let shade = Self.tint(corner: i, time: t, amount: 1, phases: hueOffsets)
             hue[place * 3] = shade.x; hue[place * 3 + 1] = shade.y; hue[place * 3 + 2] = shade.z
         }
