@@ -42,6 +42,7 @@ enum LiveReports {
             case .idle, .failed: break
             }
         }
+        session.onSongChange = { title in Console.writeErr("marble: \(verb) \(title)\n") }
         session.onStreamChange = { url, state in
             switch state {
             case .sending: Console.writeErr("marble: \(url): sending\n")
@@ -83,7 +84,7 @@ enum LiveReports {
 
     /// The session blocks until it ends: it gets a thread of its own, not one of the cooperative
     /// threads the store's effects run on.
-    static func runOnOwnThread(_ session: LiveSession) async throws -> LiveOutcome {
+    static func runOnOwnThread(_ session: LiveSession) async throws -> SessionOutcome {
         let box = LiveSessionBox(session)
         return try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {

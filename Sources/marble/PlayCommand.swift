@@ -95,9 +95,8 @@ struct PlayCommand: AsyncParsableCommand {
             let client = session.client  // the session opened the file: no second probe
 
             let settings = PlayerSettingsStore.make()
-            let player = PlayerComponent(availablePresets: presets, settingsStore: settings, keepOpen: keepOpen,
-                                         client: client)
-            player.start()
+            let player = SessionComponent(input: .file(file.path), availablePresets: presets, settingsStore: settings,
+                                          keepOpen: keepOpen, client: client)
             defer {
                 player.stop()
                 settings.stop()
@@ -107,8 +106,8 @@ struct PlayCommand: AsyncParsableCommand {
             } else if settings.state.preset == nil, presets.contains(PresetLibrary.defaultName) {
                 player.send(.controls(.presetSelected(name: PresetLibrary.defaultName)))  // first run: the default look
             }
-            player.send(.fileOpened(path: file.path))
-            for await state in player.store.changes() where state.status != .loading { break }
+            player.start()  // loads the file
+            for await state in player.store.changes() where state.status != .loading && state.status != .idle { break }
             if case .failed(let message) = player.snapshot.status { throw MarbleError(.input, message) }
 
             let outcome = try await Self.runOnOwnThread(session, player)
@@ -150,7 +149,7 @@ struct PlayCommand: AsyncParsableCommand {
 
     /// The frame loop blocks between frames: it gets a thread of its own, not one of the few
     /// cooperative threads the store's effects run on.
-    private static func runOnOwnThread(_ session: PlayerSession, _ player: PlayerComponent) async throws -> PlayOutcome {
+    private static func runOnOwnThread(_ session: PlayerSession, _ player: SessionComponent) async throws -> SessionOutcome {
         let box = SessionBox(session)
         return try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {

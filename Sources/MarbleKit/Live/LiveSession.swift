@@ -13,7 +13,7 @@ import MarbleRender
 /// `FramePipeline`: `CaptureFrameSource` → `FrameRenderer` (the preset chosen now) → any of
 /// `TerminalSink`, `WindowSink` and `LiveEncodingSink`s (each on its own thread), real-time policy.
 ///
-/// Control state (connection, preset, sensitivity, outcome) lives in a ``LiveComponent``: connecting
+/// Control state (connection, preset, sensitivity, outcome) lives in a ``SessionComponent``: connecting
 /// is its effect, the capture's state changes and the keys are its events, and the session ends when
 /// an outcome is reduced (q, Ctrl-C, `--duration`). The frame path reads its snapshot once a frame.
 public final class LiveSession {
@@ -44,7 +44,9 @@ public final class LiveSession {
     }
     /// Called (on the store's notification thread) when the connection changes: capturing from a
     /// source, reconnecting. A session without a terminal reports these lines on standard error.
-    public var onConnectionChange: (@Sendable (LiveComponent.Connection) -> Void)?
+    public var onConnectionChange: (@Sendable (SessionComponent.Connection) -> Void)?
+    /// Called (on the store's notification thread) when a playlist's song starts, with its title.
+    public var onSongChange: (@Sendable (String) -> Void)?
 
     /// Validates `options` and checks the preset name; nothing is captured, opened or drawn until `run()`.
     ///
@@ -70,11 +72,12 @@ public final class LiveSession {
     /// - Throws: `.device` when no PulseAudio server runs (without `--wait`) or no display can show the
     ///   window, `.option` for an unknown source (naming the available ones), `.output` for a stream
     ///   that cannot connect, and any error of the pipeline or its sinks.
-    public func run() throws(MarbleError) -> LiveOutcome {
+    public func run() throws(MarbleError) -> SessionOutcome {
         let presets = PresetLibrary.names()
         let sound = try LiveSoundInput(options: options, pacer: pacer)
-        let live = LiveComponent(availablePresets: presets, requestedSource: options.capture.source,
-                                 preset: options.preset ?? PresetLibrary.defaultName, client: sound.client)
+        let live = SessionComponent(input: options.input, availablePresets: presets,
+                                    settings: PlayerSettings(preset: options.preset ?? PresetLibrary.defaultName),
+                                    client: sound.client)
         sound.report(to: live)
         let signals = TerminalSignals()
         defer {
@@ -83,7 +86,7 @@ public final class LiveSession {
         }
         try connect(live, signals: signals)
         if let outcome = live.snapshot.outcome { return outcome }
-        sourceName = sound.name ?? live.snapshot.connection.summary
+        sourceName = sound.name ?? live.snapshot.heard
 
         let onKey: @Sendable (Key) -> Void = { key in if let control = ControlEvent(key: key) { live.send(.controls(control)) } }
         let screens = try SessionScreens(plan: plan, onKey: onKey, onClose: { live.send(.controls(.quitRequested)) })
@@ -93,7 +96,7 @@ public final class LiveSession {
             warnings = sound.warnings + screens.windowWarnings
         }
         try draw(path, screens: screens, live: live, signals: signals, onKey: onKey)
-        if path.cancel.isCancelled == false { live.send(sound.hasEnded ? .mediaEnded : .durationReached) }
+        if path.cancel.isCancelled == false { live.send(sound.hasEnded ? .mediaEnded : .durationReached) }  // the source's facts
         recordedBytes = encodings.flatMap(\.files).reduce(0) {
             $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0)
         }
@@ -113,7 +116,7 @@ public final class LiveSession {
     /// Builds the frame path of the plan: the source over the sound's buffer (the starting preset says
     /// how to measure the sound; a later switch keeps this measure), the renderer, the encodings, the
     /// window and the terminal with its status row.
-    private func framePath(screens: SessionScreens, live: LiveComponent, sound: LiveSoundInput,
+    private func framePath(screens: SessionScreens, live: SessionComponent, sound: LiveSoundInput,
                            presets: [String]) throws(MarbleError) -> FramePath {
         let preset = live.snapshot.preset ?? PresetLibrary.defaultName
         let starting = try StartingScene(fixed: options.scene, chosen: preset, current: { live.snapshot.preset })
@@ -135,7 +138,7 @@ public final class LiveSession {
             let state = live.snapshot
             status.frameShown()
             status.update {
-                $0.connection = state.connection.summary
+                $0.connection = state.heard
                 $0.preset = fixedName ?? state.preset ?? "-"
                 $0.sensitivity = state.sensitivity
                 $0.idle = source.isIdle
@@ -153,7 +156,7 @@ public final class LiveSession {
     /// Runs the frame path until the store ends the session or the source ends: the store's end and
     /// connection changes are watched, the terminal entered and its keys read, time 0 set for the
     /// source and the recordings alike.
-    private func draw(_ path: FramePath, screens: SessionScreens, live: LiveComponent, signals: TerminalSignals,
+    private func draw(_ path: FramePath, screens: SessionScreens, live: SessionComponent, signals: TerminalSignals,
                       onKey: @escaping @Sendable (Key) -> Void) throws(MarbleError) {
         let cancel = path.cancel
         let ended = live.store.subscribe { state in if !state.isRunning { cancel.cancel() } }
@@ -184,25 +187,27 @@ public final class LiveSession {
         }
     }
 
-    /// Reports each change of the connection to ``onConnectionChange`` (once per change).
-    private func watchConnection(_ live: LiveComponent) -> GraniteSubscription {
-        let report = onConnectionChange
-        let lastConnection = Mutex<LiveComponent.Connection?>(nil)
+    /// Reports each change of the connection to ``onConnectionChange`` and each song that starts to
+    /// ``onSongChange`` (once per change).
+    private func watchConnection(_ live: SessionComponent) -> GraniteSubscription {
+        let report = onConnectionChange, reportSong = onSongChange
+        let last = Mutex<(connection: SessionComponent.Connection?, song: Int?, title: String?)>((nil, nil, nil))
         return live.store.subscribe { state in
-            let changed = lastConnection.withLock { last in
-                defer { last = state.connection }
-                return last != state.connection
+            let (connection, song) = last.withLock { last in
+                defer { last = (state.connection, state.song, state.title) }
+                return (last.connection != state.connection, last.song != state.song || last.title != state.title)
             }
-            if changed { report?(state.connection) }
+            if connection && state.capturing { report?(state.connection) }
+            if song, let title = state.title { reportSong?(title) }
         }
     }
 
     /// Starts the component, which connects the capture (its `onStart`), and waits for the connect effect's answer
     /// (a subscription wakes this thread; Ctrl-C meanwhile ends the session).
-    private func connect(_ live: LiveComponent, signals: TerminalSignals) throws(MarbleError) {
+    private func connect(_ live: SessionComponent, signals: TerminalSignals) throws(MarbleError) {
         let answered = DispatchSemaphore(value: 0)
         let watch = live.store.subscribe { state in
-            if state.captureStarted || !state.isRunning { answered.signal() }
+            if state.captureStarted || state.status == .playing || !state.isRunning { answered.signal() }
         }
         defer { watch.cancel() }
         live.start()
@@ -212,5 +217,6 @@ public final class LiveSession {
         if case .failed(let kind, let message) = live.snapshot.connection {
             throw MarbleError(MarbleError.Kind(rawValue: kind) ?? .device, message)
         }
+        if case .failed(let message) = live.snapshot.status { throw MarbleError(.input, message) }
     }
 }

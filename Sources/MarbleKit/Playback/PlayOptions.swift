@@ -36,13 +36,3 @@ public struct PlayOptions: Sendable {
         _ = try Limits.check(threads, in: Limits.threads, "--threads")
     }
 }
-
-/// How a play session ended.
-public enum PlayOutcome: String, Codable, Sendable, Equatable {
-    /// The user pressed q.
-    case quit
-    /// The media played to its end.
-    case ended
-    /// Ctrl-C or a termination signal.
-    case interrupted
-}

@@ -11,7 +11,7 @@ import MarbleRender
 /// Threads: the audio thread (`AudioPump`) decodes and writes to the device, whose blocking writes
 /// are the master clock; the pipeline's three threads (`PlaybackFrameSource` → `FrameRenderer` →
 /// `TerminalSink`, see ``run(player:)``) read the player's state snapshot and the `AudioClock` once
-/// per frame; the input thread turns keys into events. Control state lives in the ``PlayerComponent``
+/// per frame; the input thread turns keys into events. Control state lives in the ``SessionComponent``
 /// store, whose effects drive the audio thread; the frame path only sends it a position update four
 /// times a second and the end of the media.
 public final class PlayerSession {
@@ -52,9 +52,9 @@ public final class PlayerSession {
     /// The player's dependencies backed by this session: loading the file the session opened gives the
     /// duration read then (another path is an error: a session plays the one file it opened), and the
     /// audio thread follows the transport (pause, resume, seek).
-    public var client: PlayerClient {
+    public var client: SessionClient {
         let duration = self.duration, input = options.input
-        return PlayerClient(load: { path in
+        return SessionClient(load: { path in
             guard path == input else {
                 throw MarbleError(.input, "\(path): this session plays \(input)")
             }
@@ -82,7 +82,7 @@ public final class PlayerSession {
     /// The real-time configuration of the `FramePipeline`: a `PlaybackFrameSource` (the sound being
     /// heard, on the monotonic frame clock) → the `FrameRenderer` (the preset chosen now, at the
     /// window's size) → a `TerminalSink`. Keys arrive on the `TerminalInput` thread.
-    public func run(player: PlayerComponent) throws(MarbleError) -> PlayOutcome {
+    public func run(player: SessionComponent) throws(MarbleError) -> SessionOutcome {
         let signals = TerminalSignals()
         let pump = self.pump
         let controls = PlayerControls(player: player, clock: pump.clock)

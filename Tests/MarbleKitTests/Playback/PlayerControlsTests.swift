@@ -31,9 +31,9 @@ struct PlayerControlsTests {
         let decoder = try AudioDecoder(path: path)
         let pump = AudioPump(
             decoder: decoder, output: SilentAudioOutput(sampleRate: decoder.sampleRate, bufferSeconds: 0.05))
-        let player = PlayerComponent(availablePresets: ["aura"],
-                                     client: PlayerClient(load: { _ in 20 }, follow: { pump.follow($0) }))
-        player.send(.fileOpened(path: path))
+        let player = SessionComponent(input: .file(path), availablePresets: ["aura"],
+                                      client: SessionClient(load: { _ in 20 }, follow: { pump.follow($0) }))
+        player.send(.load(path: path))
         #expect(await eventually(timeout: .seconds(20)) { player.snapshot.status == .playing })
 
         let controls = PlayerControls(player: player, clock: pump.clock)
@@ -71,7 +71,8 @@ struct PlayerControlsTests {
 
     @Test("keys become store events: quit and Ctrl-C end the session through the store")
     func keysBecomeEvents() async {
-        let player = PlayerComponent(availablePresets: ["aura", "bars"], client: PlayerClient(load: { _ in 20 }))
+        let player = SessionComponent(input: .file("song.mp3"), availablePresets: ["aura", "bars"],
+                                      client: SessionClient(load: { _ in 20 }))
         let controls = PlayerControls(player: player, clock: AudioClock(sampleRate: 8_000))
         controls.apply(.control(.nextPresetRequested), heard: 0)
         #expect(player.snapshot.preset == "bars")
