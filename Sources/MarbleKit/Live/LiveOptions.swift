@@ -15,7 +15,7 @@ public struct LiveOptions: Sendable {
     /// Where the sound comes from: a capture source (the default) or a playlist of files.
     public var sound = SoundInput.capture
     /// The session's input: the capture (the source asked for), or the songs.
-    public var input: SessionInput {
+    public var sessionInput: SessionInput {
         switch sound {
         case .capture: .capture(source: capture.source)
         case .playlist(let paths, let loop): .playlist(paths, loop: loop)

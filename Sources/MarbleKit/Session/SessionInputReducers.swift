@@ -96,6 +96,9 @@ extension SessionComponent {
                 state.duration = duration.isFinite ? max(0, duration) : 0
                 state.position = 0
                 state.status = .playing
+                // The engine starts the song with a seek to 0: a new clock generation, so that no
+                // position of the song before is ever taken for one of this song.
+                return TransportReducer(client: client).follow(&state, seek: true)
             case .failed(let message):
                 guard state.status == .loading else { return .none }
                 state.status = .failed(message: message)

@@ -5,7 +5,7 @@ import MarbleCore
 /// songs of a playlist at 44.1 and 48 kHz become one stream at one rate.
 ///
 /// Output buffers are allocated once and grow only when a block is larger than any before it.
-final class StereoResampler {
+package final class StereoResampler {
     let inputRate: Int
     let outputRate: Int
     private var swr: OpaquePointer?
@@ -13,7 +13,7 @@ final class StereoResampler {
     private var right: UnsafeMutablePointer<Float>
     private var capacity = 0
 
-    init(from inputRate: Int, to outputRate: Int) throws(MarbleError) {
+    package init(from inputRate: Int, to outputRate: Int) throws(MarbleError) {
         self.inputRate = inputRate
         self.outputRate = outputRate
         var outLayout = AVChannelLayout(), inLayout = AVChannelLayout()
@@ -39,7 +39,7 @@ final class StereoResampler {
 
     /// Converts one block (`right` nil: mono) and hands the result to `body` (possibly empty: the
     /// resampler keeps a few samples of history).
-    func convert(left inLeft: UnsafeBufferPointer<Float>, right inRight: UnsafeBufferPointer<Float>?,
+    package func convert(left inLeft: UnsafeBufferPointer<Float>, right inRight: UnsafeBufferPointer<Float>?,
                  _ body: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>) -> Void) {
         let count = inLeft.count
         let needed = Int(swr_get_out_samples(swr, Int32(count)))

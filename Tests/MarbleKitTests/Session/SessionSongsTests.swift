@@ -30,6 +30,8 @@ import Testing
         await store.receive(.loadFinished(duration: 60)) {
             $0.status = .playing
             $0.duration = 60
+            $0.seekGeneration = 1
+            $0.transportVersion = 1
         }
         return store
     }
@@ -50,6 +52,8 @@ import Testing
         await store.receive(.loadFinished(duration: 60)) {
             $0.status = .playing
             $0.duration = 60
+            $0.seekGeneration = 2
+            $0.transportVersion = 2
         }
         await store.send(.mediaEnded) {
             $0.status = .ended
@@ -80,6 +84,8 @@ import Testing
         await store.receive(.loadFinished(duration: 60)) {
             $0.status = .playing
             $0.duration = 60
+            $0.seekGeneration = 2
+            $0.transportVersion = 2
         }
         await store.finish()
         #expect(loaded.all == ["a.mp3", "a.mp3"])
@@ -99,6 +105,8 @@ import Testing
         await store.receive(.loadFinished(duration: 60)) {
             $0.status = .playing
             $0.duration = 60
+            $0.seekGeneration = 2
+            $0.transportVersion = 2
         }
         await store.send(.load(path: "broken.mp3")) {
             $0.source = "broken.mp3"
@@ -134,15 +142,21 @@ import Testing
         await store.receive(.loadFinished(duration: 60)) {
             $0.status = .playing
             $0.duration = 60
+            $0.seekGeneration = 1
+            $0.transportVersion = 1
         }
         await store.send(.transport(.positionAdvanced(to: 2))) { $0.position = 2 }
         await store.send(.transport(.seekRequested(by: -5))) {
             $0.position = 0
-            $0.seekGeneration = 1
-            $0.transportVersion = 1
+            $0.seekGeneration = 2
+            $0.transportVersion = 2
         }
         await store.finish()
-        #expect(sent.all == [PlayerTransport(version: 1, paused: false, seek: .init(seconds: 0, generation: 1))])
+        // The song starts at 0 (generation 1); ← at 0:02 replays it from 0:00 (generation 2).
+        #expect(sent.all.sorted { $0.version < $1.version } == [
+            PlayerTransport(version: 1, paused: false, seek: .init(seconds: 0, generation: 1)),
+            PlayerTransport(version: 2, paused: false, seek: .init(seconds: 0, generation: 2)),
+        ])
     }
 
     @Test("a song change is the song's index and title (not a capture state); out of the list or after the end, ignored")

@@ -29,6 +29,8 @@ import Testing
         await store.receive(.loadFinished(duration: 120)) {
             $0.status = .playing
             $0.duration = 120
+            $0.seekGeneration = 1
+            $0.transportVersion = 1
         }
         return store
     }
@@ -93,6 +95,8 @@ import Testing
         await store.receive(.loadFinished(duration: 20)) {
             $0.status = .playing
             $0.duration = 20
+            $0.seekGeneration = 1
+            $0.transportVersion = 1
         }
         latch.open()
         #expect(await eventually { attempts.all.count == 2 })
@@ -105,15 +109,17 @@ import Testing
         let store = await playing(client: SessionClient(load: { _ in 120 }, follow: { sent.append($0) }))
         await store.send(.transport(.playPauseToggled)) {
             $0.status = .paused
-            $0.transportVersion = 1
+            $0.transportVersion = 2
         }
         await store.send(.transport(.playPauseToggled)) {
             $0.status = .playing
-            $0.transportVersion = 2
+            $0.transportVersion = 3
         }
         await store.finish()
-        #expect(Set(sent.all.map(\.version)) == [1, 2])
-        #expect(sent.all.first { $0.version == 2 } == PlayerTransport(version: 2, paused: false, seek: nil))
+        #expect(Set(sent.all.map(\.version)) == [1, 2, 3])
+        #expect(sent.all.first { $0.version == 1 } == PlayerTransport(version: 1, paused: false, seek: .init(seconds: 0, generation: 1)))
+        #expect(sent.all.first { $0.version == 2 } == PlayerTransport(version: 2, paused: true, seek: nil))
+        #expect(sent.all.first { $0.version == 3 } == PlayerTransport(version: 3, paused: false, seek: nil))
     }
 
     @Test func nothingToToggleBeforeAFileIsOpen() async {
@@ -132,7 +138,7 @@ import Testing
         await store.send(.transport(.positionAdvanced(to: 500))) { $0.position = 120 }
         await store.send(.transport(.playPauseToggled)) {
             $0.status = .paused
-            $0.transportVersion = 1
+            $0.transportVersion = 2
         }
         await store.send(.transport(.positionAdvanced(to: 2)))
         await store.finish()
@@ -143,23 +149,24 @@ import Testing
         let store = await playing(client: SessionClient(load: { _ in 120 }, follow: { sent.append($0) }))
         await store.send(.transport(.seekRequested(by: 30))) {
             $0.position = 30
-            $0.seekGeneration = 1
-            $0.transportVersion = 1
-        }
-        await store.send(.transport(.seekRequested(by: -45))) {
-            $0.position = 0
             $0.seekGeneration = 2
             $0.transportVersion = 2
         }
-        await store.send(.transport(.seekRequested(by: 1_000))) {
-            $0.position = 120
+        await store.send(.transport(.seekRequested(by: -45))) {
+            $0.position = 0
             $0.seekGeneration = 3
             $0.transportVersion = 3
+        }
+        await store.send(.transport(.seekRequested(by: 1_000))) {
+            $0.position = 120
+            $0.seekGeneration = 4
+            $0.transportVersion = 4
         }
         await store.send(.transport(.seekRequested(by: .nan)))
         await store.finish()
         let seeks = sent.all.sorted { $0.version < $1.version }.map(\.seek)
-        #expect(seeks == [.init(seconds: 30, generation: 1), .init(seconds: 0, generation: 2), .init(seconds: 120, generation: 3)])
+        #expect(seeks == [.init(seconds: 0, generation: 1), .init(seconds: 30, generation: 2), .init(seconds: 0, generation: 3),
+                          .init(seconds: 120, generation: 4)])
     }
 
     @Test func quittingAndInterruptingSetTheOutcomeOnce() async {
@@ -181,6 +188,8 @@ import Testing
         await store.receive(.loadFinished(duration: 120)) {
             $0.status = .playing
             $0.duration = 120
+            $0.seekGeneration = 1
+            $0.transportVersion = 1
         }
         await store.send(.mediaEnded) {
             $0.status = .ended
@@ -191,12 +200,13 @@ import Testing
         await store.finish()
     }
 
-    @Test("the session's client loads the file it opened (its duration) and refuses another path")
-    func theSessionLoadsItsOwnFile() async throws {
+    @Test("the session's client really loads: the file it opened (its duration), another file, and says why one cannot be")
+    func theSessionLoadsFiles() async throws {
         let path = try TestMedia.tone("wav", seconds: 2, rate: 8_000, channels: 1)
+        let other = try TestMedia.tone("wav", seconds: 3, rate: 16_000, channels: 2)
         var options = PlayOptions(input: path)
         options.noAudio = true
-        let session = try PlayerSession(options: options)
+        let session = try RealTimeSession(play: options)
         let store = makeSessionTestStore(input: .file(path), presets: ["aura"], client: session.client)
         await store.send(.sessionStarted) {
             $0.source = path
@@ -207,6 +217,35 @@ import Testing
         await store.receive(.loadFinished(duration: 2)) {
             $0.status = .playing
             $0.duration = 2
+            $0.seekGeneration = 1
+            $0.transportVersion = 1
+        }
+        await store.send(.load(path: other)) {
+            $0.source = other
+            $0.song = nil
+            $0.title = SessionComponent.title(of: other)
+            $0.status = .loading
+            $0.duration = 0
+        }
+        await store.receive(.loadFinished(duration: 3)) {
+            $0.status = .playing
+            $0.duration = 3
+            $0.seekGeneration = 2
+            $0.transportVersion = 2
+        }
+        let missing = path + ".missing.wav"
+        await store.send(.load(path: missing)) {
+            $0.source = missing
+            $0.title = SessionComponent.title(of: missing)
+            $0.status = .loading
+            $0.duration = 0
+        }
+        var expected = ""
+        do throws(MarbleError) { _ = try AudioDecoder(path: missing) } catch { expected = error.message }
+        #expect(expected.contains(missing), "\(expected)")
+        await store.receive(.loadFailed(message: expected), timeout: .seconds(20)) {
+            $0.status = .failed(message: expected)
+            $0.outcome = .failed
         }
         await store.finish()
     }
@@ -222,8 +261,8 @@ import Testing
         await store.send(.transport(.playPauseToggled)) {
             $0.status = .playing
             $0.position = 0
-            $0.seekGeneration = 1
-            $0.transportVersion = 1
+            $0.seekGeneration = 2
+            $0.transportVersion = 2
         }
         await store.send(.mediaEnded) {
             $0.status = .ended
@@ -232,8 +271,8 @@ import Testing
         await store.send(.transport(.seekRequested(by: -20))) {
             $0.status = .paused
             $0.position = 100
-            $0.seekGeneration = 2
-            $0.transportVersion = 2
+            $0.seekGeneration = 3
+            $0.transportVersion = 3
         }
         await store.finish()
     }
