@@ -23,7 +23,7 @@ public final class RealTimeSession {
     /// What the session opens and how it draws, decided from the options.
     public let plan: SessionPlan
     /// What the session plays or captures.
-    public let input: SessionInput
+    public var input: SessionInput { plan.input }
     private let fps: Rational
     private let threads: Int
     private let scene: Preset?
@@ -56,7 +56,6 @@ public final class RealTimeSession {
     package init(play options: PlayOptions, pacer: RealTimePacer) throws(MarbleError) {
         try options.validate()
         plan = .play(options)
-        input = options.sessionInput
         (fps, threads, scene) = (options.fps, options.threads, options.scene)
         engine = try PlayerEngine(options: options, pacer: pacer)
     }
@@ -75,7 +74,6 @@ public final class RealTimeSession {
             throw MarbleError(.preset, "unknown preset \"\(preset)\" (available: \(PresetLibrary.names().joined(separator: ", ")))")
         }
         plan = .live(options)
-        input = options.sessionInput
         (fps, threads, scene) = (options.fps, options.threads, options.scene)
         engine = try LiveEngine(options: options, plan: plan, pacer: pacer)
     }
@@ -118,8 +116,13 @@ public final class RealTimeSession {
             windowRenderer = screens.windowRenderer
             warnings = engine.warnings + screens.windowWarnings
         }
-        if try draw(store, screens: screens, signals: signals, onKey: onKey) { engine.sourceEnded(store: store) }
-        return store.snapshot.outcome ?? .interrupted
+        guard try draw(store, screens: screens, signals: signals, onKey: onKey) else {
+            return store.snapshot.outcome ?? .interrupted
+        }
+        // The source ran out (a paced playlist's end, `--duration`): a fact for the store. Whatever it
+        // decides, this source has nothing more to draw.
+        engine.sourceEnded(store: store)
+        return store.snapshot.outcome ?? .ended
     }
 
     /// Builds the frame path and runs it until the store ends the session (false) or the source ends
