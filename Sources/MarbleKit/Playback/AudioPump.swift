@@ -66,8 +66,7 @@ final class AudioPump: Sendable {
     /// the thread waits for the seek that starts the new song's clock generation.
     func load(_ decoder: sending AudioDecoder) {
         let handed = HandedDecoder(decoder: decoder)
-        mailbox.withLock { $0.next = handed }
-        wake.wake()
+        mailbox.withLock { $0.next = handed }  // taken within a pause poll or a device write
     }
 
     /// Starts the audio thread, paused or not.

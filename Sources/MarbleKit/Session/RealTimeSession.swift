@@ -17,8 +17,8 @@ import MarblePipeline
 /// The terminal is restored, the window closed and every recording finished on every way out.
 ///
 /// The engine follows the input: songs with no outputs play through the speakers with the sound card
-/// as the clock and a transport (``PlayerEngine``); a capture, or songs with outputs, fill a live
-/// buffer that the recordings and streams share (``LiveEngine``).
+/// as the clock and a transport (`PlayerEngine`); a capture, or songs with outputs, fill a live
+/// buffer that the recordings and streams share (`LiveEngine`).
 public final class RealTimeSession {
     /// What the session opens and how it draws, decided from the options.
     public let plan: SessionPlan

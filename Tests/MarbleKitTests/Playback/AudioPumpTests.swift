@@ -63,6 +63,7 @@ import Testing
         defer { pump.stop() }
         #expect(await Self.advance(clock) { pump.clock.reading.written >= 800 }, "the first song never played")
         pump.load(try AudioDecoder(path: first))
+        #expect(!wake.isWoken, "handing a song over must not end the device's and the thread's waits for good")
         #expect(await Self.advance(clock) { pump.clock.reading.written == 0 }, "the new song did not begin")
         // Half a second later, still nothing written: the thread waits for the store's seek.
         let waited = pump.clock.reading.stamp
