@@ -250,10 +250,12 @@ struct PlayCommandErrorTests {
         }
         let config = PlayTools.makeDirectory("marble-cfg")
         defer { try? FileManager.default.removeItem(atPath: config) }
-        let r = try PlayTools.marble(["play", song, "--no-audio"], environment: ["XDG_CONFIG_HOME": config])
-        #expect(r.status == 2, "\(r.stderr)")
-        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
-        #expect(r.stderr.contains("terminal"), "\(r.stderr)")
+        for songs in [[song], [song, song]] {  // one file, or a playlist: the same session, the same error
+            let r = try PlayTools.marble(["play"] + songs + ["--no-audio"], environment: ["XDG_CONFIG_HOME": config])
+            #expect(r.status == 2, "\(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+            #expect(r.stderr.contains("terminal"), "\(r.stderr)")
+        }
     }
 
     @Test("a bad option value is one line and exit status 2", arguments: [

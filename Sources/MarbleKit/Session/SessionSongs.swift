@@ -12,10 +12,15 @@ extension SessionComponent {
 
         /// What happens to the songs.
         public enum Payload: Sendable {
+            /// ``SessionComponent/Event/load(path:)``: a file to load.
             case load(String)
+            /// ``SessionComponent/Event/loadFinished(duration:)``: the file's duration.
             case loaded(Double)
+            /// ``SessionComponent/Event/loadFailed(message:)``: why it could not be opened.
             case failed(String)
+            /// ``SessionComponent/Event/mediaEnded``.
             case ended
+            /// ``SessionComponent/Event/songChanged(index:title:)``: the song's index and title.
             case changed(Int, String)
         }
 
