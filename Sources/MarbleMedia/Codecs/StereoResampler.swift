@@ -12,6 +12,9 @@ package final class StereoResampler {
     private var left: UnsafeMutablePointer<Float>
     private var right: UnsafeMutablePointer<Float>
     private var capacity = 0
+    /// The channel pointers handed to libswresample, allocated once (no array built per block).
+    private let inputs = UnsafeMutablePointer<UnsafePointer<UInt8>?>.allocate(capacity: 2)
+    private let outputs = UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>.allocate(capacity: 2)
 
     package init(from inputRate: Int, to outputRate: Int) throws(MarbleError) {
         self.inputRate = inputRate
@@ -35,6 +38,8 @@ package final class StereoResampler {
         swr_free(&swr)
         left.deallocate()
         right.deallocate()
+        inputs.deallocate()
+        outputs.deallocate()
     }
 
     /// Converts one block (`right` nil: mono) and hands the result to `body` (possibly empty: the
@@ -50,19 +55,11 @@ package final class StereoResampler {
             left = .allocate(capacity: capacity)
             right = .allocate(capacity: capacity)
         }
-        var inputs: [UnsafePointer<UInt8>?] = [
-            UnsafeRawPointer(inLeft.baseAddress).map { $0.assumingMemoryBound(to: UInt8.self) },
-            UnsafeRawPointer((inRight ?? inLeft).baseAddress).map { $0.assumingMemoryBound(to: UInt8.self) },
-        ]
-        var outputs: [UnsafeMutablePointer<UInt8>?] = [
-            UnsafeMutableRawPointer(left).assumingMemoryBound(to: UInt8.self),
-            UnsafeMutableRawPointer(right).assumingMemoryBound(to: UInt8.self),
-        ]
-        let made = outputs.withUnsafeMutableBufferPointer { out in
-            inputs.withUnsafeMutableBufferPointer { inp in
-                swr_convert(swr, out.baseAddress, Int32(capacity), inp.baseAddress, Int32(count))
-            }
-        }
+        inputs[0] = UnsafeRawPointer(inLeft.baseAddress).map { $0.assumingMemoryBound(to: UInt8.self) }
+        inputs[1] = UnsafeRawPointer((inRight ?? inLeft).baseAddress).map { $0.assumingMemoryBound(to: UInt8.self) }
+        outputs[0] = UnsafeMutableRawPointer(left).assumingMemoryBound(to: UInt8.self)
+        outputs[1] = UnsafeMutableRawPointer(right).assumingMemoryBound(to: UInt8.self)
+        let made = swr_convert(swr, outputs, Int32(capacity), inputs, Int32(count))
         guard made > 0 else { return }
         body(UnsafeBufferPointer(start: left, count: Int(made)), UnsafeBufferPointer(start: right, count: Int(made)))
     }
