@@ -114,7 +114,7 @@ public final class RealTimeSession {
         let screens = try SessionScreens(plan: plan, onKey: onKey, onClose: { store.send(.controls(.quitRequested)) })
         defer {
             windowRenderer = screens.windowRenderer
-            warnings = engine.warnings + screens.windowWarnings
+            warnings = engine.warnings + store.snapshot.skipped + screens.windowWarnings
         }
         guard try draw(store, screens: screens, signals: signals, onKey: onKey) else {
             return store.snapshot.outcome ?? .interrupted

@@ -42,6 +42,8 @@ extension SessionComponent {
         public var seekGeneration: Int
         /// Increases with every transport change the store asks the engine for (see ``PlayerTransport``).
         public var transportVersion: Int
+        /// Songs of the list that could not be loaded and were skipped, one line each (at most 100).
+        public var skipped: [String]
 
         // MARK: The capture's connection
 
@@ -65,6 +67,7 @@ extension SessionComponent {
             duration = 0
             seekGeneration = 0
             transportVersion = 0
+            skipped = []
             self.requestedSource = requestedSource
             connection = .idle
             captureStarted = false

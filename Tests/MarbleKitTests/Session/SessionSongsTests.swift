@@ -65,6 +65,44 @@ import Testing
         #expect(loaded.all == ["a.mp3", "b.mp3"])
     }
 
+    @Test("a song of the list that cannot be loaded is skipped with a note; the last one failing ends the session")
+    func aBrokenSongIsSkipped() async {
+        let loaded = Recorder<String>()
+        let store = makeSessionTestStore(input: .playlist(["a.mp3", "broken.mp3", "c.mp3", "broken.mp3"], loop: false),
+                                         keepOpen: false, client: Self.client(loaded))
+        await store.send(.load(path: "broken.mp3")) {
+            $0.source = "broken.mp3"
+            $0.song = 1
+            $0.title = "broken"
+            $0.status = .loading
+        }
+        await store.receive(.loadFailed(message: "broken.mp3: not a media file")) {
+            $0.skipped = ["broken.mp3: not a media file; skipped"]
+            $0.source = "c.mp3"
+            $0.song = 2
+            $0.title = "c"
+        }
+        await store.receive(.loadFinished(duration: 60)) {
+            $0.status = .playing
+            $0.duration = 60
+            $0.seekGeneration = 1
+            $0.transportVersion = 1
+        }
+        await store.send(.mediaEnded) {
+            $0.source = "broken.mp3"
+            $0.song = 3
+            $0.title = "broken"
+            $0.status = .loading
+            $0.duration = 0
+        }
+        await store.receive(.loadFailed(message: "broken.mp3: not a media file")) {
+            $0.status = .failed(message: "broken.mp3: not a media file")
+            $0.outcome = .failed
+        }
+        await store.finish()
+        #expect(loaded.all == ["broken.mp3", "c.mp3", "broken.mp3"])
+    }
+
     @Test("with loop, the end of the last song loads the first again")
     func loopStartsAgain() async {
         let loaded = Recorder<String>()
