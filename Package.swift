@@ -145,7 +145,7 @@ let package = Package(
             name: "MarbleKitTests",
             dependencies: [
                 "MarbleKit", "MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender", "MarblePipeline", "Granite",
-                "TestSupport", .product(name: "Clocks", package: "swift-clocks"),
+                "TestSupport",
             ],
             exclude: ["Render/Golden/GoldenImages", "MilkDrop/GoldenImages"]),
         // Links the interposer, so the test process counts allocations (and `swift test` builds the library
