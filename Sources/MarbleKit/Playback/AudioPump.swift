@@ -255,7 +255,8 @@ private final class Worker: @unchecked Sendable {
     private func seek(to seconds: Double, generation: Int, _ pump: AudioPump) throws(MarbleError) {
         try output.flush()
         try decoder.seek(to: seconds)
-        if resampler != nil { resampler = try StereoResampler(from: decoder.sampleRate, to: rate) }  // no history across the jump
+        // A resampler's history belongs before the jump: a new one.
+        if resampler != nil { resampler = try StereoResampler(from: decoder.sampleRate, to: rate) }
         atEnd = false
         interrupted = false
         fresh = true

@@ -71,7 +71,8 @@ public final class RealTimeSession {
     package init(live options: LiveOptions, pacer: RealTimePacer) throws(MarbleError) {
         try options.validate()
         if let preset = options.preset, !PresetLibrary.names().contains(preset) {
-            throw MarbleError(.preset, "unknown preset \"\(preset)\" (available: \(PresetLibrary.names().joined(separator: ", ")))")
+            let available = PresetLibrary.names().joined(separator: ", ")
+            throw MarbleError(.preset, "unknown preset \"\(preset)\" (available: \(available))")
         }
         plan = .live(options)
         (fps, threads, scene) = (options.fps, options.threads, options.scene)
@@ -150,7 +151,8 @@ public final class RealTimeSession {
         let pipeline = FramePipeline(source: path.source, renderer: renderer,
                                      sinks: path.sinks + screens.sinks(terminal: terminal), policy: plan.policy)
         do {
-            statistics = try pipeline.run(cancel: cancel, progressInterval: path.progressInterval, progress: path.progress)
+            statistics = try pipeline.run(cancel: cancel, progressInterval: path.progressInterval,
+                                          progress: path.progress)
         } catch {
             store.send(.controls(.interrupted))
             throw error

@@ -66,9 +66,9 @@ public struct SessionPlan: Equatable, Sendable {
             policy: watched ? .realtime : .realtimeBuffered, lagAllowance: lag, outputs: options.outputs)
     }
 
-    /// The plan of `marble play` without outputs (a file or a playlist, with a transport): the terminal unless only a window was asked for (with
-    /// neither, opening the terminal reports that there is none); the picture follows the window, else
-    /// the terminal.
+    /// The plan of `marble play` without outputs (a file or a playlist, with a transport): the terminal
+    /// unless only a window was asked for (with neither, opening the terminal reports that there is
+    /// none); the picture follows the window, else the terminal.
     public static func play(_ options: PlayOptions) -> SessionPlan {
         let terminal = options.terminal || !options.window
         return SessionPlan(

@@ -54,7 +54,8 @@ extension SessionComponent {
         /// True once the capture runs (connected, or waiting for a server with `--wait`).
         public var captureStarted: Bool
 
-        /// A state with the given values; `sensitivity` is clamped to ``Sensitivity/range`` (not-a-number gives the default).
+        /// A state with the given values; `sensitivity` is clamped to ``Sensitivity/range`` (not-a-number
+        /// gives the default).
         public init(preset: String? = nil, sensitivity: Float = Sensitivity.default, songs: [String] = [],
                     loop: Bool = false, keepOpen: Bool = false, requestedSource: String? = nil) {
             self.preset = preset
