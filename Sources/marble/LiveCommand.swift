@@ -84,9 +84,11 @@ struct LiveCommand: AsyncParsableCommand {
                 return
             }
             let options = try makeOptions()
-            let session = try LiveSession(options: options)
+            let session = try RealTimeSession(live: options)
             if !options.terminal && !quiet { LiveReports.reportChanges(of: session, verb: "capturing") }
-            let outcome = try await LiveReports.runOnOwnThread(session)
+            let store = session.makeStore(availablePresets: PresetLibrary.names(),
+                                          settings: PlayerSettings(preset: options.preset ?? PresetLibrary.defaultName))
+            let outcome = try await LiveReports.runOnOwnThread(session, store)
             if !quiet { LiveReports.summarize(session) }
             if outcome == .interrupted { throw ExitCode(130) }
         }

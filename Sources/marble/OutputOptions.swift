@@ -33,7 +33,7 @@ struct OutputOptions: ParsableArguments {
 /// terminal shows the status row), and the summary at the end.
 enum LiveReports {
     /// `verb`: what the session does with its source ("capturing", "playing").
-    static func reportChanges(of session: LiveSession, verb: String) {
+    static func reportChanges(of session: RealTimeSession, verb: String) {
         session.onConnectionChange = { connection in
             switch connection {
             case .capturing(let source): Console.writeErr("marble: \(verb) \(source)\n")
@@ -42,6 +42,7 @@ enum LiveReports {
             case .idle, .failed: break
             }
         }
+        session.onSongChange = { title in Console.writeErr("marble: \(verb) \(title)\n") }
         session.onStreamChange = { url, state in
             switch state {
             case .sending: Console.writeErr("marble: \(url): sending\n")
@@ -51,7 +52,7 @@ enum LiveReports {
         }
     }
 
-    static func summarize(_ session: LiveSession) {
+    static func summarize(_ session: RealTimeSession) {
         for w in session.warnings { Console.warning(w) }
         let s = session.statistics
         var line = String(format: "%@: %d frames in %.1f s (%.1f fps), %d dropped, %d idle",
@@ -67,7 +68,7 @@ enum LiveReports {
             }
         }
         if session.recordedBytes > 0 {
-            let files = session.options.outputs.filter { (try? StreamURL($0)) == nil }
+            let files = session.outputs.filter { (try? StreamURL($0)) == nil }
             Console.writeErr("  recorded \(files.joined(separator: ", ")) (\(Format.bytes(session.recordedBytes)))\n")
         }
         for (url, stream) in session.streamReports {
@@ -83,12 +84,12 @@ enum LiveReports {
 
     /// The session blocks until it ends: it gets a thread of its own, not one of the cooperative
     /// threads the store's effects run on.
-    static func runOnOwnThread(_ session: LiveSession) async throws -> LiveOutcome {
-        let box = LiveSessionBox(session)
+    static func runOnOwnThread(_ session: RealTimeSession, _ store: SessionComponent) async throws -> SessionOutcome {
+        let box = SessionBox(session)
         return try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 do throws(MarbleError) {
-                    continuation.resume(returning: try box.session.run())
+                    continuation.resume(returning: try box.session.run(store))
                 } catch {
                     continuation.resume(throwing: error)
                 }
@@ -99,7 +100,7 @@ enum LiveReports {
 
 /// Hands the session to its thread. Safety of @unchecked Sendable: after the hand-over only that
 /// thread uses the session until the continuation resumes the caller, which then only reads results.
-private struct LiveSessionBox: @unchecked Sendable {
-    let session: LiveSession
-    init(_ session: LiveSession) { self.session = session }
+private struct SessionBox: @unchecked Sendable {
+    let session: RealTimeSession
+    init(_ session: RealTimeSession) { self.session = session }
 }

@@ -15,10 +15,14 @@ struct PlayCommand: AsyncParsableCommand {
             The preset and sensitivity you choose are remembered in $XDG_CONFIG_HOME/marble/player.json \
             (~/.config/marble/player.json). --window shows the picture in a window too (f fullscreen).
 
-            With -o (files and streams, as in `marble live`), several songs, an M3U playlist or --loop, \
-            the songs play one after another at real-time pace on the system clock, with one continuous \
-            timeline. Their sound goes to the speakers (unless --no-audio) and to the outputs; with -o, \
-            to the speakers only when --device names a sink: a visualizer channel stays silent here.
+            Several songs, an M3U playlist or --loop play one after another through the speakers, with \
+            the same keys: a seek stays within the song (← at its start plays it again from 0:00), and \
+            the next song follows the end of each.
+
+            With -o (files and streams, as in `marble live`) the songs play at real-time pace on the \
+            system clock, with one continuous timeline (no pause, no seek). Their sound goes to the \
+            outputs, and to the speakers only when --device names a sink: a visualizer channel stays \
+            silent here.
 
             Examples:
               marble play song.mp3
@@ -70,50 +74,28 @@ struct PlayCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let songs = try Playlist.expand(inputs)
-            if !outputs.output.isEmpty || songs.count > 1 || loop || inputs.contains(where: Playlist.isPlaylist) {
-                return try await playThroughOutputs(songs)
-            }
-            let input = songs[0]
-            // A FIFO or pipe is opened more than once below: copied once first (kept until the end).
-            let file = try InputFile(input)
+            if !outputs.output.isEmpty { return try await playThroughOutputs(songs) }
+            // A FIFO or pipe is opened more than once (its duration, then its sound): copied once first
+            // (kept until the end).
+            let file = songs.count == 1 ? try InputFile(songs[0]) : nil
             defer { withExtendedLifetime(file) {} }
-            var options = PlayOptions(input: file.path)
-            options.fps = try OptionParsing.fps(fps)
-            options.device = device
-            options.noAudio = noAudio
-            options.threads = threads
-            options.keepOpen = keepOpen
-            options.terminal = isatty(0) == 1 && isatty(1) == 1
-            options.window = outputs.window || outputs.fullscreen
-            options.fullscreen = outputs.fullscreen
-            if outputs.bitrate != nil { throw MarbleError(.option, "--bitrate: only for streams (-o udp://…, srt://…, rtmp://…)") }
+            let options = try playOptions(file.map { [$0.path] } ?? songs)
             let presets = PresetLibrary.names()
             if let preset, !presets.contains(preset) {
                 throw MarbleError(.preset, "unknown preset \"\(preset)\" (available: \(presets.joined(separator: ", ")))")
             }
-            let session = try PlayerSession(options: options)
-            let client = session.client  // the session opened the file: no second probe
-
+            let session = try RealTimeSession(play: options)
             let settings = PlayerSettingsStore.make()
-            let player = PlayerComponent(availablePresets: presets, settingsStore: settings, keepOpen: keepOpen,
-                                         client: client)
-            player.start()
-            defer {
-                player.stop()
-                settings.stop()
-            }
+            defer { settings.stop() }  // writes a pending save
+            let player = session.makeStore(availablePresets: presets, settingsStore: settings, keepOpen: keepOpen)
             if let preset {
                 player.send(.controls(.presetSelected(name: preset)))
             } else if settings.state.preset == nil, presets.contains(PresetLibrary.defaultName) {
                 player.send(.controls(.presetSelected(name: PresetLibrary.defaultName)))  // first run: the default look
             }
-            player.send(.fileOpened(path: file.path))
-            for await state in player.store.changes() where state.status != .loading { break }
-            if case .failed(let message) = player.snapshot.status { throw MarbleError(.input, message) }
-
-            let outcome = try await Self.runOnOwnThread(session, player)
+            let outcome = try await LiveReports.runOnOwnThread(session, player)
             for w in session.warnings { Console.warning(w) }
-            let s = session.statistics
+            let s = session.playStatistics
             let cells = s.columns > 0 ? " at \(s.columns)x\(s.rows) cells" : ""
             Console.writeErr(String(format: "%d frames in %.1f s (%.1f fps, %d dropped)%@: render %.2f ms, outputs %.2f ms per frame\n",
                                     s.frames, s.seconds, s.framesPerSecond, s.dropped, cells, s.meanRender, s.meanTerminal))
@@ -122,8 +104,26 @@ struct PlayCommand: AsyncParsableCommand {
         }
     }
 
-    /// Several songs, a playlist, --loop or outputs: the live frame path with the songs as its sound,
-    /// at real-time pace.
+    /// The options of songs played through the speakers (no outputs): a file, or a playlist with its
+    /// transport (seek and pause work in every song).
+    private func playOptions(_ songs: [String]) throws(MarbleError) -> PlayOptions {
+        var options = PlayOptions(songs: songs)
+        options.loop = loop
+        options.fps = try OptionParsing.fps(fps)
+        options.device = device
+        options.noAudio = noAudio
+        options.threads = threads
+        options.keepOpen = keepOpen
+        options.scene = try milkdrop.scene()
+        options.terminal = isatty(0) == 1 && isatty(1) == 1
+        options.window = outputs.window || outputs.fullscreen
+        options.fullscreen = outputs.fullscreen
+        if outputs.bitrate != nil { throw MarbleError(.option, "--bitrate: only for streams (-o udp://…, srt://…, rtmp://…)") }
+        return options
+    }
+
+    /// Outputs: the live frame path with the songs as its sound, at real-time pace (one continuous
+    /// timeline for the recordings and streams, so no transport).
     private func playThroughOutputs(_ songs: [String]) async throws {
         var o = LiveOptions()
         o.sound = .playlist(paths: songs, loop: loop)
@@ -141,33 +141,12 @@ struct PlayCommand: AsyncParsableCommand {
         o.audioBitrate = audioBitrate
         o.terminal = isatty(0) == 1 && isatty(1) == 1
         o.idleAfter = .infinity  // a song's quiet passage is part of the show
-        let session = try LiveSession(options: o)
+        let session = try RealTimeSession(live: o)
         if !o.terminal { LiveReports.reportChanges(of: session, verb: "playing") }
-        let outcome = try await LiveReports.runOnOwnThread(session)
+        let store = session.makeStore(availablePresets: PresetLibrary.names(),
+                                      settings: PlayerSettings(preset: o.preset ?? PresetLibrary.defaultName))
+        let outcome = try await LiveReports.runOnOwnThread(session, store)
         LiveReports.summarize(session)
         if outcome == .interrupted { throw ExitCode(130) }
     }
-
-    /// The frame loop blocks between frames: it gets a thread of its own, not one of the few
-    /// cooperative threads the store's effects run on.
-    private static func runOnOwnThread(_ session: PlayerSession, _ player: PlayerComponent) async throws -> PlayOutcome {
-        let box = SessionBox(session)
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                do throws(MarbleError) {
-                    continuation.resume(returning: try box.session.run(player: player))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
-    }
-}
-
-/// Hands the session to the frame loop's thread. Safety of @unchecked Sendable: after the hand-over
-/// only that thread uses the session, until the continuation resumes the caller, which then only reads
-/// `warnings` (the threads are ordered by the continuation).
-private struct SessionBox: @unchecked Sendable {
-    let session: PlayerSession
-    init(_ session: PlayerSession) { self.session = session }
 }

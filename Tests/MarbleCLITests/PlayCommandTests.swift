@@ -19,9 +19,10 @@ struct PlayCommandTests {
     /// The shell command for the tmux window: the player, then its exit status and the terminal's
     /// settings (to prove raw mode was undone; written whole before the status appears, so a test that
     /// sees the status reads complete settings), then an idle shell so the pane stays inspectable.
-    func playCommand(_ pulse: PulseServer, config: String, results: String, extra: String = "") -> String {
+    func playCommand(_ pulse: PulseServer, config: String, results: String, extra: String = "", songs: [String]? = nil) -> String {
         let env = pulse.environment.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
-        return "env \(env) XDG_CONFIG_HOME=\(config) \(CLI.executable.path) play \(song) --fps 15 \(extra); "
+        let played = (songs ?? [song]).joined(separator: " ")
+        return "env \(env) XDG_CONFIG_HOME=\(config) \(CLI.executable.path) play \(played) --fps 15 \(extra); "
             + "s=$?; stty -a > \(results)/stty.tmp; mv \(results)/stty.tmp \(results)/stty; echo $s > \(results)/status; sleep 600"
     }
 
@@ -135,6 +136,53 @@ struct PlayCommandTests {
         return parts.count == 2 ? parts[0] * 60 + parts[1] : nil
     }
 
+    @Test("several songs without outputs play through the speakers with the transport: → to the end plays the next, ← stays in it")
+    func playlistHasATransport() throws {
+        let pulse = try PulseServer()
+        defer { pulse.stop() }
+        let first = CLI.path("play-pl-a.wav"), second = CLI.path("play-pl-b.wav")
+        try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=440:d=20:r=48000", first])
+        try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=660:d=20:r=44100", second])
+        let config = PlayTools.makeDirectory("marble-cfg")
+        let results = PlayTools.makeDirectory("marble-res")
+        defer {
+            try? FileManager.default.removeItem(atPath: config)
+            try? FileManager.default.removeItem(atPath: results)
+        }
+        let command = playCommand(pulse, config: config, results: results, songs: [first, second])
+        let term = try TmuxTerminal(columns: 100, rows: 24, command: command)
+        defer { term.stop() }
+
+        // The first song plays and is heard; the status row names it.
+        #expect(PlayTools.eventually(timeout: 90) {
+            term.statusLine.contains("playing") && term.statusLine.contains("play-pl-a")
+        }, "\(term.statusLine)")
+        var rms: Float = 0
+        #expect(try PlayTools.eventually(timeout: 30) { rms = try pulse.monitorRMS(); return rms > 0.03 }, "RMS \(rms)")
+
+        // → four times reaches the end of the 20 s song: the next one (44.1 kHz, resampled) plays.
+        for _ in 0..<4 { term.send("Right") }
+        #expect(PlayTools.eventually(timeout: 30) {
+            term.statusLine.contains("playing") && term.statusLine.contains("play-pl-b")
+        }, "\(term.statusLine)")
+        #expect(try PlayTools.eventually(timeout: 30) { rms = try pulse.monitorRMS(); return rms > 0.03 }, "RMS \(rms)")
+
+        // Two seconds in, ← goes back to the start of this song, not into the one before.
+        #expect(PlayTools.eventually(timeout: 30) { (Self.seconds(in: term.statusLine) ?? 0) >= 2 }, "\(term.statusLine)")
+        term.send("Left")
+        #expect(PlayTools.eventually(timeout: 20) {
+            term.statusLine.contains("play-pl-b") && (Self.seconds(in: term.statusLine) ?? 99) <= 1
+        }, "\(term.statusLine)")
+
+        // Space pauses it; q quits with status 0.
+        term.send("Space")
+        #expect(PlayTools.eventually(timeout: 20) { term.statusLine.contains("paused") }, "\(term.statusLine)")
+        term.send("q")
+        let status = "\(results)/status"
+        #expect(PlayTools.eventually(timeout: 30) { !Self.read(status).isEmpty })
+        #expect(Self.read(status).trimmingCharacters(in: .whitespacesAndNewlines) == "0", "exit status \(Self.read(status))")
+    }
+
     @Test("several songs are heard too: two files play one after the other to the sink, and to the recording")
     func severalSongsReachTheSink() throws {
         let pulse = try PulseServer()
@@ -202,10 +250,12 @@ struct PlayCommandErrorTests {
         }
         let config = PlayTools.makeDirectory("marble-cfg")
         defer { try? FileManager.default.removeItem(atPath: config) }
-        let r = try PlayTools.marble(["play", song, "--no-audio"], environment: ["XDG_CONFIG_HOME": config])
-        #expect(r.status == 2, "\(r.stderr)")
-        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
-        #expect(r.stderr.contains("terminal"), "\(r.stderr)")
+        for songs in [[song], [song, song]] {  // one file, or a playlist: the same session, the same error
+            let r = try PlayTools.marble(["play"] + songs + ["--no-audio"], environment: ["XDG_CONFIG_HOME": config])
+            #expect(r.status == 2, "\(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+            #expect(r.stderr.contains("terminal"), "\(r.stderr)")
+        }
     }
 
     @Test("a bad option value is one line and exit status 2", arguments: [

@@ -14,6 +14,13 @@ public struct LiveOptions: Sendable {
 
     /// Where the sound comes from: a capture source (the default) or a playlist of files.
     public var sound = SoundInput.capture
+    /// The session's input: the capture (the source asked for), or the songs.
+    public var sessionInput: SessionInput {
+        switch sound {
+        case .capture: .capture(source: capture.source)
+        case .playlist(let paths, let loop): .playlist(paths, loop: loop)
+        }
+    }
     /// Capture settings (for ``SoundInput/capture``).
     public var capture = CaptureOptions()
     /// Where a playlist is heard too (``LiveOptions/SoundInput/playlist(paths:loop:)``): the speakers, or nil for nowhere.

@@ -11,7 +11,7 @@ final class LiveSoundInput: Sendable {
     }
     private let input: Input
     let buffer: CaptureBuffer
-    let client: LiveClient
+    let client: SessionClient
 
     /// The input `options` ask for; a playlist plays on `pacer`'s clock.
     init(options: LiveOptions, pacer: RealTimePacer = .system()) throws(MarbleError) {
@@ -20,7 +20,10 @@ final class LiveSoundInput: Sendable {
             let capture = try AudioCapture(options: options.capture)
             input = .capture(capture)
             buffer = capture.buffer
-            client = .capturing(capture)
+            client = SessionClient(connect: {
+                try capture.start()
+                return capture.sourceName
+            }, disconnect: { capture.stop() })
         case .playlist(let paths, let loop):
             var speakers: PulseAudioOutput?
             if let sink = options.speakers {
@@ -30,18 +33,18 @@ final class LiveSoundInput: Sendable {
             let feed = try PlaylistFeed(paths: paths, loop: loop, sampleRate: 48_000, pacer: pacer, speakers: speakers)
             input = .playlist(feed)
             buffer = feed.buffer
-            client = LiveClient(connect: {
-                feed.start()
-                return PlaylistFeed.title(of: feed.paths[0])
+            client = SessionClient(load: { _ in
+                feed.start()  // the feed plays the list itself and reports each song
+                return 0
             }, disconnect: { feed.stop() })
         }
     }
 
     /// Reports source changes to `live` as events: the capture's state, or the song that starts playing.
-    func report(to live: LiveComponent) {
+    func report(to live: SessionComponent) {
         switch input {
-        case .capture(let capture): capture.onStateChange = { live.send(.captureChanged($0)) }
-        case .playlist(let feed): feed.onSongChange = { index, title in live.send(.songStarted(index: index, title: title)) }
+        case .capture(let capture): capture.onStateChange = { live.send(.connection(.changed($0))) }
+        case .playlist(let feed): feed.onSongChange = { index, title in live.send(.songChanged(index: index, title: title)) }
         }
     }
 

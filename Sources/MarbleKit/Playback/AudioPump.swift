@@ -12,6 +12,11 @@ import MarbleMedia
 /// writes: the device plays out its short buffer and idles; resuming continues with the next sample,
 /// so no sound is lost or repeated. A seek flushes the device and repositions the decoder. While paused
 /// the thread looks at the mailbox every ``pausePoll`` on the session's ``RealTimePacer``.
+///
+/// Songs: ``load(_:)`` hands the thread the next song's decoder; it plays at the pump's rate (the first
+/// song's: the device's), resampled when the song has another. The thread then waits for the store's
+/// seek to its start (a new clock generation) before it plays, so no sound of the new song is heard
+/// under the old song's generation.
 final class AudioPump: Sendable {
     struct Commands: Sendable {
         var paused = false
@@ -20,6 +25,14 @@ final class AudioPump: Sendable {
         var stop = false
         /// The version of the last transport applied (see ``PlayerTransport``).
         var version = 0
+        /// The next song's decoder, handed over once.
+        var next: HandedDecoder?
+    }
+
+    /// A decoder on its way to the audio thread. Safety of @unchecked Sendable: ``load(_:)`` takes it
+    /// as `sending` (its maker keeps no reference), and from the mailbox on only the audio thread uses it.
+    struct HandedDecoder: @unchecked Sendable {
+        let decoder: AudioDecoder
     }
 
     let clock: AudioClock
@@ -39,12 +52,21 @@ final class AudioPump: Sendable {
     /// Ends the audio thread's waits on the clock when it stops (shared with a silent device).
     let wake: RealTimePacer.Wake
 
+    /// A pump at `decoder`'s rate (the rate `output` was opened at); `stereo`: whether the analyser
+    /// gets both channels (by default when the first song has two; a playlist passes true).
     init(decoder: AudioDecoder, output: any AudioOutput, pacer: RealTimePacer = .system(),
-         wake: RealTimePacer.Wake = RealTimePacer.Wake()) {
+         wake: RealTimePacer.Wake = RealTimePacer.Wake(), stereo: Bool? = nil) {
         clock = AudioClock(sampleRate: decoder.sampleRate, pacer: pacer)
         self.wake = wake
-        handoff = SampleHandoff(sampleRate: decoder.sampleRate, stereo: decoder.channels == 2)
+        handoff = SampleHandoff(sampleRate: decoder.sampleRate, stereo: stereo ?? (decoder.channels == 2))
         worker = Worker(decoder: decoder, output: output)
+    }
+
+    /// Plays `decoder` next (the song the store loaded): the rest of the current song is dropped, and
+    /// the thread waits for the seek that starts the new song's clock generation.
+    func load(_ decoder: sending AudioDecoder) {
+        let handed = HandedDecoder(decoder: decoder)
+        mailbox.withLock { $0.next = handed }  // taken within a pause poll or a device write
     }
 
     /// Starts the audio thread, paused or not.
@@ -92,6 +114,7 @@ final class AudioPump: Sendable {
         mailbox.withLock { box in
             let c = box
             box.seek = nil
+            box.next = nil
             return c
         }
     }
@@ -102,17 +125,26 @@ final class AudioPump: Sendable {
 /// Safety of @unchecked Sendable: created on the caller's thread, then used only by the audio thread
 /// (`run` is called once, from `AudioPump.start`).
 private final class Worker: @unchecked Sendable {
-    let decoder: AudioDecoder
+    private var decoder: AudioDecoder
     let output: any AudioOutput
+    /// The pump's rate: the first song's.
+    private let rate: Int
+    /// Converts a song at another rate to the pump's (nil: the same rate).
+    private var resampler: StereoResampler?
+    /// A new song began: nothing plays until the seek that starts its clock generation.
+    private var awaitingSeek = false
     private var interleaved: UnsafeMutablePointer<Float>
     private var reading = AudioClock.Reading()
     private var atEnd = false
     /// `play` dropped the rest of a block because a seek or a stop arrived.
     private var interrupted = false
+    /// No block was decoded since the last seek or song change.
+    private var fresh = true
 
     init(decoder: AudioDecoder, output: any AudioOutput) {
         self.decoder = decoder
         self.output = output
+        rate = decoder.sampleRate
         interleaved = .allocate(capacity: 2 * AudioPump.sliceFrames)
     }
 
@@ -123,24 +155,31 @@ private final class Worker: @unchecked Sendable {
         while true {
             let commands = pump.takeCommands()
             if commands.stop { return }
+            if let next = commands.next { try begin(next.decoder, pump) }
             if let target = commands.seek { try seek(to: target.seconds, generation: target.generation, pump) }
-            if commands.paused || atEnd {
+            if commands.paused || atEnd || awaitingSeek {
                 try publish(pump)
                 pump.clock.pacer.wait(seconds: AudioPump.pausePoll, wake: pump.wake)
                 continue
             }
-            var chunk: (start: Int, error: MarbleError?) = (0, nil)
+            var failure: MarbleError?
             let more = try decoder.decodeNext { left, right in
-                chunk.start = decoder.chunkStart
-                if reading.written == 0 && chunk.start != reading.baseSample {
+                let start = pumpSample(decoder.chunkStart)
+                if fresh && start != reading.baseSample {
                     // The demuxer landed after the seek target: the stream starts where it landed.
-                    reading.baseSample = chunk.start
-                    pump.handoff.reset(base: chunk.start)
+                    reading.baseSample = start
+                    pump.handoff.reset(base: start)
                 }
-                pump.handoff.push(left, right, start: chunk.start)
-                do throws(MarbleError) { try play(left, right, pump) } catch { chunk.error = error }
+                fresh = false
+                if let resampler {
+                    resampler.convert(left: left, right: right) { l, r in
+                        if failure == nil && !interrupted { failure = deliver(l, r, pump) }
+                    }
+                } else {
+                    failure = deliver(left, right, pump)
+                }
             }
-            if let e = chunk.error { throw e }
+            if let e = failure { throw e }
             if interrupted { continue }  // the rest of the block was dropped for a seek or a stop
             if !more {
                 try output.drain()
@@ -149,6 +188,36 @@ private final class Worker: @unchecked Sendable {
                 try publish(pump)
             }
         }
+    }
+
+    /// Hands a block at the pump's rate to the analyser and the device; returns the device's error.
+    private func deliver(_ left: UnsafeBufferPointer<Float>, _ right: UnsafeBufferPointer<Float>?,
+                         _ pump: AudioPump) -> MarbleError? {
+        pump.handoff.push(left, right, start: reading.baseSample + reading.written)
+        do throws(MarbleError) { try play(left, right, pump) } catch { return error }
+        return nil
+    }
+
+    /// A sample index of the song's decoder at the pump's rate.
+    private func pumpSample(_ index: Int) -> Int {
+        decoder.sampleRate == rate ? index : Int((Double(index) * Double(rate) / Double(decoder.sampleRate)).rounded())
+    }
+
+    /// The next song: the rest of this one is dropped (unless it played to its end) and the stream
+    /// starts over at its first sample, once the store's seek gives it its clock generation.
+    private func begin(_ next: AudioDecoder, _ pump: AudioPump) throws(MarbleError) {
+        if !atEnd { try output.flush() }
+        decoder = next
+        resampler = next.sampleRate == rate ? nil : try StereoResampler(from: next.sampleRate, to: rate)
+        atEnd = false
+        interrupted = false
+        fresh = true
+        awaitingSeek = true
+        reading.baseSample = 0
+        reading.written = 0
+        reading.ended = false
+        pump.handoff.reset(base: 0)
+        try publish(pump)
     }
 
     /// Interleaves and writes one decoded block in slices, publishing the clock after each. Between
@@ -161,7 +230,7 @@ private final class Worker: @unchecked Sendable {
         while offset < left.count {
             if offset > 0 {
                 let commands = pump.peekCommands()
-                if commands.stop || commands.seek != nil {
+                if commands.stop || commands.seek != nil || commands.next != nil {
                     interrupted = true
                     return
                 }
@@ -186,13 +255,17 @@ private final class Worker: @unchecked Sendable {
     private func seek(to seconds: Double, generation: Int, _ pump: AudioPump) throws(MarbleError) {
         try output.flush()
         try decoder.seek(to: seconds)
+        // A resampler's history belongs before the jump: a new one.
+        if resampler != nil { resampler = try StereoResampler(from: decoder.sampleRate, to: rate) }
         atEnd = false
         interrupted = false
+        fresh = true
+        awaitingSeek = false
         reading.generation = generation
-        reading.baseSample = decoder.samplesDelivered
+        reading.baseSample = pumpSample(decoder.samplesDelivered)
         reading.written = 0
         reading.ended = false
-        pump.handoff.reset(base: decoder.samplesDelivered)
+        pump.handoff.reset(base: reading.baseSample)
         try publish(pump)
     }
 

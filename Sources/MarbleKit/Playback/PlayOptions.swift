@@ -3,8 +3,12 @@ import MarbleRender
 
 /// What `marble play` was asked to do.
 public struct PlayOptions: Sendable {
-    /// The media file (any file FFmpeg reads with an audio stream).
-    public var input: String
+    /// The songs, in order: media files (any file FFmpeg reads with an audio stream) or URLs.
+    public var songs: [String]
+    /// Play the songs again from the first when the last ends.
+    public var loop = false
+    /// The first song.
+    public var input: String { songs[0] }
     /// PulseAudio sink name; nil for the default sink.
     public var device: String?
     /// Render without sound, driven by the monotonic clock.
@@ -28,21 +32,18 @@ public struct PlayOptions: Sendable {
     public var fullscreen = false
 
     /// Options to play the file at `input` with every other value at its default.
-    public init(input: String) { self.input = input }
+    public init(input: String) { songs = [input] }
+
+    /// Options to play `songs` (at least one) with every other value at its default.
+    public init(songs: [String]) { self.songs = songs }
+
+    /// The session's input: one file, or a playlist.
+    public var sessionInput: SessionInput { songs.count == 1 && !loop ? .file(songs[0]) : .playlist(songs, loop: loop) }
 
     /// Checks the values a user typed.
     public func validate() throws(MarbleError) {
+        guard !songs.isEmpty else { throw MarbleError(.input, "nothing to play: the playlist is empty") }
         _ = try Limits.check(rate: fps)
         _ = try Limits.check(threads, in: Limits.threads, "--threads")
     }
-}
-
-/// How a play session ended.
-public enum PlayOutcome: String, Codable, Sendable, Equatable {
-    /// The user pressed q.
-    case quit
-    /// The media played to its end.
-    case ended
-    /// Ctrl-C or a termination signal.
-    case interrupted
 }

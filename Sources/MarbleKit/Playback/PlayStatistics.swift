@@ -17,15 +17,15 @@ public struct PlayStatistics: Sendable {
     /// Zero everywhere: nothing measured yet.
     public init() {}
 
-    init(pipeline s: PipelineStatistics, terminal: TerminalSink?) {
+    init(pipeline s: PipelineStatistics, cells: (columns: Int, rows: Int)) {
         frames = s.frames
         dropped = s.dropped
         seconds = s.wallSeconds
         let n = Double(max(1, s.frames))
         meanRender = s.renderMilliseconds / n
         meanTerminal = s.sinkMilliseconds / n
-        columns = terminal?.columns ?? 0
-        rows = terminal?.rows ?? 0
+        columns = cells.columns
+        rows = cells.rows
     }
 
     /// Frames drawn per second of wall time (0 before a run).

@@ -10,14 +10,14 @@ import MarblePipeline
 /// Frame stepping: wait for the next tick (a tick more than a period late is dropped and counted);
 /// move the samples the audio thread decoded into the causal analyser (a new one after a seek);
 /// analyse the newest frame heard. While paused the picture holds (the same features again). The
-/// source also reports the transport to the ``PlayerComponent``: the position a few times a second
+/// source also reports the transport to the ``SessionComponent``: the position a few times a second
 /// and the end of the media (the store decides whether the session ends there: `keepOpen`).
 ///
 /// Safety of @unchecked Sendable: used by the pipeline's source thread only; `ended` is read after
 /// that thread has finished.
 final class PlaybackFrameSource: FrameSource, @unchecked Sendable {
     let pump: AudioPump
-    let player: PlayerComponent
+    let player: SessionComponent
     let controls: PlayerControls
     let fps: Rational
     private let sampleRate: Int
@@ -37,7 +37,7 @@ final class PlaybackFrameSource: FrameSource, @unchecked Sendable {
     /// The optional features the presets read (the spectrum, pitches); every extractor is asked for them.
     private let needs: OptionalFeatures
 
-    init(pump: AudioPump, player: PlayerComponent, sampleRate: Int, fps: Rational,
+    init(pump: AudioPump, player: SessionComponent, sampleRate: Int, fps: Rational,
          configuration: AnalysisConfiguration = AnalysisConfiguration(), needs: OptionalFeatures = []) throws(MarbleError) {
         self.pump = pump
         self.player = player
@@ -71,10 +71,10 @@ final class PlaybackFrameSource: FrameSource, @unchecked Sendable {
             let reading = pump.clock.reading
             if controls.isCurrent(reading) {
                 if reading.ended && player.snapshot.status == .playing {
-                    player.send(.reachedEnd)  // the store ends the session, unless it keeps the media open
+                    player.send(.mediaEnded)  // a fact: the store decides (the next song, the end, keep open)
                     if player.snapshot.outcome != nil { return nil }
                 } else if now &- lastReport >= 250_000_000 {
-                    player.send(.positionAdvanced(to: pump.clock.position(of: reading)))  // a few times a second
+                    player.send(.transport(.positionAdvanced(to: pump.clock.position(of: reading))))  // a few times a second
                     lastReport = now
                 }
             }

@@ -23,10 +23,10 @@ enum PlayerCommand: Equatable {
 /// reducers send the playback engine a ``PlayerTransport`` as an effect; this only reports where
 /// playback is before a relative command, and maps the rest.
 struct PlayerControls: Sendable {
-    let player: PlayerComponent
+    let player: SessionComponent
     let clock: AudioClock
 
-    init(player: PlayerComponent, clock: AudioClock) {
+    init(player: SessionComponent, clock: AudioClock) {
         self.player = player
         self.clock = clock
     }
@@ -37,10 +37,10 @@ struct PlayerControls: Sendable {
         case .control(let control): player.send(.controls(control))
         case .togglePause:
             reportPosition(position)
-            player.send(.playPauseToggled)
+            player.send(.transport(.playPauseToggled))
         case .seek(let delta):
             reportPosition(position)
-            player.send(.seekRequested(by: delta))
+            player.send(.transport(.seekRequested(by: delta)))
         }
     }
 
@@ -53,6 +53,6 @@ struct PlayerControls: Sendable {
     /// Tells the store where playback is (before relative commands), unless a seek is on its way.
     func reportPosition(_ position: Double) {
         guard isCurrent(clock.reading) else { return }
-        player.send(.positionAdvanced(to: position))
+        player.send(.transport(.positionAdvanced(to: position)))
     }
 }

@@ -7,6 +7,8 @@ import MarbleCore
 struct StatusLine {
     struct Content: Equatable {
         var status: TransportStatus = .idle
+        /// The song playing, in a playlist ("" for a single file).
+        var title = ""
         var second = 0
         var duration = 0
         var preset = ""
@@ -43,8 +45,9 @@ struct StatusLine {
         case .idle: state = "idle"
         case .failed: state = "failed"
         }
-        let text = String(format: " %@  %@ / %@  preset %@  sens %.2f  %d.%d fps  dropped %d   [space] pause  [<-/->] seek  [n/p] preset  [+/-] sens  [q] quit",
-                          state, TimeFormat.clock(Double(max(0, content.second))), TimeFormat.clock(Double(max(0, content.duration))), content.preset,
+        let song = content.title.isEmpty ? "" : content.title + "  "
+        let text = String(format: " %@  %@%@ / %@  preset %@  sens %.2f  %d.%d fps  dropped %d   [space] pause  [<-/->] seek  [n/p] preset  [+/-] sens  [q] quit",
+                          state, song, TimeFormat.clock(Double(max(0, content.second))), TimeFormat.clock(Double(max(0, content.duration))), content.preset,
                           Double(content.sensitivity), content.fpsTenths / 10, content.fpsTenths % 10, content.dropped)
         bytes = Array(text.unicodeScalars.map { $0.isASCII ? UInt8($0.value) : UInt8(ascii: "?") })
     }

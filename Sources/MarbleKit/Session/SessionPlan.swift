@@ -23,6 +23,11 @@ public struct SessionPlan: Equatable, Sendable {
         public var fullscreen: Bool
     }
 
+    /// What the session plays or captures.
+    public var input: SessionInput
+    /// Whether the songs have a transport (space pauses, ←/→ seek): heard through the speakers with the
+    /// sound card as the clock. Not with a capture, nor with outputs (one continuous timeline).
+    public var transport: Bool
     /// Whether the picture is drawn in the terminal (which then also takes the keys).
     public var terminal: Bool
     /// The window, or nil.
@@ -55,19 +60,19 @@ public struct SessionPlan: Equatable, Sendable {
         let fps = options.fps.doubleValue
         let lag = !watched ? Int(fps / 2) : options.outputs.isEmpty ? 0 : max(1, Int(fps / 10))
         return SessionPlan(
-            terminal: options.terminal,
+            input: options.sessionInput, transport: false, terminal: options.terminal,
             window: options.window ? Window(width: size.width, height: size.height, fullscreen: options.fullscreen) : nil,
             width: size.width, height: size.height, sizing: sizing,
             policy: watched ? .realtime : .realtimeBuffered, lagAllowance: lag, outputs: options.outputs)
     }
 
-    /// The plan of `marble play` with one file: the terminal unless only a window was asked for (with
-    /// neither, opening the terminal reports that there is none); the picture follows the window, else
-    /// the terminal.
+    /// The plan of `marble play` without outputs (a file or a playlist, with a transport): the terminal
+    /// unless only a window was asked for (with neither, opening the terminal reports that there is
+    /// none); the picture follows the window, else the terminal.
     public static func play(_ options: PlayOptions) -> SessionPlan {
         let terminal = options.terminal || !options.window
         return SessionPlan(
-            terminal: terminal,
+            input: options.sessionInput, transport: true, terminal: terminal,
             window: options.window ? Window(width: 1280, height: 720, fullscreen: options.fullscreen) : nil,
             width: 1280, height: 720, sizing: options.window ? .window : .terminal,
             policy: .realtime, lagAllowance: 0, outputs: [])

@@ -5,15 +5,18 @@ import MarbleCore
 /// songs of a playlist at 44.1 and 48 kHz become one stream at one rate.
 ///
 /// Output buffers are allocated once and grow only when a block is larger than any before it.
-final class StereoResampler {
+package final class StereoResampler {
     let inputRate: Int
     let outputRate: Int
     private var swr: OpaquePointer?
     private var left: UnsafeMutablePointer<Float>
     private var right: UnsafeMutablePointer<Float>
     private var capacity = 0
+    /// The channel pointers handed to libswresample, allocated once (no array built per block).
+    private let inputs = UnsafeMutablePointer<UnsafePointer<UInt8>?>.allocate(capacity: 2)
+    private let outputs = UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>.allocate(capacity: 2)
 
-    init(from inputRate: Int, to outputRate: Int) throws(MarbleError) {
+    package init(from inputRate: Int, to outputRate: Int) throws(MarbleError) {
         self.inputRate = inputRate
         self.outputRate = outputRate
         var outLayout = AVChannelLayout(), inLayout = AVChannelLayout()
@@ -35,11 +38,13 @@ final class StereoResampler {
         swr_free(&swr)
         left.deallocate()
         right.deallocate()
+        inputs.deallocate()
+        outputs.deallocate()
     }
 
     /// Converts one block (`right` nil: mono) and hands the result to `body` (possibly empty: the
     /// resampler keeps a few samples of history).
-    func convert(left inLeft: UnsafeBufferPointer<Float>, right inRight: UnsafeBufferPointer<Float>?,
+    package func convert(left inLeft: UnsafeBufferPointer<Float>, right inRight: UnsafeBufferPointer<Float>?,
                  _ body: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>) -> Void) {
         let count = inLeft.count
         let needed = Int(swr_get_out_samples(swr, Int32(count)))
@@ -50,19 +55,11 @@ final class StereoResampler {
             left = .allocate(capacity: capacity)
             right = .allocate(capacity: capacity)
         }
-        var inputs: [UnsafePointer<UInt8>?] = [
-            UnsafeRawPointer(inLeft.baseAddress).map { $0.assumingMemoryBound(to: UInt8.self) },
-            UnsafeRawPointer((inRight ?? inLeft).baseAddress).map { $0.assumingMemoryBound(to: UInt8.self) },
-        ]
-        var outputs: [UnsafeMutablePointer<UInt8>?] = [
-            UnsafeMutableRawPointer(left).assumingMemoryBound(to: UInt8.self),
-            UnsafeMutableRawPointer(right).assumingMemoryBound(to: UInt8.self),
-        ]
-        let made = outputs.withUnsafeMutableBufferPointer { out in
-            inputs.withUnsafeMutableBufferPointer { inp in
-                swr_convert(swr, out.baseAddress, Int32(capacity), inp.baseAddress, Int32(count))
-            }
-        }
+        inputs[0] = UnsafeRawPointer(inLeft.baseAddress).map { $0.assumingMemoryBound(to: UInt8.self) }
+        inputs[1] = UnsafeRawPointer((inRight ?? inLeft).baseAddress).map { $0.assumingMemoryBound(to: UInt8.self) }
+        outputs[0] = UnsafeMutableRawPointer(left).assumingMemoryBound(to: UInt8.self)
+        outputs[1] = UnsafeMutableRawPointer(right).assumingMemoryBound(to: UInt8.self)
+        let made = swr_convert(swr, outputs, Int32(capacity), inputs, Int32(count))
         guard made > 0 else { return }
         body(UnsafeBufferPointer(start: left, count: Int(made)), UnsafeBufferPointer(start: right, count: Int(made)))
     }

@@ -27,10 +27,10 @@ import Testing
     @Test func choicesPersistAcrossRuns() async throws {
         let clock = GraniteTestClock()
         let settings = PlayerSettingsStore.make(file: file, clock: clock)
-        let player = PlayerComponent(
-            availablePresets: ["aura", "granite", "vinyl"], settingsStore: settings,
-            client: PlayerClient(load: { _ in 1 }))
-        player.send(.positionAdvanced(to: 3))
+        let player = SessionComponent(
+            input: .file("song.mp3"), availablePresets: ["aura", "granite", "vinyl"], settingsStore: settings,
+            client: SessionClient(load: { _ in 1 }))
+        player.send(.transport(.positionAdvanced(to: 3)))
         #expect(settings.commitCount == 0, "only preset and sensitivity changes reach the settings")
         player.send(.controls(.nextPresetRequested))
         player.send(.controls(.sensitivityRaised))
@@ -43,16 +43,16 @@ import Testing
 
         let again = PlayerSettingsStore.make(file: file)
         #expect(again.state == PlayerSettings(preset: "vinyl", sensitivity: 1.5625))
-        let restored = PlayerComponent(
-            availablePresets: ["aura", "granite", "vinyl"], settingsStore: again, client: PlayerClient(load: { _ in 1 }))
+        let restored = SessionComponent(
+            input: .file("song.mp3"), availablePresets: ["aura", "granite", "vinyl"], settingsStore: again, client: SessionClient(load: { _ in 1 }))
         #expect(restored.snapshot.preset == "vinyl")
         #expect(restored.snapshot.sensitivity == 1.5625)
     }
 
     @Test func manyQuickChangesSaveTheLastOnStop() throws {
         let settings = PlayerSettingsStore.make(file: file, clock: GraniteTestClock())
-        let player = PlayerComponent(
-            availablePresets: ["aura", "granite"], settingsStore: settings, client: PlayerClient(load: { _ in 1 }))
+        let player = SessionComponent(
+            input: .file("song.mp3"), availablePresets: ["aura", "granite"], settingsStore: settings, client: SessionClient(load: { _ in 1 }))
         for _ in 0..<7 { player.send(.controls(.sensitivityRaised)) }
         for _ in 0..<3 { player.send(.controls(.nextPresetRequested)) }
         settings.stop()
@@ -91,6 +91,6 @@ import Testing
         #expect(Sensitivity.clamped(.infinity) == 10)
         #expect(Sensitivity.clamped(.nan) == 1)
         #expect(PlayerSettings(sensitivity: 50).sensitivity == 10)
-        #expect(PlayerComponent.State(sensitivity: -1).sensitivity == 0.1)
+        #expect(SessionComponent.State(sensitivity: -1).sensitivity == 0.1)
     }
 }

@@ -4,8 +4,8 @@ import MarblePipeline
 import TestSupport
 import Testing
 
-/// The controls every real-time session shares: one key map, one reducer, composed into the player's
-/// store and the live session's store alike (asserted on both, so they cannot drift apart).
+/// The controls every real-time session shares: one key map, one reducer, composed into the one session
+/// store whatever its input (asserted with a file and with a capture).
 @Suite struct SessionControlsTests {
     static let presets = ["aura", "bars", "magma"]
 
@@ -21,11 +21,9 @@ import Testing
         #expect(ControlEvent(key: .left) == nil)
     }
 
-    @Test("the player's store: presets wrap, unknown names are ignored, sensitivity steps, q ends it once")
-    func playerStore() async {
-        let store = makeTestStore(
-            PlayerComponent.Center(availablePresets: Self.presets, client: PlayerClient(load: { _ in 1 })),
-            PlayerComponent.initialState(availablePresets: Self.presets, settings: PlayerSettings()))
+    @Test("a file's store: presets wrap, unknown names are ignored, sensitivity steps, q ends it once")
+    func fileStore() async {
+        let store = makeSessionTestStore(presets: Self.presets, client: SessionClient(load: { _ in 1 }))
         await store.send(.controls(.previousPresetRequested)) { $0.preset = "magma" }
         await store.send(.controls(.nextPresetRequested)) { $0.preset = "aura" }
         await store.send(.controls(.presetSelected(name: "nope")))
@@ -37,12 +35,11 @@ import Testing
         await store.finish()
     }
 
-    @Test("the live session's store: the same reducer; ending also disconnects the capture, once")
-    func liveStore() async {
+    @Test("a capture's store: the same reducer; ending also disconnects the capture, once")
+    func captureStore() async {
         let calls = Recorder<String>()
-        let client = LiveClient(connect: { "x" }, disconnect: { calls.append("disconnect") })
-        let store = makeTestStore(LiveComponent.Center(availablePresets: Self.presets, client: client),
-                                  LiveComponent.State(preset: "aura"))
+        let client = SessionClient(connect: { "x" }, disconnect: { calls.append("disconnect") })
+        let store = makeSessionTestStore(input: .capture(source: nil), presets: Self.presets, client: client)
         await store.send(.controls(.previousPresetRequested)) { $0.preset = "magma" }
         await store.send(.controls(.nextPresetRequested)) { $0.preset = "aura" }
         await store.send(.controls(.presetSelected(name: "nope")))
@@ -56,8 +53,8 @@ import Testing
 
     @Test("sensitivity stays within its range at both ends")
     func sensitivityBounds() async {
-        let store = makeTestStore(LiveComponent.Center(availablePresets: Self.presets, client: LiveClient(connect: { nil }, disconnect: {})),
-                                  LiveComponent.State(preset: "aura", sensitivity: 10))
+        let store = makeSessionTestStore(input: .capture(source: nil), presets: Self.presets,
+                                         settings: PlayerSettings(sensitivity: 10), client: SessionClient())
         await store.send(.controls(.sensitivityRaised))
         await store.send(.controls(.sensitivityLowered)) { $0.sensitivity = 8 }
         await store.finish()

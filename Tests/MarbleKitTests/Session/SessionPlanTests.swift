@@ -9,8 +9,9 @@ import Testing
     func liveShown() {
         var options = LiveOptions()
         var plan = SessionPlan.live(options)
-        #expect(plan == SessionPlan(terminal: true, window: nil, width: 1280, height: 720, sizing: .terminal,
-                                    policy: .realtime, lagAllowance: 0, outputs: []))
+        #expect(plan == SessionPlan(input: .capture(source: nil), transport: false, terminal: true, window: nil,
+                                    width: 1280, height: 720, sizing: .terminal, policy: .realtime, lagAllowance: 0,
+                                    outputs: []))
         options.window = true
         options.fullscreen = true
         plan = SessionPlan.live(options)
@@ -46,8 +47,9 @@ import Testing
     @Test("play: the terminal unless only a window was asked for; the picture follows the window, else the terminal")
     func play() {
         var options = PlayOptions(input: "song.mp3")
-        #expect(SessionPlan.play(options) == SessionPlan(terminal: true, window: nil, width: 1280, height: 720,
-                                                         sizing: .terminal, policy: .realtime, lagAllowance: 0, outputs: []))
+        #expect(SessionPlan.play(options) == SessionPlan(input: .file("song.mp3"), transport: true, terminal: true,
+                                                         window: nil, width: 1280, height: 720, sizing: .terminal,
+                                                         policy: .realtime, lagAllowance: 0, outputs: []))
         options.window = true
         options.terminal = false
         let windowOnly = SessionPlan.play(options)
@@ -56,5 +58,21 @@ import Testing
         options.terminal = false
         options.window = false
         #expect(SessionPlan.play(options).terminal, "neither: the terminal is opened, and says there is none")
+    }
+
+    @Test("the input: one file, songs (with --loop a playlist even of one), a capture's source, songs paced for outputs")
+    func inputs() {
+        var play = PlayOptions(songs: ["a.mp3", "b.flac"])
+        #expect(SessionPlan.play(play).input == .playlist(["a.mp3", "b.flac"], loop: false))
+        play = PlayOptions(input: "a.mp3")
+        play.loop = true
+        #expect(SessionPlan.play(play).input == .playlist(["a.mp3"], loop: true) && SessionPlan.play(play).transport)
+        var live = LiveOptions()
+        live.capture.source = "mic"
+        #expect(SessionPlan.live(live).input == .capture(source: "mic") && !SessionPlan.live(live).transport)
+        live.sound = .playlist(paths: ["a.mp3"], loop: true)
+        live.outputs = ["out.mp4"]
+        #expect(SessionPlan.live(live).input == .playlist(["a.mp3"], loop: true), "songs with outputs: no transport")
+        #expect(!SessionPlan.live(live).transport)
     }
 }

@@ -7,19 +7,19 @@ import MarbleCore
 import TestSupport
 import Testing
 
-/// The live session's reducers, effects included, through the test store: every state change and
+/// The connection of a capture, effects included, through the test store: every state change and
 /// every event an effect sends is asserted.
-@Suite struct LiveComponentTests {
+@Suite struct SessionConnectionTests {
     static let presets = ["spectrum", "bars", "magma"]
 
-    func store(client: LiveClient, preset: String? = "spectrum") -> GraniteTestStore<LiveComponent.Center> {
-        makeTestStore(LiveComponent.Center(availablePresets: Self.presets, client: client),
-                      LiveComponent.State(preset: preset))
+    func store(client: SessionClient, preset: String? = "spectrum") -> GraniteTestStore<SessionComponent.Center> {
+        makeTestStore(SessionComponent.Center(availablePresets: Self.presets, client: client),
+                      SessionComponent.State(preset: preset))
     }
 
     /// A client that connects at once to `source` and records its calls.
-    static func client(source: String? = "viz.monitor", calls: Recorder<String>) -> LiveClient {
-        LiveClient(connect: {
+    static func client(source: String? = "viz.monitor", calls: Recorder<String>) -> SessionClient {
+        SessionClient(connect: {
             calls.append("connect")
             return source
         }, disconnect: {
@@ -31,7 +31,7 @@ import Testing
         let calls = Recorder<String>()
         let store = store(client: Self.client(calls: calls))
         await store.send(.sessionStarted) { $0.connection = .connecting }
-        await store.receive(.captureStarted(source: "viz.monitor")) {
+        await store.receive(.connection(.started(source: "viz.monitor"))) {
             $0.captureStarted = true
             $0.connection = .capturing(source: "viz.monitor")
         }
@@ -44,7 +44,7 @@ import Testing
     @Test("start() connects (the Center's onStart), stop() ends a running session as interrupted and disconnects (onStop)")
     func lifecycleConnectsAndDisconnects() async {
         let calls = Recorder<String>()
-        let live = LiveComponent(availablePresets: Self.presets, client: Self.client(calls: calls))
+        let live = SessionComponent(input: .capture(source: nil), availablePresets: Self.presets, client: Self.client(calls: calls))
         #expect(live.snapshot.connection == .idle)
         live.start()
         #expect(await eventually { live.snapshot.connection == .capturing(source: "viz.monitor") })
@@ -57,7 +57,7 @@ import Testing
     @Test("a session that already ended keeps its outcome when the component stops")
     func stopAfterQuitKeepsQuit() async {
         let calls = Recorder<String>()
-        let live = LiveComponent(availablePresets: Self.presets, client: Self.client(calls: calls))
+        let live = SessionComponent(input: .capture(source: nil), availablePresets: Self.presets, client: Self.client(calls: calls))
         live.start()
         #expect(await eventually { live.snapshot.captureStarted })
         live.send(.controls(.quitRequested))
@@ -68,15 +68,15 @@ import Testing
     }
 
     @Test func noServerFailsTheSessionWithTheCaptureError() async {
-        let client = LiveClient(connect: { throw MarbleError(.device, "no PulseAudio server is running") }, disconnect: {})
+        let client = SessionClient(connect: { throw MarbleError(.device, "no PulseAudio server is running") })
         let store = store(client: client)
         await store.send(.sessionStarted) { $0.connection = .connecting }
-        await store.receive(.captureFailed(kind: "device", message: "no PulseAudio server is running")) {
+        await store.receive(.connection(.failed(kind: "device", message: "no PulseAudio server is running"))) {
             $0.connection = .failed(kind: "device", message: "no PulseAudio server is running")
             $0.outcome = .failed
         }
         // A failed session ignores later capture news and keys that would end it again.
-        await store.send(.captureChanged(.capturing(source: "viz.monitor")))
+        await store.send(.connection(.changed(.capturing(source: "viz.monitor"))))
         await store.send(.controls(.quitRequested))
         await store.finish()
     }
@@ -85,12 +85,12 @@ import Testing
         let calls = Recorder<String>()
         let store = store(client: Self.client(source: nil, calls: calls))
         await store.send(.sessionStarted) { $0.connection = .connecting }
-        await store.receive(.captureStarted(source: nil)) { $0.captureStarted = true }
-        await store.send(.captureChanged(.capturing(source: "viz.monitor"))) { $0.connection = .capturing(source: "viz.monitor") }
-        await store.send(.captureChanged(.reconnecting(reason: "Connection terminated"))) {
+        await store.receive(.connection(.started(source: nil))) { $0.captureStarted = true }
+        await store.send(.connection(.changed(.capturing(source: "viz.monitor")))) { $0.connection = .capturing(source: "viz.monitor") }
+        await store.send(.connection(.changed(.reconnecting(reason: "Connection terminated")))) {
             $0.connection = .reconnecting(reason: "Connection terminated")
         }
-        await store.send(.captureChanged(.capturing(source: "other.monitor"))) { $0.connection = .capturing(source: "other.monitor") }
+        await store.send(.connection(.changed(.capturing(source: "other.monitor")))) { $0.connection = .capturing(source: "other.monitor") }
         await store.send(.controls(.interrupted)) { $0.outcome = .interrupted }
         #expect(await eventually { calls.all.contains("disconnect") })
         await store.finish()
@@ -115,26 +115,6 @@ import Testing
         await store.send(.controls(.quitRequested))
         await store.send(.controls(.interrupted))
         #expect(await eventually { calls.all == ["disconnect"] })
-        await store.finish()
-    }
-
-    @Test("a playlist's songs are events: each one's index and title; its end ends the session and disconnects")
-    func songsAndTheEndOfAPlaylist() async {
-        let calls = Recorder<String>()
-        let store = store(client: Self.client(source: "first", calls: calls))
-        await store.send(.sessionStarted) { $0.connection = .connecting }
-        await store.receive(.captureStarted(source: "first")) {
-            $0.captureStarted = true
-            $0.connection = .capturing(source: "first")
-        }
-        await store.send(.songStarted(index: 0, title: "first")) { $0.song = 0 }
-        await store.send(.songStarted(index: 1, title: "second")) {
-            $0.song = 1
-            $0.connection = .capturing(source: "second")
-        }
-        await store.send(.mediaEnded) { $0.outcome = .durationReached }
-        await store.send(.songStarted(index: 0, title: "first"))  // a loop's next pass after the end: ignored
-        #expect(await eventually { calls.all == ["connect", "disconnect"] })
         await store.finish()
     }
 }

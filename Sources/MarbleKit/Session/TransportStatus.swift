@@ -1,11 +1,11 @@
-/// Where the player's transport is. Moves only through ``PlayerComponent/Event``s:
+/// Where a session's transport (a file, a playlist) is. Moves only through ``SessionComponent/Event``s:
 ///
 /// ```
-/// idle ─fileOpened→ loading ─loadFinished→ playing ⇄ paused   (playPauseToggled)
-///                      │                      └─reachedEnd→ ended ─playPauseToggled→ playing
-///                      └─loadFailed→ failed(message)
+/// idle ─load→ loading ─loadFinished→ playing ⇄ paused   (transport: playPauseToggled)
+///                │                      └─mediaEnded→ ended ─playPauseToggled→ playing
+///                └─loadFailed→ failed(message)
 /// ```
-/// `fileOpened` from any status starts loading the new file.
+/// `load` from any status starts loading the new file; `mediaEnded` loads the next song when there is one.
 public enum TransportStatus: Codable, Equatable, Sendable {
     /// No file opened yet.
     case idle

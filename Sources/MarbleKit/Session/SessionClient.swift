@@ -1,18 +1,28 @@
-/// The player's dependencies, as a struct of closures: `marble play` passes one backed by its
-/// ``PlayerSession`` (the duration it read when it opened the file, its audio thread for the
-/// transport), tests pass their own.
-public struct PlayerClient: Sendable {
-    /// Opens the media file at `path` and returns its duration in seconds (0 if unknown).
+/// A session's side effects, as a struct of closures: the run step passes the ones of the engine it
+/// opened (the audio thread of a file, a playlist's feed, a capture), tests pass their own. Each
+/// closure runs in the store's effect tasks, never under its lock.
+public struct SessionClient: Sendable {
+    /// Opens the media file at `path` for playing and returns its duration in seconds (0 if unknown).
     /// Throws an error whose description is a sentence a user understands.
     public var load: @Sendable (_ path: String) async throws -> Double
     /// Makes the playback engine follow the transport the store decided (pause, resume, seek).
     public var follow: @Sendable (_ transport: PlayerTransport) async -> Void
+    /// Starts capturing; returns the source captured (nil while waiting for a server).
+    /// Throws a `MarbleError` whose message is one sentence a user understands.
+    public var connect: @Sendable () async throws -> String?
+    /// Stops the input (a capture, a feed) when the session ends (idempotent).
+    public var disconnect: @Sendable () async -> Void
 
-    /// A client from its closures; `follow` defaults to doing nothing (a player with no engine behind it).
-    public init(load: @escaping @Sendable (_ path: String) async throws -> Double,
-                follow: @escaping @Sendable (_ transport: PlayerTransport) async -> Void = { _ in }) {
+    /// A client from its closures; those not given do nothing (`load` gives an unknown duration,
+    /// `connect` no source).
+    public init(load: @escaping @Sendable (_ path: String) async throws -> Double = { _ in 0 },
+                follow: @escaping @Sendable (_ transport: PlayerTransport) async -> Void = { _ in },
+                connect: @escaping @Sendable () async throws -> String? = { nil },
+                disconnect: @escaping @Sendable () async -> Void = {}) {
         self.load = load
         self.follow = follow
+        self.connect = connect
+        self.disconnect = disconnect
     }
 }
 
@@ -22,9 +32,9 @@ public struct PlayerClient: Sendable {
 public struct PlayerTransport: Sendable, Equatable {
     /// A jump the engine must make before it resumes.
     public struct Seek: Sendable, Equatable {
-        /// Where to go, in seconds from the start of the media.
+        /// Where to go, in seconds from the start of the song.
         public var seconds: Double
-        /// The clock generation this seek starts (``PlayerComponent/State/seekGeneration``).
+        /// The clock generation this seek starts (``SessionComponent/State/seekGeneration``).
         public var generation: Int
 
         /// A seek to `seconds` that starts clock generation `generation`.
