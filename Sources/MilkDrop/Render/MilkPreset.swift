@@ -67,10 +67,7 @@ public final class MilkPreset {
         (warpProgram, compositeProgram, shaderStatus) = Self.compileShaders(file, enabled: shaders)
         let base = file.path.split(separator: "/").last.map(String.init) ?? file.path
         name = base.hasSuffix(".milk") ? String(base.dropLast(5)) : base
-        func setting(_ key: String, _ fallback: Float) -> Float {
-            guard let v = file.number(key), v.isFinite else { return fallback }
-            return Float(max(-1e6, min(1e6, v)))
-        }
+        func setting(_ key: String, _ fallback: Float) -> Float { Self.setting(file, key, fallback) }
         waveScale = setting("fWaveScale", 1)
         waveSmoothing = max(0, min(0.9, setting("fWaveSmoothing", 0.75)))
         modulateWaveAlpha = setting("bModWaveAlphaByVolume", 0) != 0
@@ -83,37 +80,57 @@ public final class MilkPreset {
         globalBuffer = MegaBuffer()
         frameMemory = ExpressionMemory(seed: seed, globalBuffer: globalBuffer)
         vertexMemory = ExpressionMemory(seed: seed &+ 1, globalBuffer: globalBuffer)
-        func compile(_ block: CodeBlock, _ memory: ExpressionMemory, _ what: String) throws(MilkPresetError) -> ExpressionProgram {
-            do {
-                return try ExpressionProgram(compiling: block.text, memory: memory)
-            } catch {
-                throw MilkPresetError(path: file.path, line: block.line(atOffset: error.offset), message: "\(what): \(error.message)",
-                                      reason: .doesNotCompile)
-            }
-        }
-        func slots(_ names: [String], _ memory: ExpressionMemory) throws(MilkPresetError) -> [Int] {
-            var out: [Int] = []
-            for n in names {
-                do { out.append(try memory.slot(n)) } catch {
-                    throw MilkPresetError(path: file.path, line: nil, message: error.message, reason: .doesNotCompile)
-                }
-            }
-            return out
-        }
         let qNames = (1...FrameVariables.qCount).map { "q\($0)" }
         // Slots first, so the variables the renderer sets exist before the code that reads them.
-        writableSlots = try slots(FrameVariables.writable.map(\.name), frameMemory)
-        inputSlots = try slots(FrameVariables.inputs, frameMemory)
-        qSlots = try slots(qNames, frameMemory)
-        vertexInputSlots = try slots(FrameVariables.inputs, vertexMemory)
-        vertexQSlots = try slots(qNames, vertexMemory)
-        vertexMotionSlots = try slots(FrameVariables.vertexMotion, vertexMemory)
-        let position = try slots(["x", "y", "rad", "ang"], vertexMemory)
+        writableSlots = try Self.slots(file, FrameVariables.writable.map(\.name), frameMemory)
+        inputSlots = try Self.slots(file, FrameVariables.inputs, frameMemory)
+        qSlots = try Self.slots(file, qNames, frameMemory)
+        vertexInputSlots = try Self.slots(file, FrameVariables.inputs, vertexMemory)
+        vertexQSlots = try Self.slots(file, qNames, vertexMemory)
+        vertexMotionSlots = try Self.slots(file, FrameVariables.vertexMotion, vertexMemory)
+        let position = try Self.slots(file, ["x", "y", "rad", "ang"], vertexMemory)
         (vertexX, vertexY, vertexRadius, vertexAngle) = (position[0], position[1], position[2], position[3])
         starts = FrameVariables.writable.map { FrameVariables.start($0, in: file.values) }
-        initCode = try compile(file.perFrameInit, frameMemory, "per_frame_init")
-        perFrame = try compile(file.perFrame, frameMemory, "per_frame")
-        perVertex = try compile(file.perPixel, vertexMemory, "per_pixel")
+        initCode = try Self.compile(file, file.perFrameInit, frameMemory, "per_frame_init")
+        perFrame = try Self.compile(file, file.perFrame, frameMemory, "per_frame")
+        perVertex = try Self.compile(file, file.perPixel, vertexMemory, "per_pixel")
+        (waves, shapes) = try Self.customElements(file, globalBuffer: globalBuffer, seed: seed)
+        snapshots = [MemorySnapshot(frameMemory), MemorySnapshot(vertexMemory)]
+            + waves.flatMap { [MemorySnapshot($0.frameMemory), MemorySnapshot($0.pointMemory)] }
+            + shapes.map { MemorySnapshot($0.memory) }
+    }
+
+    /// The number `key` of `file`, or `fallback` when it is missing or not finite; clamped to ±10⁶.
+    private static func setting(_ file: MilkPresetFile, _ key: String, _ fallback: Float) -> Float {
+        guard let v = file.number(key), v.isFinite else { return fallback }
+        return Float(max(-1e6, min(1e6, v)))
+    }
+
+    /// `block` compiled on `memory`; an error names the section (`what`) and its line in `file`.
+    private static func compile(_ file: MilkPresetFile, _ block: CodeBlock, _ memory: ExpressionMemory,
+                                _ what: String) throws(MilkPresetError) -> ExpressionProgram {
+        do {
+            return try ExpressionProgram(compiling: block.text, memory: memory)
+        } catch {
+            throw MilkPresetError(path: file.path, line: block.line(atOffset: error.offset), message: "\(what): \(error.message)",
+                                  reason: .doesNotCompile)
+        }
+    }
+
+    /// The slots of the variables `names` in `memory` (created when new).
+    private static func slots(_ file: MilkPresetFile, _ names: [String], _ memory: ExpressionMemory) throws(MilkPresetError) -> [Int] {
+        var out: [Int] = []
+        for n in names {
+            do { out.append(try memory.slot(n)) } catch {
+                throw MilkPresetError(path: file.path, line: nil, message: error.message, reason: .doesNotCompile)
+            }
+        }
+        return out
+    }
+
+    /// The file's enabled custom waves and shapes, compiled (each with a seed of its own).
+    private static func customElements(_ file: MilkPresetFile, globalBuffer: MegaBuffer,
+                                       seed: UInt64) throws(MilkPresetError) -> ([CustomWave], [CustomShape]) {
         do {
             var waves: [CustomWave] = [], shapes: [CustomShape] = []
             for (i, code) in file.waves.enumerated() {
@@ -124,10 +141,7 @@ public final class MilkPreset {
                 let shape = try CustomShape(code: code, index: i, globalBuffer: globalBuffer, seed: seed &+ 20 &+ UInt64(i))
                 if shape.settings.enabled { shapes.append(shape) }
             }
-            self.waves = waves; self.shapes = shapes
-            snapshots = [MemorySnapshot(frameMemory), MemorySnapshot(vertexMemory)]
-                + waves.flatMap { [MemorySnapshot($0.frameMemory), MemorySnapshot($0.pointMemory)] }
-                + shapes.map { MemorySnapshot($0.memory) }
+            return (waves, shapes)
         } catch {
             throw MilkPresetError(path: file.path, line: error.line > 0 ? error.line : nil,
                                   message: "\(error.block): \(error.error.message)", reason: .doesNotCompile)
