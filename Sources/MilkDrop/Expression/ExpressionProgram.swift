@@ -66,6 +66,7 @@ public final class ExpressionProgram {
     }
 
     /// Evaluates the block once.
+    // Long on purpose: the interpreter's one switch over opcodes; split, each instruction would pay a call.
     public func run() {
         let code = self.code, stack = self.stack, vars = self.variables, counters = self.counters
         var pc = 0, sp = 0, loops = 0
