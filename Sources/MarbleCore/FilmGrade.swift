@@ -6,15 +6,17 @@
 /// order, IEEE single precision either way.
 ///
 /// Everything is `@inlinable` and `@inline(__always)` so that another module compiled for a newer CPU
-/// gets its own copy (merely inlinable, the optimiser may call the portable one instead).
-package enum FilmGrade {
+/// gets its own copy (merely inlinable, the optimiser may call the portable one instead). Public, not
+/// `package`, though only the project uses it: as `package` the AVX2 build stopped getting its copy
+/// (`analog` took 1.66 ms a 720p frame instead of 1.12).
+public enum FilmGrade {
     /// The per-frame constants: `m` row-major (output red from input red, green, blue, then green,
     /// then blue), `lift` the offset per unit of alpha, `grain` the noise amplitude.
-    @frozen package struct Grade: Sendable {
-        package var m: SIMD16<Float>
-        package var lift: Float
-        package var grain: Float
-        @inlinable package init(m: SIMD16<Float>, lift: Float, grain: Float) {
+    @frozen public struct Grade: Sendable {
+        public var m: SIMD16<Float>
+        public var lift: Float
+        public var grain: Float
+        @inlinable public init(m: SIMD16<Float>, lift: Float, grain: Float) {
             self.m = m; self.lift = lift; self.grain = grain
         }
     }
@@ -22,7 +24,7 @@ package enum FilmGrade {
     /// Grades `count` pixels from `source` into `destination`, reading grain values 0…1 from `noiseA`
     /// and `noiseB` (one per pixel each; grain = (a + b − 1) × amplitude, a triangular distribution).
     @inlinable @inline(__always)
-    package static func run(_ source: UnsafePointer<UInt32>, _ destination: UnsafeMutablePointer<UInt32>, count: Int,
+    public static func run(_ source: UnsafePointer<UInt32>, _ destination: UnsafeMutablePointer<UInt32>, count: Int,
                            noiseA: UnsafePointer<Float>, noiseB: UnsafePointer<Float>, grade: Grade) {
         var x = 0
         while x + 8 <= count {

@@ -12,39 +12,40 @@
 /// take 0.69 / 0.47; thirty-two fall off Swift's concrete SIMD types onto generic code and take 100 ms
 /// (so did a byte-shuffle formulation with SIMD64, 40x slower).
 ///
-/// Everything is `@inlinable` so that another module compiled for a newer CPU gets its own copy.
-package enum YUV420 {
+/// Everything is `@inlinable` so that another module compiled for a newer CPU gets its own copy; public,
+/// not `package`, for the same reason as ``FilmGrade``.
+public enum YUV420 {
     // BT.709 (Kr = 0.2126, Kb = 0.0722) scaled to limited range (219/255 luma, 224/255 chroma), × 256.
     // Chroma rows sum to zero so that grey maps to exactly 128.
     /// Luma coefficient of red, × 256.
-    @inlinable package static var yr: UInt16 { 47 }
+    @inlinable public static var yr: UInt16 { 47 }
     /// Luma coefficient of green, × 256.
-    @inlinable package static var yg: UInt16 { 157 }
+    @inlinable public static var yg: UInt16 { 157 }
     /// Luma coefficient of blue, × 256.
-    @inlinable package static var yb: UInt16 { 16 }
+    @inlinable public static var yb: UInt16 { 16 }
     /// U (Cb) coefficient of red, × 256.
-    @inlinable package static var ur: Int32 { -26 }
+    @inlinable public static var ur: Int32 { -26 }
     /// U (Cb) coefficient of green, × 256.
-    @inlinable package static var ug: Int32 { -86 }
+    @inlinable public static var ug: Int32 { -86 }
     /// U (Cb) coefficient of blue, × 256.
-    @inlinable package static var ub: Int32 { 112 }
+    @inlinable public static var ub: Int32 { 112 }
     /// V (Cr) coefficient of red, × 256.
-    @inlinable package static var vr: Int32 { 112 }
+    @inlinable public static var vr: Int32 { 112 }
     /// V (Cr) coefficient of green, × 256.
-    @inlinable package static var vg: Int32 { -102 }
+    @inlinable public static var vg: Int32 { -102 }
     /// V (Cr) coefficient of blue, × 256.
-    @inlinable package static var vb: Int32 { -10 }
+    @inlinable public static var vb: Int32 { -10 }
 
     /// Planes to write into, as handed over by the encoder's frame.
-    @frozen package struct Planes: @unchecked Sendable {
+    @frozen public struct Planes: @unchecked Sendable {
         // Safety of @unchecked Sendable: concurrent callers convert disjoint row-pair ranges, so each
         // thread writes different bytes of these planes.
         /// The first byte of each plane: Y at full size, U and V at half width and half height.
-        package var y: UnsafeMutablePointer<UInt8>, u: UnsafeMutablePointer<UInt8>, v: UnsafeMutablePointer<UInt8>
+        public var y: UnsafeMutablePointer<UInt8>, u: UnsafeMutablePointer<UInt8>, v: UnsafeMutablePointer<UInt8>
         /// Bytes between rows of each plane.
-        package var yStride: Int, uStride: Int, vStride: Int
+        public var yStride: Int, uStride: Int, vStride: Int
         /// Planes at these addresses and strides, owned by the caller.
-        package init(y: UnsafeMutablePointer<UInt8>, yStride: Int, u: UnsafeMutablePointer<UInt8>, uStride: Int,
+        public init(y: UnsafeMutablePointer<UInt8>, yStride: Int, u: UnsafeMutablePointer<UInt8>, uStride: Int,
                     v: UnsafeMutablePointer<UInt8>, vStride: Int) {
             self.y = y; self.u = u; self.v = v
             self.yStride = yStride; self.uStride = uStride; self.vStride = vStride
@@ -52,15 +53,15 @@ package enum YUV420 {
     }
 
     /// Sixteen packed RGBA pixels.
-    package typealias Pixels = SIMD16<UInt32>
+    public typealias Pixels = SIMD16<UInt32>
     /// Sixteen 16-bit lanes: one channel of sixteen pixels.
-    package typealias Lanes = SIMD16<UInt16>
+    public typealias Lanes = SIMD16<UInt16>
     /// Eight 16-bit lanes: one chroma value per 2×2 block of sixteen pixels.
-    package typealias Half = SIMD8<UInt16>
+    public typealias Half = SIMD8<UInt16>
 
     /// Converts the row pairs `pairs` (row pair k = rows 2k and 2k+1). Width and height must be even.
     @inlinable @inline(__always)
-    package static func convert(_ source: TextureView, into planes: Planes, pairs: Range<Int>) {
+    public static func convert(_ source: TextureView, into planes: Planes, pairs: Range<Int>) {
         let width = source.width
         let vectorWidth = width & ~15
         let mask = Pixels(repeating: 0xFF)
@@ -108,7 +109,7 @@ package enum YUV420 {
 
     /// The portable reference: one 2x2 block, the same arithmetic as the vector loop.
     @inlinable @inline(__always)
-    package static func convertBlock(_ r0: UnsafePointer<UInt8>, _ r1: UnsafePointer<UInt8>, _ y0: UnsafeMutablePointer<UInt8>,
+    public static func convertBlock(_ r0: UnsafePointer<UInt8>, _ r1: UnsafePointer<UInt8>, _ y0: UnsafeMutablePointer<UInt8>,
                              _ y1: UnsafeMutablePointer<UInt8>, _ u: UnsafeMutablePointer<UInt8>, _ v: UnsafeMutablePointer<UInt8>) {
         @inline(__always) func luma(_ p: UnsafePointer<UInt8>) -> UInt8 {
             let sum = Int32(yr) &* Int32(p[0]) &+ Int32(yg) &* Int32(p[1]) &+ Int32(yb) &* Int32(p[2])
