@@ -20,13 +20,13 @@ import Synchronization
 /// the size being rendered
 /// (otherwise scratch-using kernels draw black or transparent instead of crashing). Generators with
 /// `descriptor.isOpaque` write alpha 255 everywhere, so the compositor may copy instead of blending.
-public enum ShaderLibrary {
+package enum ShaderLibrary {
     /// Every shader type, in the order `marble effects` lists them: the built-in ones (``builtIn``),
     /// then those a program registered (``register(_:)``).
-    public static var all: [any Shader.Type] { builtIn + registered.withLock { $0 } }
+    package static var all: [any Shader.Type] { builtIn + registered.withLock { $0 } }
 
     /// The shaders that ship with the engine: core generators, Marble's effects, generative backgrounds.
-    public static let builtIn: [any Shader.Type] = [
+    package static let builtIn: [any Shader.Type] = [
         // Core generators
         Solid.self, Gradient.self, Media.self, SpectrumBars.self, Waveform.self, Text.self, Vectorscope.self, Meters.self,
         Radial.self, Spectrogram.self, Piano.self, Cover.self, Overview.self, Particles.self, MilkDropLayer.self,
@@ -45,7 +45,7 @@ public enum ShaderLibrary {
 
     /// The shader type whose descriptor is named `name` (`magma`, `ink`), built-in or registered, or nil
     /// for an unknown name.
-    public static func shader(named name: String) -> (any Shader.Type)? {
+    package static func shader(named name: String) -> (any Shader.Type)? {
         builtIn.first { $0.descriptor.name == name } ?? registered.withLock { list in list.first { $0.descriptor.name == name } }
     }
 
@@ -57,7 +57,7 @@ public enum ShaderLibrary {
     ///
     /// - Throws: `.option` when the name is empty, has characters other than lower-case letters,
     ///   digits and `_`, or is taken (by a built-in shader or one registered before).
-    public static func register(_ type: any Shader.Type) throws(MarbleError) {
+    package static func register(_ type: any Shader.Type) throws(MarbleError) {
         let name = type.descriptor.name
         guard !name.isEmpty, name.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }) else {
             throw MarbleError(.option, "shader name \"\(name)\": use lower-case letters, digits and _")
@@ -75,7 +75,7 @@ public enum ShaderLibrary {
     /// parameters too (`prepare` takes them every frame; bindings update them with `setNumber`).
     /// Throws `ParameterError` for an unknown shader (parameter "name"), unknown parameter names and
     /// bad values, and whatever the shader's `init` throws.
-    public static func make(_ name: String, _ values: [String: ParameterValue] = [:]) throws
+    package static func make(_ name: String, _ values: [String: ParameterValue] = [:]) throws
         -> (shader: any Shader, parameters: ShaderParameters) {
         guard let type = shader(named: name) else {
             let known = all.map { $0.descriptor.name }.joined(separator: ", ")

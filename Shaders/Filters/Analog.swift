@@ -11,9 +11,9 @@ import MarbleCore
 /// Works on premultiplied colour (contrast pivots around half the pixel's alpha; results stay ≤ alpha).
 /// Versus Marble's Metal original: grain came from wall-clock time (never repeatable) and the picture
 /// was treated as opaque.
-public final class Analog: Shader, @unchecked Sendable {
+package final class Analog: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads per-frame values.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "analog", summary: "Film grain with brightness, contrast and saturation.", kind: .filter,
         parameters: [
             ParameterDescriptor("brightness", "Added light, −1…1.", .number(default: 0, range: -1...1)),
@@ -30,9 +30,9 @@ public final class Analog: Shader, @unchecked Sendable {
     private var grade = FilmGrade.Grade(m: SIMD16(1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0), lift: 0, grain: 0)
     private var offsetA = 0, offsetB = 0
 
-    public init(parameters: ShaderParameters) throws {}
+    package init(parameters: ShaderParameters) throws {}
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let drive = AudioDrive(uniforms.features)
         let react = parameters.number("react")
         let k = parameters.number("contrast") * (1 + 0.2 * react * min(1, drive.level)), sat = parameters.number("saturation")
@@ -47,7 +47,7 @@ public final class Analog: Shader, @unchecked Sendable {
         offsetA = Int(h & 0xFFFF); offsetB = Int(h >> 16)
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let width = min(target.width, source.width)
         for y in rows {
             let dst = target.row32(y)

@@ -11,9 +11,9 @@ import MarbleCore
 /// in cache), no clamping needed (every tap lies between the pixel and the centre); the blur is
 /// evaluated at quarter resolution and stretched, and where it is shorter than a few pixels (near the
 /// centre) the sharp picture is blended back in, so the centre keeps full detail.
-public final class Blur: Shader, @unchecked Sendable {
+package final class Blur: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; the scratch of `grid` is partitioned by strip.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "blur", summary: "Radial zoom blur towards a centre, longer when loud.", kind: .filter,
         parameters: [
             ParameterDescriptor("strength", "Blur length as a fraction of the distance to the centre.",
@@ -30,15 +30,15 @@ public final class Blur: Shader, @unchecked Sendable {
     private var length: Float = 0, centerX: Float = 0, centerY: Float = 0
     private let taps: Int
 
-    public init(parameters: ShaderParameters) throws {
+    package init(parameters: ShaderParameters) throws {
         taps = parameters.integer("taps")
     }
 
-    public func configure(width: Int, height: Int) {
+    package func configure(width: Int, height: Int) {
         LowResolution.configure(&grid, shared: &small, width: width, height: height, scale: 4, filler: 0)
     }
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let drive = AudioDrive(uniforms.features)
         length = min(0.95, parameters.number("strength") * (1 + parameters.number("react") * (0.5 * drive.level + drive.beat)))
         centerX = parameters.number("center_x") * Float(uniforms.width)
@@ -46,7 +46,7 @@ public final class Blur: Shader, @unchecked Sendable {
         small?.beginFrame()
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         guard let grid, let small, grid.fits(target, source: source) else { clearRows(target, rows); return }
         let n = taps, step = length / Float(max(1, taps - 1)), cx = centerX, cy = centerY
         let scale = Float(grid.scale), lowScale = grid.scale

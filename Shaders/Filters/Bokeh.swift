@@ -13,9 +13,9 @@ import MarbleCore
 /// for radii of 16 output pixels and more, finer for smaller radii (taps land on whole grid pixels,
 /// so the grid must stay well below the radius). Versus Marble's Metal original (a fixed
 /// 5×5 box labelled bokeh): a real disc kernel with highlight weighting.
-public final class Bokeh: Shader, @unchecked Sendable {
+package final class Bokeh: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; the scratch of `grid` is partitioned by strip.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "bokeh", summary: "Golden-angle spiral lens blur with blooming highlights.", kind: .filter,
         parameters: [
             ParameterDescriptor("radius", "Blur radius in pixels at 1080p.", .number(default: 20, range: 1...64)),
@@ -34,13 +34,13 @@ public final class Bokeh: Shader, @unchecked Sendable {
 
     private let baseRadius: Float
 
-    public init(parameters: ShaderParameters) throws {
+    package init(parameters: ShaderParameters) throws {
         baseRadius = parameters.number("radius")
     }
 
     deinit { offsetX.deallocate(); offsetY.deallocate(); weights.deallocate() }
 
-    public func configure(width: Int, height: Int) {
+    package func configure(width: Int, height: Int) {
         guard grid?.width != width || grid?.height != height else { return }
         let radius = baseRadius * Float(height) / 1080
         let made = LowResolution(width: width, height: height, scale: max(1, min(4, Int(radius / 4))))
@@ -51,7 +51,7 @@ public final class Bokeh: Shader, @unchecked Sendable {
     /// Planes per row of `small`.
     static let planes = 5
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let drive = AudioDrive(uniforms.features)
         let radius = parameters.number("radius") * Float(uniforms.height) / 1080
             * (1 + parameters.number("react") * (0.5 * drive.bassSlow + drive.beat)) / Float(grid?.scale ?? 1)
@@ -68,7 +68,7 @@ public final class Bokeh: Shader, @unchecked Sendable {
         small?.beginFrame()
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         guard let grid, let small, grid.fits(target, source: source) else { clearRows(target, rows); return }
         let count = grid.lowWidth, lowScale = grid.scale
         // Workspace: five accumulators per pixel (r, g, b, a, total weight).

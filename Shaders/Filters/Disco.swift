@@ -7,9 +7,9 @@ import MarbleCore
 /// overlay runs per pixel in 16-bit integers. Versus Marble's Metal original (wall-clock time, a field
 /// that ignored the picture where it was dark): media time, and a true overlay that keeps the
 /// picture's shadows and highlights.
-public final class Disco: Shader, @unchecked Sendable {
+package final class Disco: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; the scratch of `grid` is partitioned by strip.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "disco", summary: "Cosine colour field overlay-blended onto the picture.", kind: .filter,
         parameters: [
             ParameterDescriptor("amount", "Strength of the overlay.", .number(default: 0.7, range: 0...1)),
@@ -20,13 +20,13 @@ public final class Disco: Shader, @unchecked Sendable {
     private var grid: LowResolution?
     private var phase: Float = 0, spin: Float = 0, bands: Float = 1, amount: UInt16 = 0
 
-    public init(parameters: ShaderParameters) throws {}
+    package init(parameters: ShaderParameters) throws {}
 
-    public func configure(width: Int, height: Int) {
+    package func configure(width: Int, height: Int) {
         if grid?.width != width || grid?.height != height { grid = LowResolution(width: width, height: height, scale: 4) }
     }
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let drive = AudioDrive(uniforms.features)
         let t = Float(uniforms.time) * parameters.number("speed")
         phase = t * 0.15
@@ -35,7 +35,7 @@ public final class Disco: Shader, @unchecked Sendable {
         amount = UInt16(weight256(parameters.number("amount") * (0.6 + 0.4 * drive.beat)))
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         guard let grid, grid.fits(target, source: source) else { clearRows(target, rows); return }
         let cx = Float(target.width) * 0.5, cy = Float(target.height) * 0.5
         let c = fastCos(spin), s = fastSin(spin), k = bands, ph = phase

@@ -11,10 +11,10 @@ import MarbleCore
 /// ink/paper mix for each of the 257 edge weights is a table filled in `prepare`.
 /// Versus Marble's Metal original (Sobel on an unsmoothed loudness-scaled texture, ignoring alpha):
 /// the same edges, with beat response from the features and premultiplied alpha kept.
-public final class Ink: Shader, @unchecked Sendable {
+package final class Ink: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract. Scratch rows are partitioned by strip (rows
     // 4·lo…4·lo+3 of `scratch` belong to the strip starting at row lo), so strips write disjoint memory.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "ink", summary: "Sobel edges of the luminance as ink on grey paper.", kind: .filter,
         parameters: [
             ParameterDescriptor("strength", "Edge gain: higher shows fainter edges.", .number(default: 1.5, range: 0...8)),
@@ -35,11 +35,11 @@ public final class Ink: Shader, @unchecked Sendable {
     private var gain: Float = 0
     private var mixWeight: UInt32 = 0
 
-    public init(parameters: ShaderParameters) throws {}
+    package init(parameters: ShaderParameters) throws {}
 
     deinit { scratch.deallocate(); shades.deallocate() }
 
-    public func configure(width: Int, height: Int) {
+    package func configure(width: Int, height: Int) {
         guard width != configuredWidth || height != configuredHeight else { return }
         scratch.deallocate()
         // Not initialised on purpose: a strip writes a row before reading it, and slots of strips that
@@ -48,7 +48,7 @@ public final class Ink: Shader, @unchecked Sendable {
         configuredWidth = width; configuredHeight = height
     }
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let drive = AudioDrive(uniforms.features)
         let react = parameters.number("react")
         let boost = (1 + parameters.number("beat_boost") * drive.beat) * (1 + react * min(1, drive.level))
@@ -62,7 +62,7 @@ public final class Ink: Shader, @unchecked Sendable {
         mixWeight = weight256(parameters.number("mix"))
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let width = target.width, height = target.height
         guard width == configuredWidth, height == configuredHeight,
               source.width >= width, source.height >= height, !rows.isEmpty else {

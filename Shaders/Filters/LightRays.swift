@@ -10,9 +10,9 @@ import MarbleCore
 /// (`SharedRows`, cache-resident), the rays are evaluated at quarter resolution and stretched. Versus Marble's Metal original
 /// (ray length from sin(loudness), wrapping when loud; rays added over everything, clipping highlights):
 /// monotonic response and a screen blend.
-public final class LightRays: Shader, @unchecked Sendable {
+package final class LightRays: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; the scratch of `grid` is partitioned by strip.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "light_rays", summary: "Light rays from a point through bright areas, over dark ones.", kind: .filter,
         parameters: [
             ParameterDescriptor("light_x", "Light position, fraction of the width.", .number(default: 0.5, range: 0...1)),
@@ -31,13 +31,13 @@ public final class LightRays: Shader, @unchecked Sendable {
     private var lightX: Float = 0, lightY: Float = 0, step: Float = 0, gain: Float = 0, cutoff: Float = 0
     private var tint = PremultipliedColor(.white)
 
-    public init(parameters: ShaderParameters) throws {}
+    package init(parameters: ShaderParameters) throws {}
 
-    public func configure(width: Int, height: Int) {
+    package func configure(width: Int, height: Int) {
         LowResolution.configure(&grid, shared: &bright, width: width, height: height, scale: 4, filler: 0)
     }
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let drive = AudioDrive(uniforms.features)
         lightX = parameters.number("light_x") * Float(uniforms.width)
         lightY = parameters.number("light_y") * Float(uniforms.height)
@@ -50,7 +50,7 @@ public final class LightRays: Shader, @unchecked Sendable {
         bright?.beginFrame()
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         guard let grid, let bright, grid.fits(target, source: source) else { clearRows(target, rows); return }
         let scale = Float(grid.scale), lowScale = grid.scale
         // Light and taps in grid units (pixel i covers grid coordinates i…i+1).

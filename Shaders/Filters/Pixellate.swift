@@ -8,9 +8,9 @@ import MarbleCore
 /// than one centre sample, and centred on the block); the grid is centred on the frame so resizing blocks zoom around the middle.
 /// Versus Marble's Metal original (block size from sin(loudness), which wrapped back to small blocks
 /// when loud, and one sample per block): monotonic size, smoother colour.
-public final class Pixellate: Shader, @unchecked Sendable {
+package final class Pixellate: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads per-frame values.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "pixellate", summary: "Block mosaic whose blocks grow with loudness and burst on beats.", kind: .filter,
         parameters: [
             ParameterDescriptor("size", "Block size in pixels at 1080p when silent.", .number(default: 12, range: 2...256)),
@@ -19,15 +19,15 @@ public final class Pixellate: Shader, @unchecked Sendable {
 
     private var block = 8
 
-    public init(parameters: ShaderParameters) throws {}
+    package init(parameters: ShaderParameters) throws {}
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let drive = AudioDrive(uniforms.features)
         let size = parameters.number("size") * Float(uniforms.height) / 1080 * (1 + parameters.number("react") * (0.5 * drive.level + drive.beat))
         block = max(1, Int(clamp(size, 1, 4096)))
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let width = min(target.width, source.width), height = source.height
         let b = block
         // Block edges sit at centre + k·b.

@@ -7,9 +7,9 @@ import MarbleCore
 /// and the dot radius grows with the square root of the sample's luma so area tracks brightness.
 /// Dot edges are antialiased from the distance to the centre. Versus Marble's Metal original (dot size
 /// from loudness only, ignoring the picture): dots carry the picture, audio only modulates them.
-public final class Polka: Shader, @unchecked Sendable {
+package final class Polka: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads per-frame values.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "polka", summary: "Colour halftone dots sized by the picture's brightness.", kind: .filter,
         parameters: [
             ParameterDescriptor("cell", "Grid cell size in pixels at 1080p.", .number(default: 18, range: 4...128)),
@@ -20,16 +20,16 @@ public final class Polka: Shader, @unchecked Sendable {
     private var cell: Float = 18, swell: Float = 1
     private var paper: UInt32 = 0
 
-    public init(parameters: ShaderParameters) throws {}
+    package init(parameters: ShaderParameters) throws {}
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let drive = AudioDrive(uniforms.features)
         cell = max(2, parameters.number("cell") * Float(uniforms.height) / 1080)
         swell = 1 + parameters.number("react") * drive.beat
         paper = PremultipliedColor(parameters.color("paper")).packed
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let width = min(target.width, source.width), height = source.height
         let size = cell, invSize = 1 / cell
         // A dot of full luma touches the cell's corners' midpoints: radius = 0.62 · cell.

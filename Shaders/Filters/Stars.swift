@@ -11,9 +11,9 @@ import MarbleCore
 /// transparent (the picture composited over them, over `space`). Audio: beats flash the stars
 /// (brightness × (1 + `react` · 1.5 · beat pulse)), the treble brightens them, the bass swells them. Versus Marble's Metal original (a per-pixel fractal loop that ignored the
 /// picture and covered it): the picture stays readable, stars fill what is dark or empty.
-public final class Stars: Shader, @unchecked Sendable {
+package final class Stars: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads per-frame values.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "stars", summary: "Drifting starfield filling the picture's transparent areas.", kind: .filter,
         parameters: [
             ParameterDescriptor("density", "Star count multiplier.", .number(default: 1, range: 0.25...4)),
@@ -38,14 +38,14 @@ public final class Stars: Shader, @unchecked Sendable {
     private var columns = [Int](repeating: 0, count: Stars.layers)
     private var cellRows = [Int](repeating: 0, count: Stars.layers)
 
-    public init(parameters: ShaderParameters) throws {
+    package init(parameters: ShaderParameters) throws {
         behind = parameters.choice("mode") == "behind"
     }
 
     deinit { for p in stars { p.deallocate() } }
 
     /// Room for the smallest cells the density range allows (4), so `prepare` never allocates.
-    public func configure(width: Int, height: Int) {
+    package func configure(width: Int, height: Int) {
         let h = Float(max(1, height))
         for l in 0..<Self.layers {
             let size = max(3, 96 * h / 1080 / 2 / Float(1 << l))
@@ -57,7 +57,7 @@ public final class Stars: Shader, @unchecked Sendable {
         }
     }
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let drive = AudioDrive(uniforms.features)
         let w = Float(max(1, uniforms.width)), h = Float(max(1, uniforms.height))
         let base = 96 * h / 1080 / parameters.number("density").squareRoot()
@@ -103,7 +103,7 @@ public final class Stars: Shader, @unchecked Sendable {
         }
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let width = min(target.width, source.width)
         for y in rows {
             let dst = target.row32(y)

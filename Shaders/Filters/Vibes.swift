@@ -5,9 +5,9 @@ import MarbleCore
 /// Audio: the plasma's brightness rises with level, its hue turns with the slow mid band, and beats
 /// push the mix up by `beat_mix`. out = picture·(1 − mix) + plasma·mix (Marble swapped the two factors,
 /// so "mix 0.2" showed 80 % plasma). The plasma is evaluated at quarter resolution and stretched.
-public final class Vibes: Shader, @unchecked Sendable {
+package final class Vibes: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; the scratch of `grid` is partitioned by strip.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "vibes", summary: "Sine plasma mixed over the picture.", kind: .filter,
         parameters: [
             ParameterDescriptor("mix", "Plasma share: 0 shows only the picture, 1 only the plasma.",
@@ -20,13 +20,13 @@ public final class Vibes: Shader, @unchecked Sendable {
     private var grid: LowResolution?
     private var t: Float = 0, frequency: Float = 1, gain: Float = 1, hue: Float = 0, weight: UInt16 = 0
 
-    public init(parameters: ShaderParameters) throws {}
+    package init(parameters: ShaderParameters) throws {}
 
-    public func configure(width: Int, height: Int) {
+    package func configure(width: Int, height: Int) {
         if grid?.width != width || grid?.height != height { grid = LowResolution(width: width, height: height, scale: 4) }
     }
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let drive = AudioDrive(uniforms.features)
         t = Float(uniforms.time) * parameters.number("speed")
         frequency = 6 / (parameters.number("scale") * Float(max(1, uniforms.height)))
@@ -35,7 +35,7 @@ public final class Vibes: Shader, @unchecked Sendable {
         weight = UInt16(weight256(parameters.number("mix") + parameters.number("beat_mix") * drive.beat))
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         guard let grid, grid.fits(target, source: source) else { clearRows(target, rows); return }
         let f = frequency, time = t, g = gain, h = hue
         let cx = Float(target.width) * 0.5 * f, cy = Float(target.height) * 0.5 * f

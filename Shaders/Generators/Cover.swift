@@ -14,9 +14,9 @@ import MarbleCore
 /// Parameters: `center_x`, `center_y` (fractions of the frame), `size` (fraction of the height),
 /// `shape`, `corner` (radius, fraction of the size, for `rounded`), `border` (pixels at 1080p) and
 /// `border_color`, `shadow` (0…1), `pulse`, `spin`, `placeholder`.
-public final class Cover: Shader, BlendedRowDrawing, @unchecked Sendable {
+package final class Cover: Shader, BlendedRowDrawing, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the shrunk picture and the per-frame values.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "cover", summary: "The song's embedded cover picture: square, rounded or a disc, with border and shadow.",
         kind: .generator, drawsOnCanvas: true,
         parameters: [
@@ -55,16 +55,16 @@ public final class Cover: Shader, BlendedRowDrawing, @unchecked Sendable {
     private var firstRow = 0, endRow = 0, firstColumn = 0, endColumn = 0
     private var mode = BlendMode.normal, opacity: UInt32 = 255
 
-    public init(parameters: ShaderParameters) throws {
+    package init(parameters: ShaderParameters) throws {
         shape = switch parameters.choice("shape") { case "square": .square; case "circle": .circle; default: .rounded }
         placeholder = parameters.flag("placeholder")
     }
 
     deinit { pixels.deallocate() }
 
-    public func configure(width: Int, height: Int) { frameHeight = height }
+    package func configure(width: Int, height: Int) { frameHeight = height }
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         mode = uniforms.blend
         opacity = byte(uniforms.opacity)
         let w = Float(uniforms.width), h = Float(uniforms.height)
@@ -141,9 +141,9 @@ public final class Cover: Shader, BlendedRowDrawing, @unchecked Sendable {
         NotePlaceholder.paint(into: pixels, side: side)
     }
 
-    public func coveredRows(height: Int) -> Range<Int> { firstRow..<max(firstRow, min(height, endRow)) }
+    package func coveredRows(height: Int) -> Range<Int> { firstRow..<max(firstRow, min(height, endRow)) }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         drawRows(blending: mode, target, rows)
     }
 

@@ -11,9 +11,9 @@ import MarbleCore
 /// lines denser than a few pixels fade into their mean coverage near the horizon. Versus Marble's Metal original (wall-clock
 /// scroll, aliased lines shimmering near the horizon): media time, and lines fade into fog instead
 /// of aliasing.
-public final class Drive: Shader, @unchecked Sendable {
+package final class Drive: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads per-frame values.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "drive", summary: "Synthwave perspective grid scrolling under a sunset.", kind: .generator,
         isOpaque: true,
         parameters: [
@@ -33,13 +33,13 @@ public final class Drive: Shader, @unchecked Sendable {
     /// Ground colour for each grid-line intensity 0…255, rebuilt per frame.
     private let groundColors: UnsafeMutablePointer<UInt32> = allocateFilled(256, 0xFF00_0000)
 
-    public init(parameters: ShaderParameters) throws {
+    package init(parameters: ShaderParameters) throws {
         showSun = parameters.flag("sun")
     }
 
     deinit { groundColors.deallocate() }
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let drive = AudioDrive(uniforms.features)
         let h = Float(uniforms.height)
         scroll = fract(wrapped(uniforms.time * Double(parameters.number("speed")), period: 1024)
@@ -58,7 +58,7 @@ public final class Drive: Shader, @unchecked Sendable {
         }
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let width = target.width, w = Float(target.width), h = Float(target.height)
         let cx = w * 0.5, horizon = horizonY
         for y in rows {

@@ -6,9 +6,9 @@ import MarbleCore
 /// float once per frame into a 1024-entry table; pixels look the table up, so the per-pixel cost is one
 /// multiply-add (linear) or one square root (radial). Versus Marble's Metal original, which recomputed
 /// the mix per pixel from wall-clock time: same picture, driven by media time so frames repeat.
-public final class Gradient: Shader, @unchecked Sendable {
+package final class Gradient: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the table and geometry.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "gradient", summary: "Linear or radial gradient of two or three colours.", kind: .generator,
         isOpaque: true,
         parameters: [
@@ -38,14 +38,14 @@ public final class Gradient: Shader, @unchecked Sendable {
     private var originT: Float = 0, stepX: Float = 0, stepY: Float = 0
     private var centerX: Float = 0, centerY: Float = 0, invRadius: Float = 1
 
-    public init(parameters: ShaderParameters) throws {
+    package init(parameters: ShaderParameters) throws {
         radial = parameters.choice("style") == "radial"
         table.initialize(repeating: 0xFF00_0000, count: Gradient.tableSize)
     }
 
     deinit { table.deallocate() }
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let w = Float(uniforms.width), h = Float(uniforms.height)
         if radial {
             centerX = parameters.number("center_x") * w
@@ -77,7 +77,7 @@ public final class Gradient: Shader, @unchecked Sendable {
         }
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let width = target.width
         let scale = Float(Gradient.tableSize - 1)
         // Read the stored properties once: inside the loops they would be re-checked per pixel.

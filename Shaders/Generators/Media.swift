@@ -6,9 +6,9 @@ import MarbleCore
 /// input) and frames without input are black. Alpha is forced to 255, which for premultiplied input is
 /// the picture over black. Versus Marble: Marble's effects sampled the camera/video texture directly;
 /// here the media is a layer of its own so effects can filter it (they read `source`).
-public final class Media: Shader, @unchecked Sendable {
+package final class Media: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads `dim`.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "media", summary: "Draws the input video frame or image (black without one).", kind: .generator,
         isOpaque: true,
         parameters: [
@@ -19,13 +19,13 @@ public final class Media: Shader, @unchecked Sendable {
     /// Brightness as a 0…256 weight for ``scalePixel``.
     private var dim: UInt32 = 256
 
-    public init(parameters: ShaderParameters) throws {}
+    package init(parameters: ShaderParameters) throws {}
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         dim = weight256(parameters.number("brightness"))
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let black: UInt32 = 0xFF00_0000
         guard let input = uniforms.input else {
             for y in rows { fillPixels(target.row32(y), target.width, black) }

@@ -17,9 +17,9 @@ import MarbleCore
 /// (media time, not the wall clock); a frame that does not follow the previous one starts afresh.
 /// The panel is `width` × `height` of the frame around (`center_x`, `center_y`); every edge is
 /// antialiased by its exact pixel coverage. Without sound only the empty tracks and the scale show.
-public final class Meters: Shader, BlendedRowDrawing, @unchecked Sendable {
+package final class Meters: Shader, BlendedRowDrawing, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the element list and colours.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "meters", summary: "Peak/RMS level meters per channel and an EBU R128 loudness meter.", kind: .generator,
         drawsOnCanvas: true,
         parameters: [
@@ -71,13 +71,13 @@ public final class Meters: Shader, BlendedRowDrawing, @unchecked Sendable {
     private var blendMode = BlendMode.normal, opacity: UInt32 = 255
     private var covered = 0..<0
 
-    public init(parameters: ShaderParameters) throws {
+    package init(parameters: ShaderParameters) throws {
         vertical = parameters.choice("orientation") == "vertical"
     }
 
     deinit { elements.deallocate(); zones.deallocate(); profiles.deallocate(); stripFrom.deallocate(); stripTo.deallocate() }
 
-    public func configure(width: Int, height: Int) {
+    package func configure(width: Int, height: Int) {
         let capacity = max(1, vertical ? height : width)
         guard capacity != zoneCapacity else { return }
         zones.deallocate(); profiles.deallocate()
@@ -91,7 +91,7 @@ public final class Meters: Shader, BlendedRowDrawing, @unchecked Sendable {
         return (b.peak, b.held, Self.decibels(b.meanSquare.squareRoot()))
     }
 
-    public func prepare(_ uniforms: FrameUniforms, parameters p: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters p: ShaderParameters) {
         blendMode = uniforms.blend
         opacity = byte(uniforms.opacity)
         advance(uniforms, p)
@@ -256,9 +256,9 @@ public final class Meters: Shader, BlendedRowDrawing, @unchecked Sendable {
         }
     }
 
-    public func coveredRows(height: Int) -> Range<Int> { covered }
+    package func coveredRows(height: Int) -> Range<Int> { covered }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         drawRows(blending: blendMode, target, rows)
     }
 

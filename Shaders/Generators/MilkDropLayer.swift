@@ -12,10 +12,10 @@ import Synchronization
 /// the composite at that size too and scales the finished picture up (for the heaviest presets). The warp mesh has `mesh_x × mesh_y`
 /// cells (MilkDrop's 48 × 36). Presets with HLSL warp/composite shaders run without them (MilkDrop
 /// 1.x's fixed warp and composite); see `marble effects --milkdrop DIR` for what loads.
-public final class MilkDropLayer: Shader, @unchecked Sendable {
+package final class MilkDropLayer: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `prepare` alone advances the presets and writes
     // their feedback buffers, `render` only reads them and writes its own rows.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "milkdrop", summary: "MilkDrop presets (.milk) on the CPU: one file, or a folder as a playlist.",
         kind: .generator, isOpaque: true, needs: [.spectrum],
         parameters: [
@@ -42,14 +42,14 @@ public final class MilkDropLayer: Shader, @unchecked Sendable {
     package static let imageLoader = Mutex<(any ShaderImageLoader)?>(nil)
 
     /// The presets being played.
-    public let playlist: MilkPlaylist
+    package let playlist: MilkPlaylist
     private let audio = MilkAudio()
     private let renderScale: Float
     private var blendBuffer: Texture?
     private var blendWeight: UInt32 = 0
     private var blending = false
 
-    public init(parameters: ShaderParameters) throws {
+    package init(parameters: ShaderParameters) throws {
         let file = parameters.text("file")
         let paths: [String]
         if file.isEmpty {
@@ -84,12 +84,12 @@ public final class MilkDropLayer: Shader, @unchecked Sendable {
 
     /// The feedback buffer's share of the output for a size: the parameter, or automatic (the buffer
     /// at most 1280×720's area).
-    public static func scale(_ requested: Float, width: Int, height: Int) -> Float {
+    package static func scale(_ requested: Float, width: Int, height: Int) -> Float {
         if requested > 0 { return requested }
         return min(1, (Float(1280 * 720) / Float(max(1, width * height))).squareRoot())
     }
 
-    public func configure(width: Int, height: Int) {
+    package func configure(width: Int, height: Int) {
         // An explicit render scale draws everything at that size (the composite too) and scales the
         // picture up at the end; the automatic one keeps the composite at the output size.
         playlist.configure(width: width, height: height, scale: Self.scale(renderScale, width: width, height: height),
@@ -99,7 +99,7 @@ public final class MilkDropLayer: Shader, @unchecked Sendable {
         }
     }
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let f = uniforms.features
         audio.update(from: f, fps: uniforms.fps.doubleValue, frame: uniforms.frameIndex)
         playlist.update(time: uniforms.time, isBeat: f.isBeat, bass: audio.bass)
@@ -121,7 +121,7 @@ public final class MilkDropLayer: Shader, @unchecked Sendable {
         }
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         playlist.active.composite(into: target, rows: rows)
         guard blending, let next = playlist.incoming, let buffer = blendBuffer else { return }
         let other = buffer.view

@@ -14,9 +14,9 @@ import MarbleCore
 /// edge under the playhead (the frame prepared again rewrites its column; an earlier one starts the
 /// history over). Parameters: `center_y`, `height` (fraction of the frame height for a
 /// full-scale peak), `margin` (empty fraction of the width at each side), `gain`, the colours.
-public final class Overview: Shader, BlendedRowDrawing, @unchecked Sendable {
+package final class Overview: Shader, BlendedRowDrawing, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the per-column arrays.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "overview", summary: "The whole song's waveform with a playhead (showwavespic with progress).",
         kind: .generator, drawsOnCanvas: true,
         parameters: [
@@ -48,13 +48,13 @@ public final class Overview: Shader, BlendedRowDrawing, @unchecked Sendable {
     private var firstRow = 0, endRow = 0
     private var mode = BlendMode.normal, opacity: UInt32 = 255
 
-    public init(parameters: ShaderParameters) throws {
+    package init(parameters: ShaderParameters) throws {
         split = parameters.choice("channels") == "split"
     }
 
     deinit { for p in [upPeak, upRMS, downPeak, downRMS, historyPeak, historyRMS] { p.deallocate() } }
 
-    public func configure(width: Int, height: Int) {
+    package func configure(width: Int, height: Int) {
         guard width != capacity else { return }
         for p in [upPeak, upRMS, downPeak, downRMS, historyPeak, historyRMS] { p.deallocate() }
         capacity = width
@@ -64,7 +64,7 @@ public final class Overview: Shader, BlendedRowDrawing, @unchecked Sendable {
         historyCount = 0; historyNext = 0
     }
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         mode = uniforms.blend
         opacity = byte(uniforms.opacity)
         let w = min(uniforms.width, capacity), h = Float(uniforms.height)
@@ -144,9 +144,9 @@ public final class Overview: Shader, BlendedRowDrawing, @unchecked Sendable {
         return (lp, (lr / n).squareRoot(), rp, (rr / n).squareRoot())
     }
 
-    public func coveredRows(height: Int) -> Range<Int> { firstRow..<max(firstRow, min(height, endRow)) }
+    package func coveredRows(height: Int) -> Range<Int> { firstRow..<max(firstRow, min(height, endRow)) }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         drawRows(blending: mode, target, rows)
     }
 

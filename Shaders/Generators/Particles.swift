@@ -18,9 +18,9 @@ import MarbleCore
 /// Preparing the frame just prepared again redoes its step from the state before it (a frame drawn
 /// twice looks the same); an earlier frame index empties the pool (a new render from its start).
 /// `render` visits only the sparks whose box meets its rows.
-public final class Particles: Shader, BlendedRowDrawing, @unchecked Sendable {
+package final class Particles: Shader, BlendedRowDrawing, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the pool.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "particles", summary: "Sparks emitted by the bands, bursting on beats and onsets.", kind: .generator,
         drawsOnCanvas: true,
         parameters: [
@@ -71,7 +71,7 @@ public final class Particles: Shader, BlendedRowDrawing, @unchecked Sendable {
     private var covered = 0..<0
     private var mode = BlendMode.normal, opacity: UInt32 = 255
 
-    public init(parameters: ShaderParameters) throws {
+    package init(parameters: ShaderParameters) throws {
         capacity = parameters.integer("count")
         fromBottom = parameters.choice("emitter") == "bottom"
         state = allocateFilled(Self.fields * capacity, 0); saved = allocateFilled(Self.fields * capacity, 0)
@@ -85,7 +85,7 @@ public final class Particles: Shader, BlendedRowDrawing, @unchecked Sendable {
         colour.deallocate(); hotColour.deallocate()
     }
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         read(uniforms, parameters)
         let h = Float(uniforms.height)
         let dt = Float(min(0.1, max(1e-4, 1 / uniforms.fps.doubleValue)))
@@ -235,9 +235,9 @@ public final class Particles: Shader, BlendedRowDrawing, @unchecked Sendable {
         radius[k] = size * (0.5 + 0.9 * e) * (0.7 + 0.6 * random.unit())
     }
 
-    public func coveredRows(height: Int) -> Range<Int> { covered.clamped(to: 0..<height) }
+    package func coveredRows(height: Int) -> Range<Int> { covered.clamped(to: 0..<height) }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         drawRows(blending: mode, target, rows)
     }
 

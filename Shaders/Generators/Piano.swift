@@ -21,9 +21,9 @@ import MarbleCore
 /// shows around the bars. State (the falling bars, the sonogram's ring) moves in `prepare` from the
 /// frame index, so a render that starts later draws the same picture. Without pitches in the features (a program that did not
 /// request them), the band levels are read at each note's frequency instead.
-public final class Piano: Shader, BlendedRowDrawing, @unchecked Sendable {
+package final class Piano: Shader, BlendedRowDrawing, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the per-column tables and the ring.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "piano", summary: "Constant-Q bars per semitone over a lit piano keyboard (like showcqt).",
         kind: .generator, drawsOnCanvas: true, needs: .pitches,
         parameters: [
@@ -65,7 +65,7 @@ public final class Piano: Shader, BlendedRowDrawing, @unchecked Sendable {
     /// Per note, its bar's packed colour.
     private let barPixels: UnsafeMutablePointer<UInt32>
 
-    public init(parameters: ShaderParameters) throws {
+    package init(parameters: ShaderParameters) throws {
         low = parameters.integer("low_note")
         let high = parameters.integer("high_note")
         guard high > low + 5 else {
@@ -114,7 +114,7 @@ public final class Piano: Shader, BlendedRowDrawing, @unchecked Sendable {
         return (channel(5), channel(3), channel(1))
     }
 
-    public func configure(width: Int, height: Int) {
+    package func configure(width: Int, height: Int) {
         guard width != self.width || height != self.height else { return }
         self.width = width; self.height = height
         keyboardRows = keyboardShare > 0 ? max(3, Int((keyboardShare * Float(height)).rounded())) : 0
@@ -126,7 +126,7 @@ public final class Piano: Shader, BlendedRowDrawing, @unchecked Sendable {
         started = false
     }
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         guard width > 0 else { return }
         readLevels(uniforms.features, floor: Float(parameters.number("floor")),
                    range: max(1, Float(parameters.number("ceiling") - parameters.number("floor"))))
@@ -197,9 +197,9 @@ public final class Piano: Shader, BlendedRowDrawing, @unchecked Sendable {
         }
     }
 
-    public func coveredRows(height: Int) -> Range<Int> { covered }
+    package func coveredRows(height: Int) -> Range<Int> { covered }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         drawRows(blending: mode, target, rows)
     }
 

@@ -13,9 +13,9 @@ import MarbleCore
 /// pixel's coverage is computed from its signed distance to the bar, so edges are antialiased at any
 /// angle, and each row visits only the columns a bar crosses. Nothing is drawn inside the circle, so a
 /// cover picture can sit there. Sizes are fractions of the frame's shorter side.
-public final class Radial: Shader, BlendedRowDrawing, @unchecked Sendable {
+package final class Radial: Shader, BlendedRowDrawing, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the per-bar arrays.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "radial", summary: "Circular spectrum: bars radiating from a ring around the centre.", kind: .generator,
         drawsOnCanvas: true,
         parameters: [
@@ -62,7 +62,7 @@ public final class Radial: Shader, BlendedRowDrawing, @unchecked Sendable {
     private var blendMode = BlendMode.normal, opacity: UInt32 = 255
     private var covered = 0..<0
 
-    public init(parameters: ShaderParameters) throws {
+    package init(parameters: ShaderParameters) throws {
         count = parameters.integer("count")
         mirror = parameters.flag("mirror")
         rounded = parameters.flag("rounded")
@@ -80,7 +80,7 @@ public final class Radial: Shader, BlendedRowDrawing, @unchecked Sendable {
         pixels.deallocate(); isBar.deallocate(); ramp.deallocate()
     }
 
-    public func configure(width: Int, height: Int) {
+    package func configure(width: Int, height: Int) {
         let needed = max(1, min(width, height) + 2)
         guard needed != rampCount else { return }
         ramp.deallocate()
@@ -88,7 +88,7 @@ public final class Radial: Shader, BlendedRowDrawing, @unchecked Sendable {
         rampCount = needed
     }
 
-    public func prepare(_ uniforms: FrameUniforms, parameters p: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters p: ShaderParameters) {
         blendMode = uniforms.blend
         opacity = byte(uniforms.opacity)
         let short = Float(min(uniforms.width, uniforms.height))
@@ -142,9 +142,9 @@ public final class Radial: Shader, BlendedRowDrawing, @unchecked Sendable {
         covered = records > 0 && from < to ? from..<to : 0..<0
     }
 
-    public func coveredRows(height: Int) -> Range<Int> { covered }
+    package func coveredRows(height: Int) -> Range<Int> { covered }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         drawRows(blending: blendMode, target, rows)
     }
 

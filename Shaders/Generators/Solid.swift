@@ -4,9 +4,9 @@ import MarbleCore
 ///
 /// Audio: none. Versus Marble's Metal original (a clear colour): identical, but the colour may be
 /// translucent (premultiplied on the way in), so the descriptor does not promise opacity.
-public final class Solid: Shader, @unchecked Sendable {
+package final class Solid: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads `pixel`.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "solid", summary: "Fills the frame with one colour.", kind: .generator,
         parameters: [
             ParameterDescriptor("color", "Fill colour (may be translucent).", .color(default: .black)),
@@ -14,15 +14,15 @@ public final class Solid: Shader, @unchecked Sendable {
 
     private var pixel: UInt32
 
-    public init(parameters: ShaderParameters) throws {
+    package init(parameters: ShaderParameters) throws {
         pixel = PremultipliedColor(parameters.color("color")).packed
     }
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         pixel = PremultipliedColor(parameters.color("color")).packed
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         for y in rows { fillPixels(target.row32(y), target.width, pixel) }
     }
 }

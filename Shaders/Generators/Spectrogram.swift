@@ -18,9 +18,9 @@ import MarbleCore
 /// earlier frame) draws the same picture; an earlier frame index starts the history again.
 /// Without a spectrum in the features (a program that did not request it), the band levels are
 /// drawn instead, spread evenly over the axis. Opaque: silence is the map's darkest colour.
-public final class Spectrogram: Shader, @unchecked Sendable {
+package final class Spectrogram: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the ring and the frame's scroll offset.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "spectrogram", summary: "Scrolling spectrogram of the spectrum's history (like showspectrum).",
         kind: .generator, isOpaque: true, needs: .spectrum,
         parameters: [
@@ -65,7 +65,7 @@ public final class Spectrogram: Shader, @unchecked Sendable {
     /// Index of the newest (open) column after this frame.
     private var newest = 0
 
-    public init(parameters: ShaderParameters) throws {
+    package init(parameters: ShaderParameters) throws {
         scroll = switch parameters.choice("scroll") { case "right": .right; case "up": .up; case "down": .down; default: .left }
         scale = switch parameters.choice("frequency_scale") { case "linear": .linear; case "mel": .mel; default: .log }
         minFrequency = Float(parameters.number("min_frequency"))
@@ -86,7 +86,7 @@ public final class Spectrogram: Shader, @unchecked Sendable {
         ring.deallocate(); lut.deallocate()
     }
 
-    public func configure(width: Int, height: Int) {
+    package func configure(width: Int, height: Int) {
         let horizontal = scroll == .left || scroll == .right
         let (a, d) = horizontal ? (height, width) : (width, height)
         guard a != axis || d != depth else { return }
@@ -130,7 +130,7 @@ public final class Spectrogram: Shader, @unchecked Sendable {
         }
     }
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         guard axis > 0, depth > 0 else { return }
         let f = uniforms.features
         let useSpectrum = !f.spectrumDecibels.isEmpty && f.spectrumResolution > 0
@@ -244,7 +244,7 @@ public final class Spectrogram: Shader, @unchecked Sendable {
         }
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let width = min(target.width, scroll == .left || scroll == .right ? depth : axis)
         guard axis > 0, depth > 0 else {
             for y in rows { fillPixels(target.row32(y), target.width, 0xFF00_0000) }

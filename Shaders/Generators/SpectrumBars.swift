@@ -9,9 +9,9 @@ import MarbleCore
 /// stay crisp at any count and size; `rounded` caps each bar with a half disc.
 /// Versus Marble's Metal original (bar height from one loudness scalar through sin(), which wrapped
 /// when loud): heights are clamped band levels, and the drawing cost is proportional to lit area.
-public final class SpectrumBars: Shader, BlendedRowDrawing, @unchecked Sendable {
+package final class SpectrumBars: Shader, BlendedRowDrawing, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the per-bar arrays.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "bars", summary: "Spectrum bars from the band levels, with peak caps.", kind: .generator,
         drawsOnCanvas: true,
         parameters: [
@@ -56,7 +56,7 @@ public final class SpectrumBars: Shader, BlendedRowDrawing, @unchecked Sendable 
     private var dense = false
     private var mode = BlendMode.normal, opacity: UInt32 = 255
 
-    public init(parameters: ShaderParameters) throws {
+    package init(parameters: ShaderParameters) throws {
         count = parameters.integer("count")
         mirror = parameters.flag("mirror")
         peaks = parameters.flag("peaks")
@@ -75,7 +75,7 @@ public final class SpectrumBars: Shader, BlendedRowDrawing, @unchecked Sendable 
         edgeWeights.deallocate()
     }
 
-    public func configure(width: Int, height: Int) {
+    package func configure(width: Int, height: Int) {
         // A span is at most 2·halfWidth + 3 columns and halfWidth ≤ slot / 2.
         let capacity = Int(max(1, Float(width) / Float(count))) + 5
         guard capacity != spanCapacity else { return }
@@ -84,7 +84,7 @@ public final class SpectrumBars: Shader, BlendedRowDrawing, @unchecked Sendable 
         edgeWeights = allocateFilled(count * capacity, 0)
     }
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let w = Float(uniforms.width), h = Float(uniforms.height)
         mode = uniforms.blend
         opacity = byte(uniforms.opacity)
@@ -132,9 +132,9 @@ public final class SpectrumBars: Shader, BlendedRowDrawing, @unchecked Sendable 
         covered = upper..<max(upper, lower)
     }
 
-    public func coveredRows(height: Int) -> Range<Int> { covered }
+    package func coveredRows(height: Int) -> Range<Int> { covered }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         drawRows(blending: mode, target, rows)
     }
 

@@ -18,10 +18,10 @@ import MarbleText
 /// allocations). `font` is a Fontconfig name (`DejaVu Sans`, `Noto Serif:bold`) or a file path. Sizes are pixels at 1080p and scale with the frame height; `x`, `y` place the anchor
 /// (`align`, `valign`) as fractions of the frame. `fade_in` fades in from the start, `fade_out` out
 /// before the song's end (needs its length). A text wider than `max_width` shrinks to fit.
-public final class Text: Shader, BlendedRowDrawing, @unchecked Sendable {
+package final class Text: Shader, BlendedRowDrawing, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; the font stack, layout and masks are touched in
     // `prepare` only, and `render` only reads the sprite.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "text", summary: "Text from a template with the song's tags and clock: any script, outline, shadow, fades.",
         kind: .generator, drawsOnCanvas: true,
         parameters: [
@@ -76,7 +76,7 @@ public final class Text: Shader, BlendedRowDrawing, @unchecked Sendable {
         var pixelSize = 0, outline: Float = 0, blur = 0, offset = 0, lineSpacing: Float = 1, maxWidth = 0
     }
 
-    public init(parameters: ShaderParameters) throws {
+    package init(parameters: ShaderParameters) throws {
         template = TextTemplate(parameters.text("text"))
         layout = TextLayout(fonts: try FontStack(font: parameters.text("font")))
         switch parameters.choice("align") {
@@ -93,11 +93,11 @@ public final class Text: Shader, BlendedRowDrawing, @unchecked Sendable {
 
     deinit { sprite.deallocate(); outlineMask.deallocate(); shadowMask.deallocate(); scratch.deallocate(); columnSums.deallocate() }
 
-    public func configure(width: Int, height: Int) {
+    package func configure(width: Int, height: Int) {
         look = Look()   // sizes scale with the height: rebuild on the next frame
     }
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let width = Float(uniforms.width), height = Float(uniforms.height), scale = height / 1080
         template.fill(&current, song: uniforms.song, time: uniforms.time)
         let wanted = Look(pixelSize: max(4, Int((parameters.number("size") * scale).rounded())),
@@ -185,13 +185,13 @@ public final class Text: Shader, BlendedRowDrawing, @unchecked Sendable {
         mask.draw(layout, alignment: alignment, margin: 0)
     }
 
-    public func coveredRows(height: Int) -> Range<Int> {
+    package func coveredRows(height: Int) -> Range<Int> {
         guard opacity > 0, spriteWidth > 0 else { return 0..<0 }
         let top = max(0, min(height, originY)), bottom = max(top, min(height, originY + spriteHeight))
         return top..<bottom
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         drawRows(blending: mode, target, rows)
     }
 

@@ -17,10 +17,10 @@ import MarbleCore
 /// `auto_gain` adds a gain that follows the recent peak (1 s release, up to 16×) so quiet songs fill
 /// the scope. `graticule` draws the circle, axes and L/R diagonals faintly. Sizes are fractions of the
 /// frame's shorter side; `thickness` is in pixels at 1080p and scales with the frame height.
-public final class Vectorscope: Shader, BlendedRowDrawing, @unchecked Sendable {
+package final class Vectorscope: Shader, BlendedRowDrawing, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `prepare` alone writes the phosphor buffer,
     // `render` only reads it.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "vectorscope", summary: "Stereo goniometer (Lissajous or polar) with phosphor persistence.",
         kind: .generator, drawsOnCanvas: true,
         parameters: [
@@ -66,7 +66,7 @@ public final class Vectorscope: Shader, BlendedRowDrawing, @unchecked Sendable {
     private var gridHalfWidth: Float = 0.5
     private var covered = 0..<0
 
-    public init(parameters: ShaderParameters) throws {
+    package init(parameters: ShaderParameters) throws {
         mode = switch parameters.choice("mode") { case "lissajous_xy": .xy; case "polar": .polar; default: .lissajous }
         dots = parameters.choice("draw") == "dots"
         initialSize = parameters.number("size")
@@ -74,14 +74,14 @@ public final class Vectorscope: Shader, BlendedRowDrawing, @unchecked Sendable {
 
     /// The buffer matches the scope's size in pixels (capped at 1024² at sizes above 1080p; a bound
     /// `size` that changes later is resampled bilinearly).
-    public func configure(width: Int, height: Int) {
+    package func configure(width: Int, height: Int) {
         let side = max(1, min(1024, Int((initialSize * Float(min(width, height))).rounded())))
         guard side != phosphor.side else { return }
         phosphor = PhosphorBuffer(side: side); history = PhosphorBuffer(side: side)
         lastFrame = .min
     }
 
-    public func prepare(_ uniforms: FrameUniforms, parameters p: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters p: ShaderParameters) {
         blendMode = uniforms.blend
         opacity = byte(uniforms.opacity)
         trace = PremultipliedColor(p.color("color"))
@@ -182,9 +182,9 @@ public final class Vectorscope: Shader, BlendedRowDrawing, @unchecked Sendable {
         }
     }
 
-    public func coveredRows(height: Int) -> Range<Int> { covered }
+    package func coveredRows(height: Int) -> Range<Int> { covered }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         drawRows(blending: blendMode, target, rows)
     }
 

@@ -9,9 +9,9 @@ import MarbleCore
 /// `fill` shades the area between the centre line and the trace. Thickness is in pixels at 1080p and
 /// scales with the frame height. Versus Marble's Metal original (a fixed-width line sampled per pixel,
 /// gaps on steep slopes): continuous strokes at any slope and size.
-public final class Waveform: Shader, BlendedRowDrawing, @unchecked Sendable {
+package final class Waveform: Shader, BlendedRowDrawing, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads the per-column arrays.
-    public static let descriptor = ShaderDescriptor(
+    package static let descriptor = ShaderDescriptor(
         name: "waveform", summary: "Oscilloscope line of the audio waveform.", kind: .generator,
         drawsOnCanvas: true,
         parameters: [
@@ -50,14 +50,14 @@ public final class Waveform: Shader, BlendedRowDrawing, @unchecked Sendable {
     private var glowReach: Float = 0   // the halo is drawn this far from the stroke (fainter than 1/65 beyond)
     private var firstRow = 0, lastRow = -1   // rows outside never get ink
 
-    public init(parameters: ShaderParameters) throws {
+    package init(parameters: ShaderParameters) throws {
         style = switch parameters.choice("style") { case "glow": .glow; case "fill": .fill; default: .line }
         channel = switch parameters.choice("channel") { case "right": .right; case "mix": .mix; default: .left }
     }
 
     deinit { top.deallocate(); bottom.deallocate(); trace.deallocate(); edges.deallocate() }
 
-    public func configure(width: Int, height: Int) {
+    package func configure(width: Int, height: Int) {
         guard width != capacity else { return }
         top.deallocate(); bottom.deallocate(); trace.deallocate(); edges.deallocate()
         capacity = width
@@ -67,7 +67,7 @@ public final class Waveform: Shader, BlendedRowDrawing, @unchecked Sendable {
         edges.initialize(repeating: 0, count: width + 1)
     }
 
-    public func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
+    package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let width = min(uniforms.width, capacity)
         let h = Float(uniforms.height)
         mode = uniforms.blend
@@ -111,7 +111,7 @@ public final class Waveform: Shader, BlendedRowDrawing, @unchecked Sendable {
     }
 
 
-    public func coveredRows(height: Int) -> Range<Int> {
+    package func coveredRows(height: Int) -> Range<Int> {
         lastRow < firstRow ? 0..<0 : max(0, firstRow)..<min(height, lastRow + 1)
     }
 
@@ -125,7 +125,7 @@ public final class Waveform: Shader, BlendedRowDrawing, @unchecked Sendable {
         return clamp(mix(samples[i], samples[i + 1], p - Float(i)), -1, 1)
     }
 
-    public func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
+    package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         drawRows(blending: mode, target, rows)
     }
 

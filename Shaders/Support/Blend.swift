@@ -13,10 +13,10 @@ import MarbleCore
 /// Speed: normal and add use two 16-bit lanes per UInt32 (one multiply scales two channels); screen runs
 /// over bytes and multiply over pixels; all four loops vectorise. Opacity 0 returns without touching
 /// the canvas; a fully transparent layer pixel leaves the canvas pixel unchanged in every mode.
-public enum Blend {
+package enum Blend {
     /// Blends `layer` onto `canvas` for `rows` (clipped to both heights) over the common width.
     /// Safe to call concurrently on disjoint row ranges.
-    public static func composite(layer: TextureView, onto canvas: TextureView, rows: Range<Int>,
+    package static func composite(layer: TextureView, onto canvas: TextureView, rows: Range<Int>,
                                  mode: BlendMode, opacity: Float) {
         let width = min(layer.width, canvas.width)
         let rowRange = rows.clamped(to: 0..<min(layer.height, canvas.height))
@@ -36,7 +36,7 @@ public enum Blend {
     /// One premultiplied pixel onto another, for generators that draw onto the canvas themselves
     /// (`drawsOnCanvas`). `opacity` is 0…255. A transparent source leaves the destination unchanged.
     @inline(__always)
-    public static func pixel(_ source: UInt32, onto d: UInt32, mode: BlendMode, opacity op: UInt32) -> UInt32 {
+    package static func pixel(_ source: UInt32, onto d: UInt32, mode: BlendMode, opacity op: UInt32) -> UInt32 {
         let s = op == 255 ? source : scale255(source, op)
         switch mode {
         case .normal: return s &+ scale255(d, 255 &- (s >> 24))
@@ -59,7 +59,7 @@ public enum Blend {
     }
 
     /// All four channels × opacity/255 (0…255): folds a layer's opacity into a colour once per frame.
-    @inline(__always) public static func scaled(_ p: UInt32, opacity: UInt32) -> UInt32 {
+    @inline(__always) package static func scaled(_ p: UInt32, opacity: UInt32) -> UInt32 {
         opacity == 255 ? p : scale255(p, opacity)
     }
 
@@ -154,28 +154,28 @@ public enum Blend {
 
 /// A blend mode as a type, so that a kernel's inner loop is specialised for one mode instead of
 /// switching per pixel (`Blend.pixel` does that switch). The source already carries the opacity.
-public protocol BlendFunction {
+package protocol BlendFunction {
     /// `source` (premultiplied, opacity applied) blended onto `destination`, both packed RGBA8.
     static func blend(_ source: UInt32, onto destination: UInt32) -> UInt32
 }
 
 /// Source-over (`BlendMode.normal`).
-public enum NormalBlend: BlendFunction {
+package enum NormalBlend: BlendFunction {
     /// `s` blended onto `d`; see ``Blend`` for the formula.
-    @inline(__always) public static func blend(_ s: UInt32, onto d: UInt32) -> UInt32 { s &+ Blend.scale255(d, 255 &- (s >> 24)) }
+    @inline(__always) package static func blend(_ s: UInt32, onto d: UInt32) -> UInt32 { s &+ Blend.scale255(d, 255 &- (s >> 24)) }
 }
 /// Saturating addition (`BlendMode.add`).
-public enum AddBlend: BlendFunction {
+package enum AddBlend: BlendFunction {
     /// `s` blended onto `d`; see ``Blend`` for the formula.
-    @inline(__always) public static func blend(_ s: UInt32, onto d: UInt32) -> UInt32 { Blend.saturatingAdd(s, d) }
+    @inline(__always) package static func blend(_ s: UInt32, onto d: UInt32) -> UInt32 { Blend.saturatingAdd(s, d) }
 }
 /// Screen (`BlendMode.screen`).
-public enum ScreenBlend: BlendFunction {
+package enum ScreenBlend: BlendFunction {
     /// `s` blended onto `d`; see ``Blend`` for the formula.
-    @inline(__always) public static func blend(_ s: UInt32, onto d: UInt32) -> UInt32 { Blend.pixel(s, onto: d, mode: .screen, opacity: 255) }
+    @inline(__always) package static func blend(_ s: UInt32, onto d: UInt32) -> UInt32 { Blend.pixel(s, onto: d, mode: .screen, opacity: 255) }
 }
 /// Multiply (`BlendMode.multiply`).
-public enum MultiplyBlend: BlendFunction {
+package enum MultiplyBlend: BlendFunction {
     /// `s` blended onto `d`; see ``Blend`` for the formula.
-    @inline(__always) public static func blend(_ s: UInt32, onto d: UInt32) -> UInt32 { Blend.pixel(s, onto: d, mode: .multiply, opacity: 255) }
+    @inline(__always) package static func blend(_ s: UInt32, onto d: UInt32) -> UInt32 { Blend.pixel(s, onto: d, mode: .multiply, opacity: 255) }
 }

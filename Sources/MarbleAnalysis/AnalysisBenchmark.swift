@@ -2,27 +2,27 @@ import Foundation
 import MarbleCore
 
 /// Speed of the offline analyzer on a generated song (for `marble bench`).
-public enum AnalysisBenchmark {
+package enum AnalysisBenchmark {
     /// One measurement: how fast the offline pass and the live per-frame analysis ran.
-    public struct Result: Sendable, Equatable {
+    package struct Result: Sendable, Equatable {
         /// Audio analysed, seconds.
-        public var audioSeconds: Double
+        package var audioSeconds: Double
         /// Its sample rate (stereo).
-        public var sampleRate: Int
+        package var sampleRate: Int
         /// Wall time taken, seconds (decoding excluded: the signal is generated beforehand).
-        public var seconds: Double
+        package var seconds: Double
         /// audioSeconds / seconds.
-        public var realTimeFactor: Double
+        package var realTimeFactor: Double
         /// Live mode: mean time per `computeFeatures` call at 60 fps, milliseconds.
-        public var liveMillisecondsPerFrame: Double
+        package var liveMillisecondsPerFrame: Double
         /// Tempo found (the signal is 124 BPM), as a sanity check.
-        public var tempo: Double
+        package var tempo: Double
     }
 
     /// Generates `seconds` of 44.1 kHz stereo "music" (124 BPM kick and hat pattern, a bass line and
     /// a chord), runs ``OfflineAnalyzer`` on it `repetitions` times (the best time counts: the machine
     /// is shared), and ``FeatureExtractor`` at 60 fps over its first 10 seconds. Single-threaded.
-    public static func run(seconds: Double = 60, sampleRate: Int = 44100, repetitions: Int = 3) throws(MarbleError) -> Result {
+    package static func run(seconds: Double = 60, sampleRate: Int = 44100, repetitions: Int = 3) throws(MarbleError) -> Result {
         let (left, right) = signal(seconds: seconds, sampleRate: sampleRate)
         var offline = Double.infinity
         var report: AnalysisReport?

@@ -7,7 +7,7 @@ import Foundation
 /// `marble bench` arranges by re-executing itself, or a test executable that links it); its counter
 /// functions are then found at run time in the process's global symbol scope. ``isCounting`` checks
 /// with a deliberate allocation; ``preloadLibrary(besides:)`` finds the library to preload.
-public enum AllocationCounter {
+package enum AllocationCounter {
     /// The interposer's C entry points (interposer.h), looked up by name with `dlsym`.
     struct Interposer: @unchecked Sendable {  // immutable addresses of thread-safe C functions
         typealias Toggle = @convention(c) () -> Void
@@ -37,10 +37,10 @@ public enum AllocationCounter {
     static let interposer = Interposer.lookUp()
 
     /// True when the interposer's library is loaded in this process (not enough for counting alone).
-    public static var isLoaded: Bool { interposer != nil }
+    package static var isLoaded: Bool { interposer != nil }
 
     /// True when the interposer sees allocations in this process (checked once, on first use).
-    public static let isCounting: Bool = {
+    package static let isCounting: Bool = {
         guard interposer != nil else { return false }
         start()
         // Through the Swift runtime (swift_slowAlloc → malloc), which the optimiser cannot elide the way
@@ -53,17 +53,17 @@ public enum AllocationCounter {
     }()
 
     /// Resets the counters and enables counting.
-    public static func start() {
+    package static func start() {
         guard let interposer else { return }
         interposer.reset()
         interposer.enable()
     }
 
     /// Disables counting; ``count`` keeps its value.
-    public static func stop() { interposer?.disable() }
+    package static func stop() { interposer?.disable() }
 
     /// Mallocs (of any kind: malloc, calloc, realloc growth, posix_memalign, …) since ``start()``.
-    public static var count: Int {
+    package static var count: Int {
         guard let interposer else { return 0 }
         // Every out-parameter must point somewhere: the C function writes all six unconditionally.
         var mallocs: Int64 = 0, bytes: Int64 = 0, small: Int64 = 0, large: Int64 = 0, frees: Int64 = 0, freed: Int64 = 0
@@ -72,7 +72,7 @@ public enum AllocationCounter {
     }
 
     /// Counts the mallocs `body` makes (0 for anything when ``isCounting`` is false).
-    public static func measure(_ body: () throws -> Void) rethrows -> Int {
+    package static func measure(_ body: () throws -> Void) rethrows -> Int {
         start()
         defer { stop() }
         try body()
@@ -80,13 +80,13 @@ public enum AllocationCounter {
     }
 
     /// The library's file name.
-    public static let libraryName = "libMallocInterposerSwift.so"
+    package static let libraryName = "libMallocInterposerSwift.so"
 
     /// The interposer library for `executable`: next to it (SwiftPM builds it in `.build/<config>/`),
     /// else in the install's `lib/marble/` beside its `bin/` (`PREFIX/bin/marble` →
     /// `PREFIX/lib/marble/libMallocInterposerSwift.so`), where one may put it by hand: the install does
     /// not ship it, since it needs the Swift runtime's shared libraries.
-    public static func preloadLibrary(besides executable: String) -> String? {
+    package static func preloadLibrary(besides executable: String) -> String? {
         let resolved = URL(fileURLWithPath: executable).resolvingSymlinksInPath()
         let folder = resolved.deletingLastPathComponent()
         let candidates = [folder.appendingPathComponent(libraryName),
@@ -95,5 +95,5 @@ public enum AllocationCounter {
     }
 
     /// The environment variable that marks a process as already re-executed with the interposer.
-    public static let reexecMarker = "MARBLE_BENCH_PRELOADED"
+    package static let reexecMarker = "MARBLE_BENCH_PRELOADED"
 }

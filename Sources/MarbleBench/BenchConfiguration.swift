@@ -4,45 +4,45 @@ import MarbleMedia
 import MarbleRender
 
 /// What `marble bench` measures, and how.
-public struct BenchConfiguration: Sendable {
-    public typealias Size = FrameSize
+package struct BenchConfiguration: Sendable {
+    package typealias Size = FrameSize
 
-    public var sizes: [Size] = [Size(1280, 720), Size(1920, 1080)]
-    public var threads: [Int] = [StripScheduler.availableCores]
+    package var sizes: [Size] = [Size(1280, 720), Size(1920, 1080)]
+    package var threads: [Int] = [StripScheduler.availableCores]
     /// Measured frames per benchmark (after the warm-up).
-    public var frames = 240
+    package var frames = 240
     /// Frames rendered and thrown away first (caches, page faults, thread start-up).
-    public var warmup = 30
-    public var fps = Rational(60)
+    package var warmup = 30
+    package var fps = Rational(60)
     /// Only benchmarks whose name contains this (case-insensitive).
-    public var filter: String?
+    package var filter: String?
     /// Also run colour conversion into the real encoder (x264) in the preset benchmarks.
-    public var encode = false
-    public var encoderPreset = EncoderPreset.ultrafast
-    public var crf = 20
-    public var includeShaders = true
-    public var includePresets = true
-    public var includePipeline = true
+    package var encode = false
+    package var encoderPreset = EncoderPreset.ultrafast
+    package var crf = 20
+    package var includeShaders = true
+    package var includePresets = true
+    package var includePipeline = true
     /// The MilkDrop presets of ``MilkDropBenchSet`` (when projectm-data is installed).
-    public var includeMilkDrop = true
+    package var includeMilkDrop = true
     /// What the stage times are read from: wall time (default), or the calling thread's CPU time (the
     /// guard, on one thread: blind to time the thread spent preempted on a busy machine).
-    public var clock = BenchClock.wall
+    package var clock = BenchClock.wall
 
-    public init() {}
+    package init() {}
 
     /// Milliseconds one frame may take to keep up with `fps` (16.7 ms at 60 fps).
-    public var budgetMilliseconds: Double { 1000 / fps.doubleValue }
+    package var budgetMilliseconds: Double { 1000 / fps.doubleValue }
 
-    public func matches(_ name: String) -> Bool {
+    package func matches(_ name: String) -> Bool {
         guard let filter, !filter.isEmpty else { return true }
         return name.lowercased().contains(filter.lowercased())
     }
 
     /// The most frames one benchmark measures or warms up with.
-    public static let maximumFrames = 100_000
+    package static let maximumFrames = 100_000
 
-    public func validate() throws(MarbleError) {
+    package func validate() throws(MarbleError) {
         // Every measured frame keeps its stage times (a few doubles): bounded, not sized by a typo.
         _ = try Limits.check(frames, in: 1...Self.maximumFrames, "--frames")
         _ = try Limits.check(warmup, in: 0...Self.maximumFrames, "--warmup")
@@ -56,14 +56,14 @@ public struct BenchConfiguration: Sendable {
 }
 
 /// The clocks a benchmark can read, in nanoseconds.
-public enum BenchClock: String, Sendable {
+package enum BenchClock: String, Sendable {
     /// Monotonic wall time (what a viewer waits).
     case wall
     /// CPU time of the calling thread (`CLOCK_THREAD_CPUTIME_ID`): only meaningful when the work runs on
     /// that thread, i.e. with one render thread.
     case threadCPU = "thread-cpu"
 
-    public func now() -> UInt64 {
+    package func now() -> UInt64 {
         switch self {
         case .wall: return MonotonicClock.now()
         case .threadCPU:

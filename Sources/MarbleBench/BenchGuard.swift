@@ -16,30 +16,30 @@ import MarbleRender
 ///    a neighbour's burst rarely hits the same kernel twice.
 ///    On one thread the times are the thread's CPU time, so a neighbour stealing the core does not
 ///    count; cache and memory-bandwidth contention still does, hence the margin.
-public struct BenchGuard {
-    public let baseline: Baseline
+package struct BenchGuard {
+    package let baseline: Baseline
 
-    public init(baseline: Baseline) { self.baseline = baseline }
+    package init(baseline: Baseline) { self.baseline = baseline }
 
     /// What one guard run saw.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// Median-frame ratios to the reference, by "kind/name".
-        public var ratios: [String: Double]
+        package var ratios: [String: Double]
         /// Render-path mallocs per frame, by "kind/name" (empty when not counted).
-        public var allocations: [String: Double]
-        public var allocationsCounted: Bool
-        public var failures: [String]
-        public var notes: [String]
+        package var allocations: [String: Double]
+        package var allocationsCounted: Bool
+        package var failures: [String]
+        package var notes: [String]
         /// A frame copy at the baseline's size, in reference units (0 when not measured).
-        public var copyCost: Double = 0
+        package var copyCost: Double = 0
         /// The "kind/name" keys among `failures` that failed on cost.
-        public var costFailures: [String] = []
-        public var passed: Bool { failures.isEmpty }
+        package var costFailures: [String] = []
+        package var passed: Bool { failures.isEmpty }
     }
 
     /// Measures, judges, and measures again what failed on cost: a cost counts as regressed only when
     /// both measurements are over the limit (each key keeps its better ratio).
-    public func run(filter: String? = nil, progress: (String) -> Void = { _ in }) throws(MarbleError) -> Outcome {
+    package func run(filter: String? = nil, progress: (String) -> Void = { _ in }) throws(MarbleError) -> Outcome {
         let first = try measure(filter: filter, progress: progress)
         let judged = check(first)
         let suspects = Set(judged.costFailures)
@@ -54,7 +54,7 @@ public struct BenchGuard {
 
     /// Measures the ratios (and allocations) at the baseline's size and thread count; `only` limits it
     /// to those "kind/name" keys (the reference and the frame copy are always measured).
-    public func measure(filter: String? = nil, only: Set<String>? = nil,
+    package func measure(filter: String? = nil, only: Set<String>? = nil,
                         progress: (String) -> Void = { _ in }) throws(MarbleError) -> Outcome {
         var c = BenchConfiguration()
         c.sizes = [BenchConfiguration.Size(baseline.width, baseline.height)]
@@ -116,7 +116,7 @@ public struct BenchGuard {
     }
 
     /// Judges a measurement against the baseline.
-    public func check(_ measured: Outcome) -> Outcome {
+    package func check(_ measured: Outcome) -> Outcome {
         var outcome = measured
         if baseline.build != BuildInfo.configuration {
             outcome.failures.append("the baseline was measured in a \(baseline.build) build, this is a \(BuildInfo.configuration) build: ratios are not comparable (build with `swift build -c \(baseline.build)`)")
@@ -148,7 +148,7 @@ public struct BenchGuard {
     }
 
     /// A new baseline from a measurement, keeping this one's settings.
-    public func updated(with measured: Outcome) -> Baseline {
+    package func updated(with measured: Outcome) -> Baseline {
         var b = baseline
         b.build = BuildInfo.configuration
         b.machine = MachineInfo.current().summary

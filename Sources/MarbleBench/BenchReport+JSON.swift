@@ -4,7 +4,7 @@ import MarblePipeline
 extension BenchReport {
     /// One JSON object: `machine`, `configuration`, `results` (one entry per benchmark with its stages)
     /// and `compare` (the FFmpeg comparisons). Times are milliseconds; keys are snake_case.
-    public func json() -> String {
+    package func json() -> String {
         let document = Document(
             machine: .init(cpu: machine.cpu, cores: machine.cores, os: machine.os, build: machine.swiftBuild, load: machine.load,
                            peak_rss_mb: results.map(\.peakRSSMegabytes).max() ?? MachineInfo.peakRSSMegabytes()),

@@ -5,7 +5,7 @@ extension BenchReport {
                           "budget", "allocs/frame"]
 
     /// The terminal table: aligned columns, stages of presets indented under them.
-    public func table() -> String {
+    package func table() -> String {
         var lines = [header]
         if results.isEmpty { lines = [machine.summary] }
         var cells: [[String]] = results.isEmpty ? [] : [Self.columns]
@@ -52,7 +52,7 @@ extension BenchReport {
     }
 
     /// The table of docs/BENCHMARKS.md: the machine, then one Markdown table (stages as "preset · stage" rows).
-    public func markdown() -> String {
+    package func markdown() -> String {
         var out = "Measured on \(machine.cpu), \(machine.cores) cores, \(machine.os) (\(machine.swiftBuild) build)"
         if !results.isEmpty {
             out += String(format: ", %d frames after %d warm-up; budget %.1f ms per frame at %@ fps",

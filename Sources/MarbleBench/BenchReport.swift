@@ -2,15 +2,15 @@ import Foundation
 
 /// Everything one `marble bench` run measured, and its three renderings: a terminal table, JSON, and the
 /// Markdown table docs/BENCHMARKS.md carries.
-public struct BenchReport: Sendable {
-    public var machine: MachineInfo
-    public var configuration: BenchConfiguration
-    public var results: [BenchResult]
-    public var comparisons: [FFmpegComparisonResult]
+package struct BenchReport: Sendable {
+    package var machine: MachineInfo
+    package var configuration: BenchConfiguration
+    package var results: [BenchResult]
+    package var comparisons: [FFmpegComparisonResult]
     /// False when the malloc interposer was not loaded: allocation columns then read "n/a".
-    public var allocationsCounted: Bool
+    package var allocationsCounted: Bool
 
-    public init(machine: MachineInfo, configuration: BenchConfiguration, results: [BenchResult],
+    package init(machine: MachineInfo, configuration: BenchConfiguration, results: [BenchResult],
                 comparisons: [FFmpegComparisonResult], allocationsCounted: Bool) {
         self.machine = machine
         self.configuration = configuration
@@ -19,10 +19,10 @@ public struct BenchReport: Sendable {
         self.allocationsCounted = allocationsCounted
     }
 
-    public var budget: Double { configuration.budgetMilliseconds }
+    package var budget: Double { configuration.budgetMilliseconds }
 
     /// One line naming the machine and the method.
-    public var header: String {
+    package var header: String {
         String(format: "%@ — %d frames after %d warm-up, budget %.1f ms/frame (%@ fps)%@",
                machine.summary, configuration.frames, configuration.warmup, budget, configuration.fps.description,
                machine.load.map { String(format: ", load average %.2f at start", $0) } ?? "")

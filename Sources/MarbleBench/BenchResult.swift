@@ -1,27 +1,27 @@
 /// One measured benchmark: a shader, a preset, or the whole pipeline, at one size and thread count.
-public struct BenchResult: Sendable, Equatable {
-    public enum Kind: String, Sendable { case shader, preset, pipeline }
+package struct BenchResult: Sendable, Equatable {
+    package enum Kind: String, Sendable { case shader, preset, pipeline }
 
-    public var name: String
-    public var kind: Kind
-    public var width: Int
-    public var height: Int
-    public var threads: Int
-    public var frames: Int
+    package var name: String
+    package var kind: Kind
+    package var width: Int
+    package var height: Int
+    package var threads: Int
+    package var frames: Int
     /// The whole frame: for shaders prepare + render; for presets decode … convert (… encode); for the
     /// pipeline the interval between finished frames of a real `RenderJob`.
-    public var total: StageStats
-    public var stages: [StageStats]
+    package var total: StageStats
+    package var stages: [StageStats]
     /// Frames per second the frame time allows (pipeline: frames / wall time).
-    public var fps: Double
+    package var fps: Double
     /// Mallocs per frame in the stages that must not allocate (the render path), nil when not counted.
-    public var allocationsPerFrame: Double?
+    package var allocationsPerFrame: Double?
     /// The process's peak resident memory after this benchmark, MB (it only grows during a run).
-    public var peakRSSMegabytes: Double
+    package var peakRSSMegabytes: Double
     /// Free-form remark (e.g. the encoder the pipeline used).
-    public var note: String?
+    package var note: String?
 
-    public init(name: String, kind: Kind, width: Int, height: Int, threads: Int, frames: Int, total: StageStats,
+    package init(name: String, kind: Kind, width: Int, height: Int, threads: Int, frames: Int, total: StageStats,
                 stages: [StageStats], fps: Double, allocationsPerFrame: Double?, peakRSSMegabytes: Double,
                 note: String? = nil) {
         self.name = name; self.kind = kind; self.width = width; self.height = height; self.threads = threads
@@ -29,44 +29,44 @@ public struct BenchResult: Sendable, Equatable {
         self.allocationsPerFrame = allocationsPerFrame; self.peakRSSMegabytes = peakRSSMegabytes; self.note = note
     }
 
-    public var size: String { "\(width)x\(height)" }
+    package var size: String { "\(width)x\(height)" }
 
     /// Share of a frame budget (e.g. 16.7 ms at 60 fps) the median frame takes.
-    public func budgetShare(_ budgetMilliseconds: Double) -> Double { total.p50 / budgetMilliseconds }
+    package func budgetShare(_ budgetMilliseconds: Double) -> Double { total.p50 / budgetMilliseconds }
 }
 
 /// One `--compare-ffmpeg` measurement: the same song → video job, ours and FFmpeg's filter.
-public struct FFmpegComparisonResult: Sendable, Equatable {
-    public var filter: String
-    public var width: Int
-    public var height: Int
-    public var fps: Double
-    public var encoderPreset: String
-    public var songSeconds: Double
+package struct FFmpegComparisonResult: Sendable, Equatable {
+    package var filter: String
+    package var width: Int
+    package var height: Int
+    package var fps: Double
+    package var encoderPreset: String
+    package var songSeconds: Double
     /// Median wall time of each side over the alternating rounds, seconds.
-    public var oursSeconds: Double
-    public var ffmpegSeconds: Double
+    package var oursSeconds: Double
+    package var ffmpegSeconds: Double
     /// Median CPU time (user + system, every thread) of each side, seconds: with the wall time, how
     /// well each side keeps the cores busy; 0 when not measured.
-    public var oursCPUSeconds: Double
-    public var ffmpegCPUSeconds: Double
+    package var oursCPUSeconds: Double
+    package var ffmpegCPUSeconds: Double
     /// Median wall time of the encoders alone: `ffmpeg` encoding as many black frames of this size with
     /// the same x264 settings and the song's sound as AAC. No song → MP4 job with these encoders takes
     /// much less, whatever draws its pictures (0: not measured).
-    public var encoderOnlySeconds: Double
+    package var encoderOnlySeconds: Double
     /// Alternating rounds the medians are taken over.
-    public var rounds: Int
+    package var rounds: Int
     /// Real-time factors (song seconds / wall seconds).
-    public var oursSpeed: Double { songSeconds / oursSeconds }
-    public var ffmpegSpeed: Double { songSeconds / ffmpegSeconds }
+    package var oursSpeed: Double { songSeconds / oursSeconds }
+    package var ffmpegSpeed: Double { songSeconds / ffmpegSeconds }
     /// Our speed / FFmpeg's: above 1 we are faster.
-    public var ratio: Double { ffmpegSeconds / oursSeconds }
+    package var ratio: Double { ffmpegSeconds / oursSeconds }
     /// The encoders alone's real-time factor, and about the highest ratio any visualiser encoding with
     /// them could reach against this FFmpeg job (nil when not measured).
-    public var encoderOnlySpeed: Double? { encoderOnlySeconds > 0 ? songSeconds / encoderOnlySeconds : nil }
-    public var ratioCeiling: Double? { encoderOnlySeconds > 0 ? ffmpegSeconds / encoderOnlySeconds : nil }
+    package var encoderOnlySpeed: Double? { encoderOnlySeconds > 0 ? songSeconds / encoderOnlySeconds : nil }
+    package var ratioCeiling: Double? { encoderOnlySeconds > 0 ? ffmpegSeconds / encoderOnlySeconds : nil }
 
-    public init(filter: String, width: Int, height: Int, fps: Double, encoderPreset: String, songSeconds: Double,
+    package init(filter: String, width: Int, height: Int, fps: Double, encoderPreset: String, songSeconds: Double,
                 oursSeconds: Double, ffmpegSeconds: Double, oursCPUSeconds: Double = 0, ffmpegCPUSeconds: Double = 0,
                 encoderOnlySeconds: Double = 0, rounds: Int = 1) {
         self.filter = filter; self.width = width; self.height = height; self.fps = fps

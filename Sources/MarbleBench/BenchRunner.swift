@@ -7,14 +7,14 @@ import MarbleRender
 ///
 /// Comparable runs: the same synthetic song (``BenchSignal``) analysed by the real `FeatureExtractor`,
 /// default parameters, warm-up frames before measuring, a monotonic clock, HdrHistogram percentiles.
-public final class BenchRunner {
-    public let configuration: BenchConfiguration
+package final class BenchRunner {
+    package let configuration: BenchConfiguration
     /// Called after each benchmark (for a progress line).
-    public var onResult: (BenchResult) -> Void = { _ in }
+    package var onResult: (BenchResult) -> Void = { _ in }
     private let signal: BenchSignal
     private let workFolder: URL
 
-    public init(configuration: BenchConfiguration) throws(MarbleError) {
+    package init(configuration: BenchConfiguration) throws(MarbleError) {
         try configuration.validate()
         self.configuration = configuration
         let seconds = Double(configuration.warmup + configuration.frames) / configuration.fps.doubleValue + 1
@@ -27,9 +27,9 @@ public final class BenchRunner {
     deinit { try? FileManager.default.removeItem(at: workFolder) }
 
     /// Presets the run covers: every bundled one that matches the filter.
-    public var presetNames: [String] { PresetLibrary.names().filter(configuration.matches) }
+    package var presetNames: [String] { PresetLibrary.names().filter(configuration.matches) }
 
-    public func run() throws(MarbleError) -> BenchReport {
+    package func run() throws(MarbleError) -> BenchReport {
         let c = configuration
         var results: [BenchResult] = []
         func add(_ r: BenchResult) { results.append(r); onResult(r) }

@@ -8,15 +8,15 @@ import MarbleCore
 /// 120 BPM (a decaying 55→110 Hz sine with a click), and a hi-hat of deterministic noise on the
 /// off-beats. Generated in memory from a formula and a fixed-seed generator: the same samples on every
 /// run. ``write(to:)`` saves it as a 16-bit WAV for the pipeline and FFmpeg comparisons.
-public struct BenchSignal: Sendable {
-    public let sampleRate: Int
-    public let seconds: Double
-    public let tempo: Double
+package struct BenchSignal: Sendable {
+    package let sampleRate: Int
+    package let seconds: Double
+    package let tempo: Double
     /// Planar samples, −1…1.
-    public let left: [Float]
-    public let right: [Float]
+    package let left: [Float]
+    package let right: [Float]
 
-    public init(seconds: Double, sampleRate: Int = 48_000, tempo: Double = 120) {
+    package init(seconds: Double, sampleRate: Int = 48_000, tempo: Double = 120) {
         self.sampleRate = sampleRate
         self.seconds = seconds
         self.tempo = tempo
@@ -46,7 +46,7 @@ public struct BenchSignal: Sendable {
     }
 
     /// Features for frames `0..<frames` at `fps`, computed by the real analysis engine.
-    public func features(fps: Rational, frames: Int) throws(MarbleError) -> [AudioFeatures] {
+    package func features(fps: Rational, frames: Int) throws(MarbleError) -> [AudioFeatures] {
         let extractor = try FeatureExtractor(sampleRate: sampleRate, fps: fps)
         try extractor.request([.spectrum, .pitches])   // every shader gets what it may read
         extractor.append(left: left, right: right)
@@ -62,7 +62,7 @@ public struct BenchSignal: Sendable {
     }
 
     /// Writes the signal as a 16-bit PCM stereo WAV file.
-    public func write(to path: String) throws(MarbleError) {
+    package func write(to path: String) throws(MarbleError) {
         let frames = left.count
         var data = Data(capacity: 44 + frames * 4)
         func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }

@@ -4,26 +4,26 @@ import MarbleCore
 
 /// The two engines that are not per-frame picture work: the audio analysis (x real time offline, ms per
 /// frame live) and the Granite store (events per second, send → subscriber latency).
-public enum EngineBenchmarks {
-    public struct Report: Codable, Sendable {
-        public struct Analysis: Codable, Sendable {
-            public var audio_seconds: Double
-            public var sample_rate: Int
-            public var seconds: Double
-            public var x_real_time: Double
-            public var live_ms_per_frame: Double
+package enum EngineBenchmarks {
+    package struct Report: Codable, Sendable {
+        package struct Analysis: Codable, Sendable {
+            package var audio_seconds: Double
+            package var sample_rate: Int
+            package var seconds: Double
+            package var x_real_time: Double
+            package var live_ms_per_frame: Double
         }
-        public struct Store: Codable, Sendable {
-            public var events_per_second: Double
-            public var events_per_second_with_subscriber: Double
-            public var latency_p50_us: Double
-            public var latency_p99_us: Double
+        package struct Store: Codable, Sendable {
+            package var events_per_second: Double
+            package var events_per_second_with_subscriber: Double
+            package var latency_p50_us: Double
+            package var latency_p99_us: Double
         }
-        public var analysis: Analysis
-        public var granite: Store
+        package var analysis: Analysis
+        package var granite: Store
 
         /// Two human lines.
-        public var summary: String {
+        package var summary: String {
             String(format: "analysis: %.0f s of %.1f kHz stereo in %.3f s on one core (%.0f× real time); live %.3f ms per frame\n",
                    analysis.audio_seconds, Double(analysis.sample_rate) / 1000, analysis.seconds, analysis.x_real_time,
                    analysis.live_ms_per_frame)
@@ -33,7 +33,7 @@ public enum EngineBenchmarks {
         }
     }
 
-    public static func run() async throws(MarbleError) -> Report {
+    package static func run() async throws(MarbleError) -> Report {
         let a = try AnalysisBenchmark.run(seconds: 60, sampleRate: 44_100, repetitions: 3)
         let bare = await GraniteBenchmark.throughput(events: 2_000_000)
         let subscribed = await GraniteBenchmark.throughput(events: 500_000, subscribers: 1)

@@ -8,24 +8,24 @@ import MarbleRender
 /// `ffmpeg` command with one of its audio→video filters, at the same size, rate and encoder settings
 /// (x264 at the chosen preset and CRF, AAC sound at FFmpeg's default 128 kbit/s, MP4). Runs alternate (ours, FFmpeg's, ours, …) so that
 /// a noisy neighbour hurts both sides alike; each side's median wall time (and CPU time) over the rounds counts.
-public struct FFmpegComparison {
-    public static let filters = ["showcqt", "showfreqs", "showwaves"]
+package struct FFmpegComparison {
+    package static let filters = ["showcqt", "showfreqs", "showwaves"]
     /// The sizes compared when none is given: 720p, 1080p and 2160p.
-    public static let defaultSizes = [BenchConfiguration.Size(1280, 720), BenchConfiguration.Size(1920, 1080),
+    package static let defaultSizes = [BenchConfiguration.Size(1280, 720), BenchConfiguration.Size(1920, 1080),
                                       BenchConfiguration.Size(3840, 2160)]
 
-    public var sizes: [BenchConfiguration.Size]
-    public var fps: Rational
-    public var encoderPreset: EncoderPreset
-    public var crf: Int
-    public var threads: Int
-    public var songSeconds: Double
-    public var rounds: Int
-    public var preset: String
+    package var sizes: [BenchConfiguration.Size]
+    package var fps: Rational
+    package var encoderPreset: EncoderPreset
+    package var crf: Int
+    package var threads: Int
+    package var songSeconds: Double
+    package var rounds: Int
+    package var preset: String
     /// Called before each timed run, e.g. to print "ffmpeg showcqt 1920x1080…".
-    public var onRun: (String) -> Void = { _ in }
+    package var onRun: (String) -> Void = { _ in }
 
-    public init(sizes: [BenchConfiguration.Size], fps: Rational, encoderPreset: EncoderPreset = .ultrafast, crf: Int = 20,
+    package init(sizes: [BenchConfiguration.Size], fps: Rational, encoderPreset: EncoderPreset = .ultrafast, crf: Int = 20,
                 threads: Int = StripScheduler.availableCores, songSeconds: Double = 10, rounds: Int = 3,
                 preset: String = PresetLibrary.defaultName) {
         self.sizes = sizes; self.fps = fps; self.encoderPreset = encoderPreset; self.crf = crf
@@ -34,10 +34,10 @@ public struct FFmpegComparison {
 
     /// Our sound's bitrate in the comparison: what `ffmpeg -c:a aac` uses when given none (our own
     /// default, 160, costs the AAC encoder about a quarter more time).
-    public static let audioKilobits = 128
+    package static let audioKilobits = 128
 
     /// The `ffmpeg` executable on PATH, or nil.
-    public static func ffmpegPath() -> String? {
+    package static func ffmpegPath() -> String? {
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let path = "\(dir)/ffmpeg"
             if FileManager.default.isExecutableFile(atPath: path) { return path }
@@ -46,7 +46,7 @@ public struct FFmpegComparison {
     }
 
     /// The FFmpeg command line for one filter (the reference command of the issue, plus our CRF).
-    public func arguments(filter: String, size: BenchConfiguration.Size, song: String, output: String) -> [String] {
+    package func arguments(filter: String, size: BenchConfiguration.Size, song: String, output: String) -> [String] {
         let rate = filter == "showcqt" ? "fps=\(fps)" : "rate=\(fps)"
         return ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-i", song, "-filter_complex",
                 "[0:a]\(filter)=s=\(size.width)x\(size.height):\(rate),format=yuv420p[v]", "-map", "[v]", "-map", "0:a",
@@ -57,7 +57,7 @@ public struct FFmpegComparison {
     /// same x264 settings, and the song's sound through the same AAC encoder, into MP4. Black is about
     /// the cheapest picture x264 encodes, so this is the floor under any song → MP4 job with these
     /// encoders on this machine, whatever draws the pictures.
-    public func encoderOnlyArguments(size: BenchConfiguration.Size, song: String, output: String) -> [String] {
+    package func encoderOnlyArguments(size: BenchConfiguration.Size, song: String, output: String) -> [String] {
         let frames = max(1, Int((songSeconds * fps.doubleValue).rounded(.up)))
         return ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
                 "color=c=black:s=\(size.width)x\(size.height):r=\(fps)", "-i", song, "-map", "0:v", "-map", "1:a",
@@ -65,7 +65,7 @@ public struct FFmpegComparison {
                 "-c:v", "libx264", "-preset", encoderPreset.rawValue, "-crf", "\(crf)", "-c:a", "aac", output]
     }
 
-    public func run(ffmpeg: String) throws(MarbleError) -> [FFmpegComparisonResult] {
+    package func run(ffmpeg: String) throws(MarbleError) -> [FFmpegComparisonResult] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marble-compare-\(getpid())")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -20,56 +20,56 @@ import MarbleRender
 ///    click), F-measure (±70 ms) after locking, and the tempo error;
 /// 4. **window** (with ``Configuration/window``): the latency steps are also shown in a window, as
 ///    `marble live --window` does, and the time each frame's present returned gives capture → shown.
-public enum LiveBench {
-    public struct Configuration: Sendable {
-        public var width = 1280, height = 720
-        public var fps = Rational(30)
-        public var preset = PresetLibrary.defaultName
-        public var threads = StripScheduler.availableCores
-        public var steps = 20
+package enum LiveBench {
+    package struct Configuration: Sendable {
+        package var width = 1280, height = 720
+        package var fps = Rational(30)
+        package var preset = PresetLibrary.defaultName
+        package var threads = StripScheduler.availableCores
+        package var steps = 20
         /// Seconds of each click track.
-        public var clickSeconds = 20.0
-        public var tempi: [Double] = [96, 120, 140]
-        public var fragmentSeconds = 0.010
+        package var clickSeconds = 20.0
+        package var tempi: [Double] = [96, 120, 140]
+        package var fragmentSeconds = 0.010
         /// Also show the latency steps in a window (needs a display) and report capture → shown.
-        public var window = false
-        public init() {}
+        package var window = false
+        package init() {}
     }
 
-    public struct BeatResult: Sendable, Codable {
-        public var tempo: Double
+    package struct BeatResult: Sendable, Codable {
+        package var tempo: Double
         /// Seconds from the first click until the tracker locked (nil: never locked).
-        public var lockSeconds: Double?
-        public var fMeasure: Double
-        public var tempoError: Double
+        package var lockSeconds: Double?
+        package var fMeasure: Double
+        package var tempoError: Double
     }
 
-    public struct Report: Sendable, Codable {
-        public var source: String
-        public var size: String
-        public var fps: Double
-        public var fragmentMilliseconds: Double
+    package struct Report: Sendable, Codable {
+        package var source: String
+        package var size: String
+        package var fps: Double
+        package var fragmentMilliseconds: Double
         /// Heard → frame ready, ms (p50, p99, over the steps found): from the moment PulseAudio's
         /// playback clock says the step is heard. A monitor gets samples before they are audible (by
         /// the sink's latency), so this can be near zero.
-        public var latencyP50: Double, latencyP99: Double
+        package var latencyP50: Double, latencyP99: Double
         /// Capture → frame ready, ms, an upper bound per step: from the arrival of the newest sample of
         /// the frame before the one that shows the step (the step arrived after it) to the ready frame.
-        public var captureP50: Double, captureP99: Double
-        public var stepsFound: Int, steps: Int
+        package var captureP50: Double, captureP99: Double
+        package var stepsFound: Int, steps: Int
         /// Newest sample's arrival → frame ready (the pipeline's own share), ms.
-        public var pipelineP50: Double, pipelineP99: Double
+        package var pipelineP50: Double, pipelineP99: Double
         /// |frame spacing − period|, ms.
-        public var jitterP50: Double, jitterP99: Double
-        public var frames: Int, dropped: Int
+        package var jitterP50: Double, jitterP99: Double
+        package var frames: Int, dropped: Int
         /// The main analysis window, and how far its centre lags the newest sample it reads, ms.
-        public var windowMilliseconds: Double, windowDelayMilliseconds: Double
-        public var beats: [BeatResult]
+        package var windowMilliseconds: Double, windowDelayMilliseconds: Double
+        package var beats: [BeatResult]
         /// With a window: what showed the frames, and capture → shown (upper bound as above, to the
         /// return of the present), ms, over the steps whose frame (or a newer one) was shown.
-        public var display: DisplayLatency?
+        package var display: DisplayLatency?
 
-        public var summary: String {
+        package var summary: String {
             var lines = [
                 "live bench: \(source), \(size) at \(String(format: "%.0f", fps)) fps, capture fragment \(String(format: "%.0f", fragmentMilliseconds)) ms",
                 String(format: "  capture → frame ready (upper bound): p50 %.1f ms, p99 %.1f ms over %d of %d steps",
@@ -95,16 +95,16 @@ public enum LiveBench {
 
     /// What `--window` adds: the window's renderer, capture → shown and heard → shown (ms), the frames
     /// the window showed and those it skipped.
-    public struct DisplayLatency: Sendable, Codable {
-        public var renderer: String
-        public var captureP50: Double, captureP99: Double
-        public var heardP50: Double, heardP99: Double
-        public var shown: Int, missed: Int
+    package struct DisplayLatency: Sendable, Codable {
+        package var renderer: String
+        package var captureP50: Double, captureP99: Double
+        package var heardP50: Double, heardP99: Double
+        package var shown: Int, missed: Int
     }
 
     /// Runs the measurement against the default PulseAudio server (its default sink and that sink's
     /// monitor). Takes about `steps` × 0.9 s + the click tracks.
-    public static func run(_ c: Configuration, progress: @escaping @Sendable (String) -> Void = { _ in }) throws(MarbleError) -> Report {
+    package static func run(_ c: Configuration, progress: @escaping @Sendable (String) -> Void = { _ in }) throws(MarbleError) -> Report {
         var capture = CaptureOptions()
         capture.fragmentSeconds = c.fragmentSeconds
         let input = try AudioCapture(options: capture)

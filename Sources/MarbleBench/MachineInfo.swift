@@ -2,24 +2,24 @@ import Foundation
 import MarbleRender
 
 /// The machine a run was measured on, for the report's header, and the process's peak memory.
-public struct MachineInfo: Sendable, Equatable {
-    public var cpu: String
-    public var cores: Int
-    public var os: String
-    public var swiftBuild: String
+package struct MachineInfo: Sendable, Equatable {
+    package var cpu: String
+    package var cores: Int
+    package var os: String
+    package var swiftBuild: String
     /// The 1-minute load average when the run started (other work on the machine skews timings).
-    public var load: Double?
+    package var load: Double?
 
-    public static func current() -> MachineInfo {
+    package static func current() -> MachineInfo {
         MachineInfo(cpu: cpuModel(), cores: StripScheduler.availableCores, os: osName(), swiftBuild: BuildInfo.configuration,
                     load: loadAverage())
     }
 
-    public init(cpu: String, cores: Int, os: String, swiftBuild: String, load: Double? = nil) {
+    package init(cpu: String, cores: Int, os: String, swiftBuild: String, load: Double? = nil) {
         self.cpu = cpu; self.cores = cores; self.os = os; self.swiftBuild = swiftBuild; self.load = load
     }
 
-    public var summary: String { "\(cpu), \(cores) cores, \(os), \(swiftBuild) build" }
+    package var summary: String { "\(cpu), \(cores) cores, \(os), \(swiftBuild) build" }
 
     static func loadAverage() -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
@@ -46,7 +46,7 @@ public struct MachineInfo: Sendable, Equatable {
     }
 
     /// Peak resident set size of this process so far, MB (getrusage's ru_maxrss, kB on Linux).
-    public static func peakRSSMegabytes() -> Double {
+    package static func peakRSSMegabytes() -> Double {
         var usage = rusage()
         guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
         return Double(usage.ru_maxrss) / 1024
@@ -54,10 +54,10 @@ public struct MachineInfo: Sendable, Equatable {
 }
 
 /// How this copy of MarbleKit was compiled: timings from a debug build are not comparable to release.
-public enum BuildInfo {
+package enum BuildInfo {
     #if DEBUG
-    public static let configuration = "debug"
+    package static let configuration = "debug"
     #else
-    public static let configuration = "release"
+    package static let configuration = "release"
     #endif
 }

@@ -7,12 +7,12 @@ import MarbleRender
 /// and composite shaders, from light (a few operations, one blur level) to heavy (loops, three blur
 /// levels, volume noise) at their automatic render scale and again at full size (`×1.0`), and two of
 /// them drawn without their shaders (`off`) for the comparison. The same list on every machine; skipped when the package is not installed.
-public enum MilkDropBenchSet {
+package enum MilkDropBenchSet {
     /// Where Debian installs the presets.
-    public static let folder = "/usr/share/projectM/presets"
+    package static let folder = "/usr/share/projectM/presets"
 
     /// The files, relative to ``folder``.
-    public static let files = [
+    package static let files = [
         "presets_stock/Geiss - Space Voyage.milk",
         "presets_stock/Rovastar - Space.milk",
         "presets_stock/Krash - 3D Shapes Demo.milk",
@@ -24,7 +24,7 @@ public enum MilkDropBenchSet {
     ]
 
     /// MilkDrop 2 presets whose shaders run, lightest first (as the compiler counts their operations).
-    public static let shaderFiles = [
+    package static let shaderFiles = [
         "presets_milkdrop_200/Geiss - Plasma.milk",
         "presets_milkdrop_200/Geiss - Chrome.milk",
         "presets_milkdrop_200/Geiss - Reaction Diffusion (Royal Crown Mix).milk",
@@ -36,18 +36,18 @@ public enum MilkDropBenchSet {
     ]
 
     /// Shader presets timed again without their shaders (MilkDrop 1.x's fixed warp and composite).
-    public static let withoutShaders = [
+    package static let withoutShaders = [
         "presets_milkdrop_200/Geiss - Plasma.milk",
         "presets_milkdrop_200/Flexi + Geiss - Tokamak mindblob 2-0.milk",
     ]
 
     /// The heaviest of them again with an explicit render scale (everything drawn at that fraction of
     /// the frame and scaled up at the end).
-    public static let scaled = [("presets_stock/Unchained - Picture Of Exile.milk", 0.5)]
+    package static let scaled = [("presets_stock/Unchained - Picture Of Exile.milk", 0.5)]
 
     /// The presets present on this machine, as scenes named `milkdrop <file name>` (`… ×0.5` for the
     /// scaled ones, `… off` for those drawn without their shaders).
-    public static func scenes() -> [Preset] {
+    package static func scenes() -> [Preset] {
         let runs = files.map { ($0, 0.0, true) } + scaled.map { ($0.0, $0.1, true) }
             + shaderFiles.map { ($0, 0.0, true) } + shaderFiles.map { ($0, 1.0, true) } + withoutShaders.map { ($0, 0.0, false) }
         return runs.compactMap { file, scale, shaders in

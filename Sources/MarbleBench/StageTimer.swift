@@ -3,35 +3,35 @@ import MarbleCore
 
 /// Per-frame durations of one stage, kept in an HdrHistogram (nanoseconds, 3 significant digits): fixed
 /// memory, no allocation while recording, exact enough percentiles for any run length.
-public struct StageTimer: Sendable {
-    public let name: String
+package struct StageTimer: Sendable {
+    package let name: String
     private var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
     private var totalNanoseconds: UInt64 = 0
     /// Mallocs counted in this stage over the recorded frames (nil: the counter was not active).
-    public var allocations: Int?
+    package var allocations: Int?
 
-    public init(name: String) { self.name = name }
+    package init(name: String) { self.name = name }
 
-    public var count: Int { Int(histogram.totalCount) }
+    package var count: Int { Int(histogram.totalCount) }
 
-    public mutating func record(nanoseconds: UInt64) {
+    package mutating func record(nanoseconds: UInt64) {
         _ = histogram.record(max(1, nanoseconds))
         totalNanoseconds &+= nanoseconds
     }
 
-    public mutating func record(milliseconds: Double) {
+    package mutating func record(milliseconds: Double) {
         record(nanoseconds: UInt64(max(0, milliseconds * 1e6)))
     }
 
     /// Times `body` and records it.
-    public mutating func measure<T>(_ body: () throws -> T) rethrows -> T {
+    package mutating func measure<T>(_ body: () throws -> T) rethrows -> T {
         let start = MonotonicClock.now()
         let result = try body()
         record(nanoseconds: MonotonicClock.now() &- start)
         return result
     }
 
-    public func stats(frames: Int) -> StageStats {
+    package func stats(frames: Int) -> StageStats {
         let ms = { (ns: UInt64) in Double(ns) / 1e6 }
         let n = max(1, count)
         return StageStats(
@@ -43,16 +43,16 @@ public struct StageTimer: Sendable {
 }
 
 /// Percentiles of one stage, milliseconds per frame.
-public struct StageStats: Sendable, Equatable, Codable {
-    public var name: String
-    public var p50: Double
-    public var p95: Double
-    public var p99: Double
-    public var max: Double
-    public var mean: Double
-    public var allocationsPerFrame: Double?
+package struct StageStats: Sendable, Equatable, Codable {
+    package var name: String
+    package var p50: Double
+    package var p95: Double
+    package var p99: Double
+    package var max: Double
+    package var mean: Double
+    package var allocationsPerFrame: Double?
 
-    public init(name: String, p50: Double, p95: Double, p99: Double, max: Double, mean: Double,
+    package init(name: String, p50: Double, p95: Double, p99: Double, max: Double, mean: Double,
                 allocationsPerFrame: Double? = nil) {
         self.name = name
         self.p50 = p50; self.p95 = p95; self.p99 = p99; self.max = max; self.mean = mean

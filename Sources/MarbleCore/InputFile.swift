@@ -14,11 +14,11 @@ import Glibc
 ///
 /// The copy waits for data with `poll` in 100 ms steps, so a stop request (`shouldContinue`) is seen
 /// within 100 ms even while nobody writes into the FIFO.
-public final class InputFile: Sendable {
+package final class InputFile: Sendable {
     /// What the readers open.
-    public let path: String
+    package let path: String
     /// Whether `path` is a temporary copy.
-    public let isCopy: Bool
+    package let isCopy: Bool
 
     /// Opens `path`, copying it first to a temporary file when it can be read only once (standard input, a FIFO, a pipe); blocks until the writer closes it.
     ///
@@ -28,7 +28,7 @@ public final class InputFile: Sendable {
     ///     is copied; returning false stops the copy and throws.
     /// - Throws: ``MarbleError`` with kind `.input` when the input cannot be opened or read, `.output`
     ///   when the temporary copy cannot be written, `.cancelled` when `shouldContinue` said stop.
-    public init(_ path: String, shouldContinue: () -> Bool = { true }) throws(MarbleError) {
+    package init(_ path: String, shouldContinue: () -> Bool = { true }) throws(MarbleError) {
         if path != "-" {
             var info = stat()
             // A missing or regular file is left to the readers (they report a missing one themselves).

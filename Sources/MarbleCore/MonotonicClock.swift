@@ -1,9 +1,9 @@
 import Foundation
 
 /// A monotonic clock for measuring (never for deciding what a frame shows: frames use media time).
-public enum MonotonicClock {
+package enum MonotonicClock {
     /// Nanoseconds since an arbitrary start (boot), never going back; for intervals only.
-    public static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+    package static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
     /// Milliseconds elapsed since `start`, a value of ``now()``.
-    public static func milliseconds(since start: UInt64) -> Double { Double(now() &- start) / 1e6 }
+    package static func milliseconds(since start: UInt64) -> Double { Double(now() &- start) / 1e6 }
 }

@@ -13,9 +13,9 @@ import Synchronization
 /// - a folder: refused.
 /// And an output that is one of the inputs (the same device and inode, however the paths are
 /// spelled: `./a.mp4`, `dir/../a.mp4`, a symbolic or hard link) is refused before anything is written.
-public enum OutputFile {
+package enum OutputFile {
     /// What a path names at the moment, following symbolic links.
-    public enum Kind: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
         /// Nothing exists at the path (or it cannot be examined).
         case nothing
         /// A regular file: it may be replaced by rename.
@@ -27,7 +27,7 @@ public enum OutputFile {
     }
 
     /// What `path` names now, following symbolic links.
-    public static func kind(of path: String) -> Kind {
+    package static func kind(of path: String) -> Kind {
         var info = stat()
         guard stat(path, &info) == 0 else { return .nothing }
         switch info.st_mode & S_IFMT {
@@ -43,7 +43,7 @@ public enum OutputFile {
 
     /// The path a write lands on: a symbolic link's final target (so the rename replaces the target
     /// and the link stays), else the path itself.
-    public static func destination(_ path: String) -> String {
+    package static func destination(_ path: String) -> String {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return path }
         return URL(fileURLWithPath: path).resolvingSymlinksInPath().path
@@ -51,7 +51,7 @@ public enum OutputFile {
 
     /// Refuses an output that is the same file as one of `inputs` (compared by device and inode).
     /// `role` names the inputs in the message ("the input", "--background").
-    public static func checkNotAnInput(_ output: String, inputs: [(path: String, role: String)]) throws(MarbleError) {
+    package static func checkNotAnInput(_ output: String, inputs: [(path: String, role: String)]) throws(MarbleError) {
         var out = stat()
         guard stat(output, &out) == 0 else { return }  // nothing there yet: it cannot be an input
         for input in inputs {
@@ -65,7 +65,7 @@ public enum OutputFile {
 
     /// Checks that a media file (video, PNG) can be written at `path` by temporary file + rename:
     /// refuses folders and special files. Returns the path to write (a symbolic link's target).
-    public static func checkReplaceable(_ path: String) throws(MarbleError) -> String {
+    package static func checkReplaceable(_ path: String) throws(MarbleError) -> String {
         let target = destination(path)
         switch kind(of: target) {
         case .nothing, .regularFile: return target
@@ -76,7 +76,7 @@ public enum OutputFile {
 
     /// Checks that the folder `path` would be written in exists and is writable (before any work, so
     /// that a wrong folder is a bad-output error rather than a failure part-way).
-    public static func checkFolder(of path: String) throws(MarbleError) {
+    package static func checkFolder(of path: String) throws(MarbleError) {
         let directory = URL(fileURLWithPath: destination(path)).deletingLastPathComponent().path
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
@@ -91,7 +91,7 @@ public enum OutputFile {
     /// folder (so the rename stays on one file system), and tagged with the process id so that two
     /// runs never share one. The file name is shortened when the tags would make it longer than
     /// 255 bytes (the file-system limit), so any legal output name gets a legal temporary name.
-    public static func temporaryPath(for path: String) -> String {
+    package static func temporaryPath(for path: String) -> String {
         let url = URL(fileURLWithPath: path)
         let suffix = ".partial-\(getpid())"
         var name = url.lastPathComponent
@@ -108,7 +108,7 @@ public enum OutputFile {
     /// atomically (temporary file + rename); a device, FIFO or socket is written through (so
     /// `/dev/stdout` works, and `/dev/full` fails with "No space left on device"); a folder is refused.
     /// A symbolic link is followed, and its target written.
-    public static func write(_ data: Data, to path: String) throws(MarbleError) {
+    package static func write(_ data: Data, to path: String) throws(MarbleError) {
         let target = destination(path)
         switch kind(of: target) {
         case .folder:
@@ -156,23 +156,23 @@ public enum OutputFile {
 
     /// Records a temporary file being written, so that ``removeTemporaryFiles()`` can delete it if the
     /// process has to end at once (a second Ctrl-C).
-    public static func registerTemporary(_ path: String) {
+    package static func registerTemporary(_ path: String) {
         inFlight.withLock { _ = $0.insert(path) }
     }
 
     /// The temporary file was renamed into place or deleted.
-    public static func unregisterTemporary(_ path: String) {
+    package static func unregisterTemporary(_ path: String) {
         inFlight.withLock { _ = $0.remove(path) }
     }
 
     /// Deletes every temporary file still being written: for an exit that cannot wait for the writers.
-    public static func removeTemporaryFiles() {
+    package static func removeTemporaryFiles() {
         for path in inFlight.withLock({ paths in defer { paths.removeAll() }; return paths }) { unlink(path) }
     }
 
     /// Deletes temporary files of `path` left by runs that ended without cleaning up (SIGKILL, a power
     /// cut): `.NAME.partial-PID` beside it whose process no longer exists. Only this output's own.
-    public static func removeStaleTemporaries(for path: String) {
+    package static func removeStaleTemporaries(for path: String) {
         let url = URL(fileURLWithPath: destination(path))
         let folder = url.deletingLastPathComponent().path
         let stem = URL(fileURLWithPath: temporaryPath(for: url.path)).lastPathComponent

@@ -70,7 +70,7 @@ public struct FrameUniforms: Sendable {
     public var song: SongInfo?
     /// The renderer's threads, for a kernel whose `prepare` has passes of its own to spread across
     /// cores (MilkDrop's warp): nil when the caller has none (then run the work inline).
-    public var strips: (any StripRunner)?
+    package var strips: (any StripRunner)?
 
     /// Uniforms for one frame; `blend` and `opacity` start as normal and 1 (the compositor sets them per layer); `song` is nil unless given.
     public init(time: Double, frameIndex: Int, fps: Rational, width: Int, height: Int,

@@ -1,14 +1,14 @@
 /// SplitMix64 (Steele, Lea and Flood 2014): a tiny, fast, deterministic generator for the random
 /// choices kernels make (sparks, MilkDrop's `rand` seeds and tint), so that the same seed always
 /// gives the same picture.
-public struct SplitMix64: Sendable {
+package struct SplitMix64: Sendable {
     private var state: UInt64
 
     /// A generator whose sequence is fixed by `seed`.
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -17,5 +17,5 @@ public struct SplitMix64: Sendable {
     }
 
     /// Uniform in 0..<1 (24 bits).
-    public mutating func unit() -> Float { Float(next() >> 40) * (1 / 16_777_216) }
+    package mutating func unit() -> Float { Float(next() >> 40) * (1 / 16_777_216) }
 }

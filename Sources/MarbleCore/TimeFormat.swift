@@ -1,11 +1,11 @@
 import Foundation
 
 /// Clock-style durations for people: "3:07", "1:02:03", or with tenths "3:07.4".
-public enum TimeFormat {
+package enum TimeFormat {
     /// `seconds` as m:ss (h:mm:ss from one hour), rounded to the second, or with `tenths` rounded as a
     /// whole to the tenth first (so 59.96 s reads "1:00.0", never "0:60.0"). "--:--" when not finite
     /// or negative.
-    public static func clock(_ seconds: Double, tenths: Bool = false) -> String {
+    package static func clock(_ seconds: Double, tenths: Bool = false) -> String {
         guard seconds.isFinite, seconds >= 0, seconds < 1e15 else { return "--:--" }
         let units = Int((tenths ? seconds * 10 : seconds).rounded())
         let s = tenths ? units / 10 : units

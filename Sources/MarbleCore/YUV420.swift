@@ -12,7 +12,8 @@
 /// take 0.69 / 0.47; thirty-two fall off Swift's concrete SIMD types onto generic code and take 100 ms
 /// (so did a byte-shuffle formulation with SIMD64, 40x slower).
 ///
-/// Everything is `@inlinable` so that another module compiled for a newer CPU gets its own copy.
+/// Everything is `@inlinable` so that another module compiled for a newer CPU gets its own copy; public,
+/// not `package`, for the same reason as ``FilmGrade``.
 public enum YUV420 {
     // BT.709 (Kr = 0.2126, Kb = 0.0722) scaled to limited range (219/255 luma, 224/255 chroma), × 256.
     // Chroma rows sum to zero so that grey maps to exactly 128.

@@ -4,16 +4,16 @@ internal import CSDL2
 
 /// The versions of the C libraries this process runs with (the shared objects the dynamic linker loaded,
 /// which may be newer than the headers it was built against), as plain strings for `marble --version`.
-public enum LibraryVersions {
+package enum LibraryVersions {
     /// One library: its name and the version it reports at run time.
-    public struct Entry: Sendable, Equatable {
-        public var name: String
-        public var version: String
+    package struct Entry: Sendable, Equatable {
+        package var name: String
+        package var version: String
     }
 
     /// FFmpeg's release (`av_version_info`, e.g. "5.1.6-0+deb12u1"), then libavformat, libavcodec,
     /// libavutil, libswscale, libswresample (major.minor.micro), libpulse and SDL2.
-    public static func current() -> [Entry] {
+    package static func current() -> [Entry] {
         [
             Entry(name: "FFmpeg", version: av_version_info().map { String(cString: $0) } ?? "unknown"),
             Entry(name: "libavformat", version: dotted(avformat_version())),

@@ -34,18 +34,8 @@ package final class FramePipeline {
     /// finished (or, after an error, aborted) before it returns.
     package func run(cancel: CancellationFlag, progressInterval: Double = 0.2,
              progress: (PipelineStatistics) -> Void = { _ in }) throws(MarbleError) -> PipelineStatistics {
-        let needs = sinks.reduce(FrameNeeds()) { $0.union($1.needs) }
-        // Each sink's queue (see below); with several sinks, slots for all of them besides the pool's.
-        let waits = policy != .realtime || sinks.count == 1
-        let capacities = sinks.map { waits ? poolSize : Self.realtimeQueue(for: $0) }
-        let slots = sinks.count > 1 ? poolSize + capacities.reduce(0, +) : poolSize
-        let free = BoundedQueue<FrameSlot>(capacity: slots)
-        let toRender = BoundedQueue<FrameSlot>(capacity: poolSize)
-        let toSinks = BoundedQueue<FrameSlot>(capacity: poolSize)
-        for _ in 0..<slots {
-            free.push(try FrameSlot(width: renderer.width, height: renderer.height, features: source.makeFeatures(),
-                                    hasPicture: source.hasPictures, needs: needs))
-        }
+        let queues = try makeQueues()
+        let (free, toRender, toSinks, waits) = (queues.free, queues.toRender, queues.toSinks, queues.waits)
         let failure = FirstError()
         let counters = PipelineCounters()
         let stopAll: @Sendable () -> Void = { free.close(); toRender.close(); toSinks.close() }
@@ -59,7 +49,73 @@ package final class FramePipeline {
             joined = true
         }
         let stepper = SourceStepper(source: source, policy: policy, counters: counters, cancel: cancel)
+        startThreads(stepper: stepper, queues: queues, failure: failure, stopAll: stopAll,
+                     sourceDone: sourceDone, renderDone: renderDone)
+
+        // The fan-out: each sink on its own thread. In real time a sink that is behind misses frames
+        // (its own count) rather than holding up the others; a lone sink is waited for, so that the
+        // source drops frames as before (``FramePolicy/realtime``).
+        let workers = zip(sinks, queues.capacities).map { SinkWorker(sink: $0, capacity: $1) }
+        let release: @Sendable (FrameSlot) -> Void = { slot in
+            if slot.holders.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { free.push(slot) }
+        }
+        for worker in workers {
+            worker.start(release: release, fail: { failure.record($0); stopAll() })
+        }
+        func stopWorkers(drain: Bool) { for worker in workers { worker.stop(drain: drain) } }
+
+        var statistics = PipelineStatistics()
+        let started = MonotonicClock.now()
+        do throws(MarbleError) {
+            deliver(toSinks, to: workers, waits: waits, release: release, counters: counters, started: started,
+                    statistics: &statistics, progressInterval: progressInterval, progress: progress)
+            stopWorkers(drain: true)
+            join()
+            if let e = failure.error { throw e }
+            for sink in sinks { try sink.finish(stopped: cancel.isCancelled) }
+        } catch {
+            stopAll()
+            stopWorkers(drain: false)
+            join()
+            for sink in sinks { sink.abort() }
+            throw error
+        }
+        finish(&statistics, counters: counters, workers: workers, stepper: stepper, started: started)
+        return statistics
+    }
+}
+
+extension FramePipeline {
+    /// The pipeline's queues: free slots, slots to render, slots for the sinks; each sink's queue
+    /// capacity, and whether the sinks are waited for (offline, or a lone sink).
+    fileprivate struct Queues {
+        let free: BoundedQueue<FrameSlot>, toRender: BoundedQueue<FrameSlot>, toSinks: BoundedQueue<FrameSlot>
+        let capacities: [Int]
+        let waits: Bool
+    }
+
+    /// The queues, the free one filled with slots: the pool's, and with several sinks slots for all
+    /// of their queues besides.
+    fileprivate func makeQueues() throws(MarbleError) -> Queues {
+        let needs = sinks.reduce(FrameNeeds()) { $0.union($1.needs) }
+        let waits = policy != .realtime || sinks.count == 1
+        let capacities = sinks.map { waits ? poolSize : Self.realtimeQueue(for: $0) }
+        let slots = sinks.count > 1 ? poolSize + capacities.reduce(0, +) : poolSize
+        let free = BoundedQueue<FrameSlot>(capacity: slots)
+        for _ in 0..<slots {
+            free.push(try FrameSlot(width: renderer.width, height: renderer.height, features: source.makeFeatures(),
+                                    hasPicture: source.hasPictures, needs: needs))
+        }
+        return Queues(free: free, toRender: BoundedQueue(capacity: poolSize), toSinks: BoundedQueue(capacity: poolSize),
+                      capacities: capacities, waits: waits)
+    }
+
+    /// Starts the source thread (free slots → filled ones to render) and the render thread (→ the
+    /// sinks' queue); each signals its semaphore when done, and on an error records it and stops all.
+    fileprivate func startThreads(stepper: SourceStepper, queues: Queues, failure: FirstError, stopAll: @escaping @Sendable () -> Void,
+                                  sourceDone: DispatchSemaphore, renderDone: DispatchSemaphore) {
         let renderer = self.renderer
+        let (free, toRender, toSinks) = (queues.free, queues.toRender, queues.toSinks)
         Thread.detachNewThread {
             do throws(MarbleError) { try stepper.run(free: free, out: toRender) } catch { failure.record(error); stopAll() }
             toRender.close()
@@ -73,54 +129,39 @@ package final class FramePipeline {
             toSinks.close()
             renderDone.signal()
         }
+    }
 
-        // The fan-out: each sink on its own thread. In real time a sink that is behind misses frames
-        // (its own count) rather than holding up the others; a lone sink is waited for, so that the
-        // source drops frames as before (``FramePolicy/realtime``).
-        let workers = zip(sinks, capacities).map { SinkWorker(sink: $0, capacity: $1) }
-        let release: @Sendable (FrameSlot) -> Void = { slot in
-            if slot.holders.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { free.push(slot) }
-        }
-        for worker in workers {
-            worker.start(release: release, fail: { failure.record($0); stopAll() })
-        }
-        func stopWorkers(drain: Bool) { for worker in workers { worker.stop(drain: drain) } }
-
-        var statistics = PipelineStatistics()
-        let started = MonotonicClock.now()
+    /// Hands each rendered slot to every sink worker (a slot a worker does not take is released for
+    /// it) until the render thread closes `toSinks`, reporting `progress` at most every `progressInterval` seconds.
+    fileprivate func deliver(_ toSinks: BoundedQueue<FrameSlot>, to workers: [SinkWorker], waits: Bool,
+                             release: (FrameSlot) -> Void, counters: PipelineCounters, started: UInt64,
+                             statistics: inout PipelineStatistics, progressInterval: Double,
+                             progress: (PipelineStatistics) -> Void) {
         var lastReport = started
-        do throws(MarbleError) {
-            while let slot = toSinks.pop() {
-                statistics.record(slot, previousIndex: statistics.lastIndex)
-                slot.holders.store(workers.count, ordering: .releasing)
-                for worker in workers where !worker.offer(slot, wait: waits) { release(slot) }
-                let now = MonotonicClock.now()
-                if Double(now &- lastReport) >= progressInterval * 1e9 {
-                    lastReport = now
-                    counters.copy(into: &statistics)
-                    statistics.collect(from: workers)
-                    statistics.wallSeconds = Double(now &- started) / 1e9
-                    progress(statistics)
-                }
+        while let slot = toSinks.pop() {
+            statistics.record(slot, previousIndex: statistics.lastIndex)
+            slot.holders.store(workers.count, ordering: .releasing)
+            for worker in workers where !worker.offer(slot, wait: waits) { release(slot) }
+            let now = MonotonicClock.now()
+            if Double(now &- lastReport) >= progressInterval * 1e9 {
+                lastReport = now
+                counters.copy(into: &statistics)
+                statistics.collect(from: workers)
+                statistics.wallSeconds = Double(now &- started) / 1e9
+                progress(statistics)
             }
-            stopWorkers(drain: true)
-            join()
-            if let e = failure.error { throw e }
-            for sink in sinks { try sink.finish(stopped: cancel.isCancelled) }
-        } catch {
-            stopAll()
-            stopWorkers(drain: false)
-            join()
-            for sink in sinks { sink.abort() }
-            throw error
         }
+    }
+
+    /// The final figures: counters, the sinks' own, wall time since `started`, and each stage's busy time.
+    fileprivate func finish(_ statistics: inout PipelineStatistics, counters: PipelineCounters, workers: [SinkWorker],
+                            stepper: SourceStepper, started: UInt64) {
         counters.copy(into: &statistics)
         statistics.collect(from: workers)
         statistics.wallSeconds = Double(MonotonicClock.now() &- started) / 1e9
         statistics.sourceMilliseconds = stepper.busyMilliseconds
         statistics.renderMilliseconds = renderer.busyMilliseconds
         statistics.convertMilliseconds = renderer.convertMilliseconds
-        return statistics
     }
 }
 

@@ -8,17 +8,17 @@ import MarbleCore
 /// opaque generator drawn normally at full opacity: nothing under it shows) or into the layer's own
 /// texture, which is then blended onto the canvas. Filters read a copy of the canvas as their source.
 /// All textures are allocated in `init`: rendering a frame allocates nothing.
-public final class Compositor {
+package final class Compositor {
     /// Output width in pixels.
-    public let width: Int
+    package let width: Int
     /// Output height in pixels.
-    public let height: Int
+    package let height: Int
     private let layers: [Layer]
     /// The picture a filter reads (a copy of the canvas so far); only scenes with a filter have one.
     private let scratch: Texture?
     private let scheduler: StripScheduler
     /// Milliseconds spent in each layer during the last frame (render + blend), for benchmarks.
-    public private(set) var lastLayerTimes: [Double]
+    package private(set) var lastLayerTimes: [Double]
 
     final class Layer: @unchecked Sendable {
         // Safety of @unchecked Sendable: bindings, parameters and uniforms change only in `prepare`,
@@ -79,7 +79,7 @@ public final class Compositor {
     ///   - height: output height in pixels.
     ///   - threads: threads to draw row strips on (1 draws on the calling thread).
     /// - Throws: `MarbleError` (`.preset`) for an unknown shader or bad parameters, or what a shader's `init` throws.
-    public init(preset: Preset, width: Int, height: Int, threads: Int) throws(MarbleError) {
+    package init(preset: Preset, width: Int, height: Int, threads: Int) throws(MarbleError) {
         // The kernels' AVX2 builds where the CPU has them (and MARBLE_PORTABLE_KERNELS is not 1).
         KernelBuilds.select()
         self.width = width
@@ -119,11 +119,11 @@ public final class Compositor {
 
     /// True when every layer draws straight onto the canvas (no filter, no layer texture): then a frame
     /// is drawn band by band, each band going through all layers and the conversion while it is in cache.
-    public let isBanded: Bool
+    package let isBanded: Bool
     /// Per band and layer, the milliseconds spent (written by each band's own thread, summed after).
     private let bandTimes: UnsafeMutablePointer<Double>
     /// Milliseconds the last frame spent converting to YUV.
-    public private(set) var lastConvertTime = 0.0
+    package private(set) var lastConvertTime = 0.0
     private let bandPass = BandPass()
     /// True when no opaque background draws every pixel first: frames then start from black.
     private let clearsCanvas: Bool
@@ -132,13 +132,13 @@ public final class Compositor {
     private let layerPass = LayerPass()
 
     /// Layer names, bottom first.
-    public var layerNames: [String] { layers.map(\.spec.shader) }
+    package var layerNames: [String] { layers.map(\.spec.shader) }
 
     /// Draws one frame into `canvas` (which must have the compositor's size) and, given `planes`,
     /// converts it to YUV 4:2:0 there: fused into the bands in the banded path, after the layers
     /// otherwise. In the banded path with `planes` and no canvas, the frame goes only to the planes:
     /// bands are drawn in per-thread scratch. Allocates nothing.
-    public func render(_ uniforms: FrameUniforms, into canvas: Texture?, convertingInto planes: YUVConverter.Planes? = nil) {
+    package func render(_ uniforms: FrameUniforms, into canvas: Texture?, convertingInto planes: YUVConverter.Planes? = nil) {
         precondition(canvas != nil || (isBanded && planes != nil), "a canvas is needed unless a banded scene goes to YUV")
         var uniforms = uniforms
         uniforms.strips = scheduler
@@ -163,7 +163,7 @@ public final class Compositor {
     /// their smoothing carries on) and each shader's `prepare` runs. A render that starts later than
     /// frame 0 (one picture, a segment) advances through the frames before its first, so its first
     /// frame is drawn from the same state as in a render from the start. Allocates nothing.
-    public func advance(_ uniforms: FrameUniforms) {
+    package func advance(_ uniforms: FrameUniforms) {
         var uniforms = uniforms
         uniforms.strips = scheduler
         for layer in layers { layer.prepare(uniforms) }

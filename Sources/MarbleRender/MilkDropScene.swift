@@ -2,28 +2,28 @@ import MarbleCore
 
 /// What `--milkdrop` asks for: a MilkDrop preset file, or a folder played as a playlist, as a scene
 /// of one `milkdrop` layer (the same layer a preset YAML gets with `- shader: milkdrop` and `file:`).
-public struct MilkDropScene: Sendable, Equatable {
+package struct MilkDropScene: Sendable, Equatable {
     /// A `.milk` file or a folder of them.
-    public var path: String
+    package var path: String
     /// Play a folder in a shuffled order (fixed by `seed`).
-    public var shuffle = false
+    package var shuffle = false
     /// Seconds per preset of a folder (0: never switch), and of a soft blend.
-    public var switchSeconds = 30.0, blendSeconds = 2.5
+    package var switchSeconds = 30.0, blendSeconds = 2.5
     /// Cut on a strong beat at the switch time instead of blending.
-    public var hardCuts = true
+    package var hardCuts = true
     /// The feedback buffer's share of the output size (0: automatic).
-    public var renderScale = 0.0
+    package var renderScale = 0.0
     /// Seeds the shuffle and the presets' `rand`.
-    public var seed = 0
+    package var seed = 0
     /// Run MilkDrop 2's HLSL warp and composite shaders (else MilkDrop 1.x's fixed passes).
-    public var shaders = true
+    package var shaders = true
     /// A folder of disk textures the shaders read by name, searched before the preset's own folder.
-    public var texturesFolder = ""
+    package var texturesFolder = ""
 
-    public init(path: String) { self.path = path }
+    package init(path: String) { self.path = path }
 
     /// The scene: one opaque `milkdrop` layer with these settings.
-    public var preset: Preset {
+    package var preset: Preset {
         Preset(name: "milkdrop", description: "MilkDrop: \(path)", layers: [
             LayerSpec(shader: "milkdrop", parameters: [
                 "file": .text(path), "shuffle": .flag(shuffle), "switch": .number(switchSeconds),

@@ -11,14 +11,14 @@ import Synchronization
 /// The helper threads live as long as the scheduler and sleep on semaphores between frames, so a
 /// `run` allocates nothing (Dispatch's `concurrentPerform` allocated about four blocks per call). With
 /// one thread, strips run inline on the caller.
-public final class StripScheduler: StripRunner {
+package final class StripScheduler: StripRunner {
     /// Threads strips run on, the caller's included (at least 1).
-    public let threads: Int
+    package let threads: Int
     private let strips: Int
     private let pool: WorkerPool?
 
     /// A scheduler with `threads` threads (at least 1): the caller and `threads − 1` helpers started now.
-    public init(threads: Int) {
+    package init(threads: Int) {
         self.threads = max(1, threads)
         self.strips = self.threads == 1 ? 1 : self.threads * 4
         pool = self.threads > 1 ? WorkerPool(helpers: self.threads - 1) : nil
@@ -27,11 +27,11 @@ public final class StripScheduler: StripRunner {
     deinit { pool?.shutDown() }
 
     /// The number of cores this process may use.
-    public static var availableCores: Int { ProcessInfo.processInfo.activeProcessorCount }
+    package static var availableCores: Int { ProcessInfo.processInfo.activeProcessorCount }
 
     /// Runs `task` over `0..<count` rows (or row pairs) in strips; returns when all are done. This is
     /// the per-frame form: handing over a task object allocates nothing.
-    public func run(count: Int, _ task: any StripTask) {
+    package func run(count: Int, _ task: any StripTask) {
         let n = min(strips, max(1, count))
         guard n > 1, let pool else {
             task.run(strip: 0..<count, worker: 0)
@@ -44,7 +44,7 @@ public final class StripScheduler: StripRunner {
     /// Convenient, but with more than one thread Swift allocates a context for the closure on each call
     /// (`withoutActuallyEscaping`): per-frame code passes a `StripTask` (MarbleCore) instead.
     /// Calls from several threads at once are served one after the other.
-    public func run(count: Int, _ body: (Range<Int>) -> Void) {
+    package func run(count: Int, _ body: (Range<Int>) -> Void) {
         let n = min(strips, max(1, count))
         guard n > 1, let pool else {
             body(0..<count)

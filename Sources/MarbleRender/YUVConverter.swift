@@ -6,20 +6,20 @@ import MarbleDSP
 /// RGBA8 → YUV 4:2:0 (BT.709, limited range) for the encoders: the kernel in MarbleCore's `YUV420`,
 /// run from its AVX2 build when the CPU has AVX2, FMA3 and BMI1/2 (Haswell, Zen and later), else from
 /// the portable SSE2 build. Both builds compute the same bytes.
-public enum YUVConverter {
+package enum YUVConverter {
     /// The Y, U and V planes to write (see `YUV420.Planes`).
-    public typealias Planes = YUV420.Planes
+    package typealias Planes = YUV420.Planes
 
     /// Which build runs on this machine, decided once from FFmpeg's CPU detection (which also checks
     /// that the OS saves the wide registers). `MARBLE_PORTABLE_KERNELS=1` forces the SSE2 build.
-    public static let usesAVX2: Bool = {
+    package static let usesAVX2: Bool = {
         if ProcessInfo.processInfo.environment["MARBLE_PORTABLE_KERNELS"] == "1" { return false }
         return KernelsAVX2.isCompiledForAVX2 && CPUFeatures.hasAVX2Set
     }()
 
     /// Converts the row pairs `pairs` (row pair k = rows 2k and 2k+1). Width and height must be even.
     /// Safe to call concurrently on disjoint ranges.
-    public static func convert(_ source: TextureView, into planes: Planes, pairs: Range<Int>) {
+    package static func convert(_ source: TextureView, into planes: Planes, pairs: Range<Int>) {
         if usesAVX2 {
             KernelsAVX2.convertYUV420(source, into: planes, pairs: pairs)
         } else {

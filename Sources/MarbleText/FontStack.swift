@@ -6,7 +6,7 @@ import MarbleCore
 /// from a CJK font, …). Faces are opened lazily, the first time a character needs them.
 ///
 /// Not thread-safe (FreeType objects): one stack per text layer, used from its `prepare`.
-public final class FontStack {
+package final class FontStack {
     private let library: FT_Library
     private let files: [FontFile]
     private var faces: [FontFace?]
@@ -18,7 +18,7 @@ public final class FontStack {
     /// the default family.
     ///
     /// - Throws: `.option` when a path does not open as a scalable font, or when no font is installed.
-    public init(font: String) throws(MarbleError) {
+    package init(font: String) throws(MarbleError) {
         var library: FT_Library?
         guard FT_Init_FreeType(&library) == 0, let library else { throw MarbleError(.option, "FreeType does not start") }
         self.library = library
@@ -44,10 +44,10 @@ public final class FontStack {
     }
 
     /// How many fonts the stack may use (opened or not).
-    public var count: Int { files.count }
+    package var count: Int { files.count }
 
     /// The primary font's family name (the first one that opens).
-    public var familyName: String {
+    package var familyName: String {
         for i in 0..<files.count { if let f = face(at: i) { return f.familyName } }
         return ""
     }
@@ -87,5 +87,5 @@ public final class FontStack {
     }
 
     /// The file behind font `index` (for tests and diagnostics).
-    public func path(of index: Int) -> String { index >= 0 && index < files.count ? files[index].path : "" }
+    package func path(of index: Int) -> String { index >= 0 && index < files.count ? files[index].path : "" }
 }

@@ -1,12 +1,12 @@
 /// Operations on 8-bit coverage masks (`width × height`, rows packed), for text outlines and shadows.
 /// They write into buffers the caller owns and allocate nothing.
-public enum MaskFilter {
+package enum MaskFilter {
     /// `destination` = `source` dilated by a disk of `radius` pixels, antialiased: each offset (dx, dy)
     /// contributes the source's coverage weighted by how much a pixel that far away is covered by the
     /// grown pixel (clamp(radius + 1 − |d|, 0, 1): full up to the radius, none a pixel beyond), and the
     /// result is the maximum over offsets. An outline of
     /// `radius` pixels around glyph edges, with soft corners. `destination` must not be `source`.
-    public static func dilate(_ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>,
+    package static func dilate(_ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>,
                               width: Int, height: Int, radius: Float) {
         let count = width * height
         destination.update(from: source, count: count)
@@ -35,7 +35,7 @@ public enum MaskFilter {
     /// Blurs `mask` in place: a box of `radius` pixels run twice horizontally and twice vertically
     /// (close to a Gaussian of σ ≈ 0.8·radius). `scratch` holds at least `width × height` bytes and
     /// `sums` at least `width` counters (the vertical passes run along rows, all columns at once).
-    public static func blur(_ mask: UnsafeMutablePointer<UInt8>, scratch: UnsafeMutablePointer<UInt8>,
+    package static func blur(_ mask: UnsafeMutablePointer<UInt8>, scratch: UnsafeMutablePointer<UInt8>,
                             sums: UnsafeMutablePointer<UInt32>, width: Int, height: Int, radius: Int) {
         guard radius > 0, width > 0, height > 0 else { return }
         let scale = (UInt32(1) << 16) / UInt32(2 * radius + 1) + 1

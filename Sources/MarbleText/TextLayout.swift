@@ -4,18 +4,18 @@ internal import CHarfBuzz
 /// One glyph placed on a line: which font draws it, the glyph's index in that font, the index in the
 /// line of the first character it draws (HarfBuzz's cluster), and its pen position in pixels from the
 /// line's left end (x) and baseline (y, down positive).
-public struct PlacedGlyph: Sendable, Equatable {
-    public var font: Int32
-    public var glyph: UInt32
-    public var cluster: UInt32
-    public var x: Float
-    public var y: Float
+package struct PlacedGlyph: Sendable, Equatable {
+    package var font: Int32
+    package var glyph: UInt32
+    package var cluster: UInt32
+    package var x: Float
+    package var y: Float
 }
 
 /// A line of laid-out text: its glyphs (`glyphs[range]` of the layout) and its advance width.
-public struct LaidOutLine: Sendable, Equatable {
-    public var range: Range<Int>
-    public var width: Float
+package struct LaidOutLine: Sendable, Equatable {
+    package var range: Range<Int>
+    package var width: Float
 }
 
 /// Turns characters into positioned glyphs, line by line (lines end at U+000A):
@@ -31,14 +31,14 @@ public struct LaidOutLine: Sendable, Equatable {
 ///
 /// Buffers are kept between calls and only grow: laying out a text of a length seen before allocates
 /// nothing (what a clock field changing once a second needs). Not thread-safe.
-public final class TextLayout {
-    public let fonts: FontStack
+package final class TextLayout {
+    package let fonts: FontStack
     private let buffer: OpaquePointer
     /// The glyphs of every line, lines one after another.
-    public private(set) var glyphs: [PlacedGlyph] = []
-    public private(set) var lines: [LaidOutLine] = []
+    package private(set) var glyphs: [PlacedGlyph] = []
+    package private(set) var lines: [LaidOutLine] = []
     /// The em size the layout was made at, in pixels.
-    public private(set) var pixelSize = 0
+    package private(set) var pixelSize = 0
 
     private struct Run { var start: Int, end: Int, level: UInt8, script: hb_script_t, font: Int }
     private var runs: [Run] = []
@@ -52,7 +52,7 @@ public final class TextLayout {
     private struct BidiMemo { var types: [UInt32] = [], brackets: [FriBidiBracketType] = [], levels: [FriBidiLevel] = [] }
     private var memos: [BidiMemo] = []
 
-    public init(fonts: FontStack) {
+    package init(fonts: FontStack) {
         self.fonts = fonts
         buffer = hb_buffer_create()
         glyphs.reserveCapacity(256); lines.reserveCapacity(8); runs.reserveCapacity(16); order.reserveCapacity(16)
@@ -61,13 +61,13 @@ public final class TextLayout {
     deinit { hb_buffer_destroy(buffer) }
 
     /// The primary font's ascender, descender and line height at the layout's size, in pixels.
-    public var metrics: (ascender: Float, descender: Float, lineHeight: Float) {
+    package var metrics: (ascender: Float, descender: Float, lineHeight: Float) {
         guard let f = fonts.face(at: fonts.primaryIndex) else { return (0, 0, 0) }
         return (f.ascender, f.descender, f.lineHeight)
     }
 
     /// Lays out `text` (Unicode scalar values) at `pixelSize` pixels per em.
-    public func layout(_ text: UnsafeBufferPointer<UInt32>, pixelSize: Int) {
+    package func layout(_ text: UnsafeBufferPointer<UInt32>, pixelSize: Int) {
         self.pixelSize = max(1, pixelSize)
         fonts.setPixelSize(self.pixelSize)
         glyphs.removeAll(keepingCapacity: true)

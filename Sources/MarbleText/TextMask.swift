@@ -1,5 +1,5 @@
 /// Horizontal alignment of lines within a text block.
-public enum TextAlignment: Sendable { case left, center, right }
+package enum TextAlignment: Sendable { case left, center, right }
 
 /// A laid-out text drawn as 8-bit coverage, with a transparent margin around the ink (room for an
 /// outline and a shadow). The buffer only grows; redrawing a text of a size seen before allocates
@@ -8,27 +8,27 @@ public enum TextAlignment: Sendable { case left, center, right }
 /// Geometry: the block is the text's layout box (as wide as its widest line, from the first line's
 /// ascender to the last line's descender); `blockX`, `blockY` are the block's top-left corner in mask
 /// pixels, so the mask is placed at (anchor − block origin) in a frame.
-public final class TextMask {
-    public private(set) var width = 0
-    public private(set) var height = 0
-    public private(set) var blockX = 0
-    public private(set) var blockY = 0
-    public private(set) var blockWidth: Float = 0
-    public private(set) var blockHeight: Float = 0
+package final class TextMask {
+    package private(set) var width = 0
+    package private(set) var height = 0
+    package private(set) var blockX = 0
+    package private(set) var blockY = 0
+    package private(set) var blockWidth: Float = 0
+    package private(set) var blockHeight: Float = 0
     /// Coverage, `width × height`, rows packed.
-    public private(set) var pixels: UnsafeMutablePointer<UInt8> = .allocate(capacity: 1)
+    package private(set) var pixels: UnsafeMutablePointer<UInt8> = .allocate(capacity: 1)
     private var capacity = 1
     private let cache = GlyphCache()
 
-    public init() { pixels.initialize(to: 0) }
+    package init() { pixels.initialize(to: 0) }
     deinit { pixels.deallocate() }
 
     /// True when no pixel has ink.
-    public private(set) var isEmpty = true
+    package private(set) var isEmpty = true
 
     /// Draws `layout`'s glyphs (pens rounded to whole pixels: crisp, hinted text), lines aligned by
     /// `alignment` inside the block, with `margin` transparent pixels around the ink.
-    public func draw(_ layout: TextLayout, alignment: TextAlignment, margin: Int, lineSpacing: Float = 1) {
+    package func draw(_ layout: TextLayout, alignment: TextAlignment, margin: Int, lineSpacing: Float = 1) {
         let (ascender, descender, lineHeight) = layout.metrics
         let step = (lineHeight * lineSpacing).rounded()
         let lines = layout.lines

@@ -11,7 +11,7 @@ import MarbleCore
 /// trimmed. Without a song (a live session) every tag is missing and `{remaining}` and `{duration}`
 /// are empty; `{elapsed}` counts from the session's start. Filling allocates nothing once the buffer
 /// has grown to the text's length.
-public struct TextTemplate: Sendable {
+package struct TextTemplate: Sendable {
     private enum Segment: Sendable {
         case literal([UInt32])
         case field(name: String, fallback: [UInt32])
@@ -19,9 +19,9 @@ public struct TextTemplate: Sendable {
     }
     private let segments: [Segment]
     /// True when the text has a clock field (it changes once a second).
-    public let usesClock: Bool
+    package let usesClock: Bool
 
-    public init(_ template: String) {
+    package init(_ template: String) {
         var segments: [Segment] = []
         var literal: [UInt32] = []
         var usesClock = false
@@ -59,7 +59,7 @@ public struct TextTemplate: Sendable {
     }
 
     /// Writes the text for a frame at `time` seconds of `song` into `out` (emptied first).
-    public func fill(_ out: inout [UInt32], song: SongInfo?, time: Double) {
+    package func fill(_ out: inout [UInt32], song: SongInfo?, time: Double) {
         out.removeAll(keepingCapacity: true)
         var lineStart = 0, hasField = false, hasValue = false
         for segment in segments {

@@ -1,18 +1,18 @@
 /// Bounds that keep a hostile or broken `.milk` file from taking the machine: every size a preset
 /// can ask for is checked against these before it is used.
-public enum MilkDropLimits {
+package enum MilkDropLimits {
     /// Largest preset file read (the biggest in Debian's projectm-data is about 60 kB).
-    public static let fileBytes = 1 << 20
+    package static let fileBytes = 1 << 20
     /// Most iterations one `loop(n, …)` or `while(…)` runs (ns-eel's own cap).
-    public static let loopIterations = 1 << 20
+    package static let loopIterations = 1 << 20
     /// Entries in `megabuf` and in `gmegabuf` (ns-eel's 8 Mi doubles, allocated in blocks on first write).
-    public static let megabufEntries = 1 << 23
+    package static let megabufEntries = 1 << 23
     /// Custom waves and custom shapes a preset has (MilkDrop 2: four of each).
-    public static let customWaves = 4, customShapes = 4
+    package static let customWaves = 4, customShapes = 4
     /// Points of a custom wave (MilkDrop's 512).
-    public static let wavePoints = 512
+    package static let wavePoints = 512
     /// Instances of one custom shape (MilkDrop 2's `num_inst` cap).
-    public static let shapeInstances = 1024
+    package static let shapeInstances = 1024
     /// Sides of a custom shape (MilkDrop: 3 to 100).
-    public static let shapeSides = 3...100
+    package static let shapeSides = 3...100
 }

@@ -8,26 +8,26 @@ import Synchronization
 /// and rendered for a number of frames with a made-up song (`SurveySignal` of the MilkDrop module), the outcomes counted
 /// and the failures grouped by reason; for MilkDrop 2 presets, whether their HLSL shaders compile,
 /// draw a picture, and change it (the preset drawn again without them).
-public struct MilkDropSurvey: Sendable {
+package struct MilkDropSurvey: Sendable {
     /// One file's outcome.
-    public struct Entry: Sendable {
-        public var path: String
-        public var outcome: MilkPresetCheck.Outcome
-        public var shaders: MilkPresetCheck.ShaderOutcome
+    package struct Entry: Sendable {
+        package var path: String
+        package var outcome: MilkPresetCheck.Outcome
+        package var shaders: MilkPresetCheck.ShaderOutcome
     }
 
     /// The folder (or file) surveyed.
-    public let root: String
+    package let root: String
     /// Frames rendered per preset, and their size.
-    public let frames: Int, width: Int, height: Int
+    package let frames: Int, width: Int, height: Int
     /// One entry per file, in the catalog's order.
-    public let entries: [Entry]
+    package let entries: [Entry]
     /// Folders that could not be listed.
-    public let problems: [String]
+    package let problems: [String]
 
     /// Surveys `path` on `threads` threads; `progress(done, total)` is called from those threads.
     /// `shaders` off draws every preset MilkDrop 1.x style; `textureFolders` are searched for disk textures.
-    public static func run(path: String, frames: Int = 60, width: Int = 128, height: Int = 72, threads: Int = 2,
+    package static func run(path: String, frames: Int = 60, width: Int = 128, height: Int = 72, threads: Int = 2,
                            shaders: Bool = true, textureFolders: [String] = [],
                            progress: @Sendable (Int, Int) -> Void = { _, _ in }) throws(MarbleError) -> MilkDropSurvey {
         guard (1...3600).contains(frames) else { throw MarbleError(.option, "--frames \(frames): use 1 to 3600") }
@@ -56,14 +56,14 @@ public struct MilkDropSurvey: Sendable {
                               problems: catalog.problems.map(\.description))
     }
 
-    public var files: Int { entries.count }
+    package var files: Int { entries.count }
     /// Files that parsed and compiled (rendered or blank).
-    public var loaded: Int { entries.count { if case .failed = $0.outcome { false } else { true } } }
+    package var loaded: Int { entries.count { if case .failed = $0.outcome { false } else { true } } }
     /// Files that drew a picture that is not blank.
-    public var rendered: Int { entries.count { if case .rendered = $0.outcome { true } else { false } } }
-    public var blank: Int { entries.count { if case .blank = $0.outcome { true } else { false } } }
+    package var rendered: Int { entries.count { if case .rendered = $0.outcome { true } else { false } } }
+    package var blank: Int { entries.count { if case .blank = $0.outcome { true } else { false } } }
     /// Loaded files with HLSL shaders, and how many of those drew a picture.
-    public var withShaders: Int {
+    package var withShaders: Int {
         entries.count {
             switch $0.outcome {
             case .rendered(let s, _), .blank(let s): s
@@ -71,30 +71,30 @@ public struct MilkDropSurvey: Sendable {
             }
         }
     }
-    public var renderedWithShaders: Int { entries.count { if case .rendered(true, _) = $0.outcome { true } else { false } } }
+    package var renderedWithShaders: Int { entries.count { if case .rendered(true, _) = $0.outcome { true } else { false } } }
     /// Files whose shaders compiled (and run), whose shaders drew a picture that is not flat, and whose
     /// picture also differs from the same preset without its shaders.
-    public var shadersCompiled: Int { entries.count { if case .compiled = $0.shaders { true } else { false } } }
-    public var shadersRendered: Int {
+    package var shadersCompiled: Int { entries.count { if case .compiled = $0.shaders { true } else { false } } }
+    package var shadersRendered: Int {
         entries.count { if case .compiled = $0.shaders, case .rendered = $0.outcome { true } else { false } }
     }
-    public var shadersDiffer: Int {
+    package var shadersDiffer: Int {
         entries.count { if case .compiled(true, _) = $0.shaders, case .rendered = $0.outcome { true } else { false } }
     }
     /// Files whose shaders compiled but read a disk texture that was missing (the stand-in drew instead).
-    public var shadersWithStandIns: Int { entries.count { if case .compiled(_, let n) = $0.shaders { n > 0 } else { false } } }
+    package var shadersWithStandIns: Int { entries.count { if case .compiled(_, let n) = $0.shaders { n > 0 } else { false } } }
     /// Shaders that did not compile, by reason (the preset was drawn MilkDrop 1.x style), with the messages.
-    public var shaderFailures: [(reason: String, errors: [String])] {
+    package var shaderFailures: [(reason: String, errors: [String])] {
         var groups: [String: [String]] = [:]
         for e in entries { if case .failed(let reason, let message) = e.shaders { groups[reason, default: []].append(message) } }
         return groups.keys.sorted().map { (reason: $0, errors: groups[$0]!) }
     }
 
     /// Rendered files whose equations produced NaN or infinity on some frame (contained).
-    public var nonFinite: Int { entries.count { if case .rendered(_, let n) = $0.outcome { n > 0 } else { false } } }
+    package var nonFinite: Int { entries.count { if case .rendered(_, let n) = $0.outcome { n > 0 } else { false } } }
 
     /// Failures by reason (parse reasons, then compile errors), with the files.
-    public var failures: [(reason: String, errors: [String])] {
+    package var failures: [(reason: String, errors: [String])] {
         var groups: [MilkPresetError.Reason: [String]] = [:]
         for e in entries { if case .failed(let error) = e.outcome { groups[error.reason, default: []].append(error.description) } }
         return groups.keys.sorted().map { (reason: $0.rawValue, errors: groups[$0]!) }
@@ -103,7 +103,7 @@ public struct MilkDropSurvey: Sendable {
 
 extension MilkDropSurvey: CustomStringConvertible {
     /// The report: counts, then each failure under its reason, then the blank presets.
-    public var description: String {
+    package var description: String {
         func percent(_ n: Int) -> String {
             let tenths = files == 0 ? 0 : Int((Double(n) * 1000 / Double(files)).rounded())
             return "\(tenths / 10).\(tenths % 10)"

@@ -18,7 +18,7 @@ import MarbleRender
 /// Some of the frames (one PNG, a segment): the frames before the first are replayed, analysed and
 /// passed through the scene's bindings without being drawn, so the first frame drawn is the one-pass
 /// render's. A segment is a video without sound, its timestamps those of the whole render, labelled
-/// (``SegmentLabel``) for ``JoinJob``; stopped, it leaves no file.
+/// (`SegmentLabel`) for `JoinJob`; stopped, it leaves no file.
 public final class RenderJob {
     /// The options as the job runs them: validated, and with `input` (and `background`) naming the temporary copy when the input could be read only once.
     public let options: RenderOptions

@@ -53,7 +53,7 @@ public struct RenderOptions: Sendable {
     /// Only some frames of the render (a piece for a farm: `--segment K/N`, `--frames A-B`): a video
     /// without sound whose frames are exactly the one-pass render's at those indices, with their
     /// timestamps, labelled for `marble join`. nil: the whole render.
-    public var segment: RenderSegment?
+    package var segment: RenderSegment?
     /// Threads of the video encoder, 1…16: fixed rather than following the cores, because x264's
     /// output changes with its thread count. With the same value, the same command writes the same
     /// bytes on any machine; pieces joined into one video must share it.

@@ -27,7 +27,7 @@ package struct RenderPlan: Sendable, Equatable {
         case picture(path: String, frame: Int)
         /// The whole render, muxed with the input's sound.
         case video(path: String, format: OutputFormat)
-        /// A piece of the frame grid, without sound, labelled for ``JoinJob``.
+        /// A piece of the frame grid, without sound, labelled for `JoinJob`.
         case segment(path: String, format: OutputFormat, RenderSegment)
     }
 

@@ -3,44 +3,44 @@ import MarbleCore
 import MarbleMedia
 
 /// What `marble join` needs.
-public struct JoinOptions: Sendable {
+package struct JoinOptions: Sendable {
     /// The pieces, in any order (`part-*.mp4`).
-    public var pieces: [String]
+    package var pieces: [String]
     /// The video to write: .mp4, .mkv or .mov for H.264 pieces; .webm or .mkv for VP9 ones.
-    public var output: String
+    package var output: String
     /// The sound to mux in once. nil: the input the pieces were rendered from, where their label says
     /// it is. Its bytes must be the input's.
-    public var audio: String?
+    package var audio: String?
     /// A video without sound.
-    public var noAudio = false
+    package var noAudio = false
     /// Sound bitrate in kbit/s, as ``RenderOptions/audioBitrate``: nil copies where the container can.
-    public var audioBitrate: Int?
+    package var audioBitrate: Int?
 
     /// Options to join `pieces` into `output`, with the pieces' own input as the sound.
-    public init(pieces: [String], output: String) {
+    package init(pieces: [String], output: String) {
         self.pieces = pieces
         self.output = output
     }
 }
 
 /// What a finished join reports.
-public struct JoinSummary: Sendable {
+package struct JoinSummary: Sendable {
     /// The file written.
-    public var output: String
+    package var output: String
     /// Frames in it: the one-pass render's count.
-    public var frames: Int
+    package var frames: Int
     /// Pieces joined.
-    public var pieces: Int
+    package var pieces: Int
     /// Seconds of video.
-    public var mediaSeconds: Double
+    package var mediaSeconds: Double
     /// Seconds the join took.
-    public var wallSeconds: Double
+    package var wallSeconds: Double
     /// Size of the file in bytes.
-    public var bytes: Int
+    package var bytes: Int
     /// The sound file muxed in, if any.
-    public var audio: String?
+    package var audio: String?
     /// Problems that did not stop the join (damaged sound skipped), one sentence each.
-    public var warnings: [String]
+    package var warnings: [String]
 }
 
 /// Joins the pieces of a render made with ``RenderOptions/segment`` into the one-pass render's video:
@@ -52,17 +52,17 @@ public struct JoinSummary: Sendable {
 /// piece holds (naming the missing piece, `3/8`, when they were cut with K/N); a sound file whose
 /// bytes are not the pieces' input; an output that is one of the inputs. While copying: a piece with
 /// more or fewer pictures than its label, or other codec headers. Nothing is written unless all pass.
-public final class JoinJob {
+package final class JoinJob {
     /// The options as given.
-    public let options: JoinOptions
+    package let options: JoinOptions
     /// The pieces in frame order, with their labels.
-    public let plan: [(path: String, label: SegmentLabel)]
+    package let plan: [(path: String, label: SegmentLabel)]
     /// The sound muxed in (nil: none).
-    public let audio: String?
+    package let audio: String?
     private let format: OutputFormat
 
     /// Reads every piece's label and checks that they make one whole render; nothing is written.
-    public init(options: JoinOptions) throws(MarbleError) {
+    package init(options: JoinOptions) throws(MarbleError) {
         self.options = options
         guard !options.pieces.isEmpty else { throw MarbleError(.option, "marble join: give the pieces to join (part-*.mp4)") }
         guard let format = OutputFormat(path: options.output), format != .png else {
@@ -150,7 +150,7 @@ public final class JoinJob {
 
     /// Copies the pieces and the sound into the output. `progress` receives the frames written so far
     /// after each piece. Stopped (`cancel`), or on any error, it leaves no file.
-    public func run(cancel: CancellationFlag = CancellationFlag(),
+    package func run(cancel: CancellationFlag = CancellationFlag(),
                     progress: (_ frames: Int, _ total: Int) -> Void = { _, _ in }) throws(MarbleError) -> JoinSummary {
         let started = MonotonicClock.now()
         let fps = plan[0].label.fps

@@ -7,19 +7,19 @@ import MarbleCore
 /// seconds, computed from integers (44.1 kHz at 24 fps is 1837.5 samples a frame, and no piece
 /// rounds differently from another). Piece K of N holds frames ⌊(K − 1) · F / N⌋ ..< ⌊K · F / N⌋: the
 /// pieces tile the grid with no gap and no overlap, and their sizes differ by at most one frame.
-public enum RenderSegment: Sendable, Equatable, CustomStringConvertible {
+package enum RenderSegment: Sendable, Equatable, CustomStringConvertible {
     /// Piece `index` (from 1) of `count` equal pieces.
     case piece(Int, of: Int)
     /// Frames `first` through `last`, both included (indices from 0).
     case frames(first: Int, last: Int)
 
     /// The most pieces a render is cut into (and so the largest K or N accepted).
-    public static let maxPieces = 100_000
+    package static let maxPieces = 100_000
     /// The largest frame index accepted: 100 hours at 240 fps.
-    public static let maxFrame = 86_400_000
+    package static let maxFrame = 86_400_000
 
     /// Parses `--segment K/N`: "7/40".
-    public static func piece(parsing text: String) throws(MarbleError) -> RenderSegment {
+    package static func piece(parsing text: String) throws(MarbleError) -> RenderSegment {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else {
             throw MarbleError(.option, "--segment \(text): expected K/N, piece K of N counted from 1 (e.g. 7/40)")
@@ -30,7 +30,7 @@ public enum RenderSegment: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Parses `--frames A-B`: "0-1199" (both included).
-    public static func frames(parsing text: String) throws(MarbleError) -> RenderSegment {
+    package static func frames(parsing text: String) throws(MarbleError) -> RenderSegment {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]) else {
             throw MarbleError(.option, "--frames \(text): expected FIRST-LAST, frame indices from 0, both included (e.g. 0-1199)")
@@ -41,7 +41,7 @@ public enum RenderSegment: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Checks the numbers on their own (``range(totalFrames:)`` checks them against the render).
-    public func validate() throws(MarbleError) {
+    package func validate() throws(MarbleError) {
         switch self {
         case .piece(let k, let n):
             guard (1...Self.maxPieces).contains(n) else {
@@ -56,7 +56,7 @@ public enum RenderSegment: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The frame indices this segment draws, of a render of `totalFrames` frames.
-    public func range(totalFrames: Int) throws(MarbleError) -> Range<Int> {
+    package func range(totalFrames: Int) throws(MarbleError) -> Range<Int> {
         try validate()
         switch self {
         case .piece(let k, let n):
@@ -76,7 +76,7 @@ public enum RenderSegment: Sendable, Equatable, CustomStringConvertible {
     private static func bound(_ k: Int, of n: Int, _ total: Int) -> Int { k * total / n }
 
     /// "7/40" or "frames 100-199".
-    public var description: String {
+    package var description: String {
         switch self {
         case .piece(let k, let n): "\(k)/\(n)"
         case .frames(let a, let b): "frames \(a)-\(b)"

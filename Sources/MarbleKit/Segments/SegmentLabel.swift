@@ -8,32 +8,32 @@ import MarbleCore
 /// - `marble_segment`: how it was asked for ("7/40", "frames 100-199"), for messages;
 /// - `marble_render`: the render's settings that change pixels (size, rate, scene, encoder), readable;
 /// - `marble_input`, `marble_input_id`: the input's path and the fingerprint of its bytes.
-public struct SegmentLabel: Sendable, Equatable {
+package struct SegmentLabel: Sendable, Equatable {
     /// The frames it holds.
-    public var frames: Range<Int>
+    package var frames: Range<Int>
     /// The whole render's frame count.
-    public var totalFrames: Int
+    package var totalFrames: Int
     /// The frame rate.
-    public var fps: Rational
+    package var fps: Rational
     /// How the segment was asked for.
-    public var segment: String
+    package var segment: String
     /// The settings that change pixels, as one readable line: equal for pieces of one render.
-    public var render: String
+    package var render: String
     /// The input's path as the render command gave it (relative paths stay relative, so the bytes
     /// do not depend on the folder the command ran in).
-    public var input: String
+    package var input: String
     /// A fingerprint of the input's bytes (128-bit MurmurHash3, 32 hex digits).
-    public var inputID: String
+    package var inputID: String
 
     /// A label; see the properties.
-    public init(frames: Range<Int>, totalFrames: Int, fps: Rational, segment: String, render: String,
+    package init(frames: Range<Int>, totalFrames: Int, fps: Rational, segment: String, render: String,
                 input: String, inputID: String) {
         self.frames = frames; self.totalFrames = totalFrames; self.fps = fps; self.segment = segment
         self.render = render; self.input = input; self.inputID = inputID
     }
 
     /// The container tags that carry the label.
-    public var tags: [(key: String, value: String)] {
+    package var tags: [(key: String, value: String)] {
         [("marble_frames", "\(frames.lowerBound)-\(frames.upperBound - 1)/\(totalFrames)"),
          ("marble_fps", fps.description), ("marble_segment", segment), ("marble_render", render),
          ("marble_input", input), ("marble_input_id", inputID)]
@@ -41,7 +41,7 @@ public struct SegmentLabel: Sendable, Equatable {
 
     /// Reads a label back from a file's tags; nil when they are missing or malformed (not a segment).
     /// Names match in any case: Matroska stores them upper-case.
-    public init?(tags fileTags: [String: String]) {
+    package init?(tags fileTags: [String: String]) {
         let tags = Dictionary(fileTags.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         guard let frames = tags["marble_frames"], let fpsText = tags["marble_fps"], let fps = Rational(parsing: fpsText),
               fps.numerator > 0, let render = tags["marble_render"], let inputID = tags["marble_input_id"] else { return nil }

@@ -4,26 +4,26 @@ import MarbleCore
 /// A network stream output named on the command line: `udp://HOST:PORT` (MPEG-TS in 1316-byte
 /// datagrams), `srt://HOST:PORT` (MPEG-TS over SRT, when this FFmpeg has it) or `rtmp://HOST/APP/KEY`
 /// (FLV, as streaming sites take it; `rtmps://` too).
-public struct StreamURL: Sendable, Equatable, CustomStringConvertible {
+package struct StreamURL: Sendable, Equatable, CustomStringConvertible {
     /// The protocol, from the URL's scheme.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         /// MPEG-TS over UDP or SRT; FLV over RTMP or RTMP over TLS.
         case udp, srt, rtmp, rtmps
     }
 
     /// The URL as given.
-    public let text: String
+    package let text: String
     /// The protocol.
-    public let kind: Kind
+    package let kind: Kind
     /// The host name or address.
-    public let host: String
+    package let host: String
     /// The port, when the URL gives one (required for UDP and SRT).
-    public let port: Int?
+    package let port: Int?
 
     /// Parses `text` when it names a stream (a `scheme://`); nil when it is a path. Throws a one-line
     /// `.option` error for a stream URL that cannot work: an unknown scheme, no host, a port out of
     /// range or missing (UDP, SRT), an RTMP URL without an application, or a protocol this FFmpeg lacks.
-    public init?(_ text: String) throws(MarbleError) {
+    package init?(_ text: String) throws(MarbleError) {
         guard let schemeEnd = text.range(of: "://") else { return nil }
         let scheme = text[..<schemeEnd.lowerBound].lowercased()
         guard let kind = Kind(rawValue: scheme) else {
@@ -73,7 +73,7 @@ public struct StreamURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The URL as given.
-    public var description: String { text }
+    package var description: String { text }
 
     /// The container the stream carries: MPEG-TS for UDP and SRT, FLV for RTMP.
     var muxerName: String {

@@ -10,11 +10,11 @@ import MarbleCore
 ///
 /// The texture is premultiplied RGBA; it is shown over black, which for premultiplied colour is its
 /// RGB as stored.
-public final class HalfBlockRenderer {
+package final class HalfBlockRenderer {
     /// Cells across and down for the picture (the texture is `columns × 2·rows` pixels).
-    public let columns: Int
+    package let columns: Int
     /// Text rows of picture, each showing two pixel rows (the status line is extra).
-    public let rows: Int
+    package let rows: Int
     private let buffer: UnsafeMutablePointer<UInt8>
     private let capacity: Int
     /// "0".."255" as up to three ASCII digits: entry i is `[length, d0, d1, d2]`.
@@ -25,7 +25,7 @@ public final class HalfBlockRenderer {
     private static let maxStatusBytes = 512
 
     /// A renderer for a picture of `columns` × `rows` cells (both positive); allocates its whole output buffer now.
-    public init(columns: Int, rows: Int) {
+    package init(columns: Int, rows: Int) {
         precondition(columns > 0 && rows > 0, "terminal picture must have cells")
         self.columns = columns
         self.rows = rows
@@ -46,7 +46,7 @@ public final class HalfBlockRenderer {
 
     /// Encodes `texture` (which must be `columns × 2·rows`) and, on the row below it, `status` (ASCII,
     /// cut or padded to the width, shown in reverse video). Returns the bytes, valid until the next call.
-    public func encode(_ texture: Texture, status: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    package func encode(_ texture: Texture, status: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         precondition(texture.width == columns && texture.height == 2 * rows, "texture does not match the cell grid")
         let view = texture.view
         var n = 0

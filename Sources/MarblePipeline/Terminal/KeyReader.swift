@@ -1,5 +1,5 @@
 /// A key the player understands.
-public enum Key: Equatable, Sendable {
+package enum Key: Equatable, Sendable {
     /// A printable key, as typed (`q`, `n`, `+`, space).
     case character(Character)
     /// The arrow keys.
@@ -14,15 +14,15 @@ public enum Key: Equatable, Sendable {
 /// modes (`ESC [ C` and `ESC O C`). Other CSI sequences (function keys, mouse) are consumed and
 /// ignored. A sequence split across reads is completed by the next ``feed(_:_:)``; an Esc with
 /// nothing after it becomes ``Key/escape`` on the next feed (pass an empty buffer when a read timed out).
-public struct KeyReader: Sendable {
+package struct KeyReader: Sendable {
     /// Bytes of an unfinished escape sequence (at most a few).
     private var pending: [UInt8] = []
 
     /// A reader with nothing pending.
-    public init() { pending.reserveCapacity(16) }
+    package init() { pending.reserveCapacity(16) }
 
     /// Feeds bytes read from the terminal; calls `emit` for each complete key, in order.
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ emit: (Key) -> Void) {
+    package mutating func feed(_ bytes: UnsafeRawBufferPointer, _ emit: (Key) -> Void) {
         if bytes.isEmpty {
             if pending.count == 1 && pending[0] == 0x1B { emit(.escape) }
             pending.removeAll(keepingCapacity: true)

@@ -8,7 +8,7 @@ import MarbleCore
 /// Wraps `tcgetattr`/`tcsetattr` (termios), `ioctl(TIOCGWINSZ)`, `poll` and `read`/`write` on
 /// descriptors 0 and 1. Entered and restored by the session's thread; while entered, only the input
 /// thread reads (keys, the window size) and only the sink thread writes.
-public final class TerminalScreen {
+package final class TerminalScreen {
     private let input: Int32 = 0
     private let output: Int32 = 1
     private var saved = termios()
@@ -16,7 +16,7 @@ public final class TerminalScreen {
 
     /// Checks that standard input and output are a terminal.
     /// - Throws: `.option` when either is not a terminal (a pipe, a file).
-    public init() throws(MarbleError) {
+    package init() throws(MarbleError) {
         guard isatty(input) == 1, isatty(output) == 1 else {
             throw MarbleError(.option, "marble play draws in a terminal: standard input and output must be a terminal")
         }
@@ -26,7 +26,7 @@ public final class TerminalScreen {
 
     /// Raw mode (`cfmakeraw`: no echo, no line editing, keys arrive at once; Ctrl-C arrives as a byte),
     /// then the alternate screen, cursor hidden, autowrap off, screen cleared.
-    public func enter() throws(MarbleError) {
+    package func enter() throws(MarbleError) {
         guard !isActive else { return }
         guard tcgetattr(input, &saved) == 0 else {
             throw MarbleError(.device, "cannot read the terminal settings: \(String(cString: strerror(errno)))")
@@ -46,7 +46,7 @@ public final class TerminalScreen {
 
     /// Leaves the alternate screen, shows the cursor, turns autowrap back on and restores the saved
     /// termios settings. Does nothing when the screen was not entered (or already restored).
-    public func restore() {
+    package func restore() {
         guard isActive else { return }
         isActive = false
         writeAll(Array("\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l".utf8))
@@ -54,7 +54,7 @@ public final class TerminalScreen {
     }
 
     /// The window size in cells (`ioctl(TIOCGWINSZ)`); 80×24 when the terminal does not say.
-    public var size: (columns: Int, rows: Int) {
+    package var size: (columns: Int, rows: Int) {
         var w = winsize()
         guard ioctl(output, UInt(TIOCGWINSZ), &w) == 0, w.ws_col > 0, w.ws_row > 0 else { return (80, 24) }
         return (Int(w.ws_col), Int(w.ws_row))
@@ -62,7 +62,7 @@ public final class TerminalScreen {
 
     /// Waits up to `timeout` seconds for input (`poll`), then reads what is available (at most
     /// `buffer.count` bytes). Returns the byte count, 0 when nothing arrived.
-    public func read(into buffer: UnsafeMutableRawBufferPointer, waitingUpTo timeout: Double) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer, waitingUpTo timeout: Double) -> Int {
         var fd = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
         let ms = Int32(max(0, min(1000, (timeout * 1000).rounded(.up))))
         guard poll(&fd, 1, ms) > 0, fd.revents & Int16(POLLIN) != 0 else { return 0 }
@@ -72,7 +72,7 @@ public final class TerminalScreen {
 
     /// Writes every byte (one `write` in the usual case; continues after partial writes and EINTR).
     /// - Throws: `.device` when the terminal is gone.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(MarbleError) {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(MarbleError) {
         var offset = 0
         while offset < bytes.count {
             let n = Glibc.write(output, bytes.baseAddress! + offset, bytes.count - offset)

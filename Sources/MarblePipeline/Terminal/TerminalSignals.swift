@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// The handlers run on a dispatch queue and only set atomic flags; the frame loop polls them.
 /// While an instance is alive the default actions of those signals are ignored.
-public final class TerminalSignals: Sendable {
+package final class TerminalSignals: Sendable {
     private let stop = Flag()
     private let resize = Flag()
 
@@ -21,7 +21,7 @@ public final class TerminalSignals: Sendable {
     private nonisolated(unsafe) let sources: [any DispatchSourceSignal]
 
     /// Installs the handlers; they stay until this value goes away, and the signals' default actions are restored then.
-    public init() {
+    package init() {
         var made: [any DispatchSourceSignal] = []
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGWINCH] {
             signal(sig, SIG_IGN)
@@ -40,8 +40,8 @@ public final class TerminalSignals: Sendable {
     }
 
     /// True once a stop signal arrived.
-    public var stopRequested: Bool { stop.isRaised }
+    package var stopRequested: Bool { stop.isRaised }
 
     /// True if the window was resized since the last call (the flag is cleared).
-    public func takeResized() -> Bool { resize.take() }
+    package func takeResized() -> Bool { resize.take() }
 }

@@ -7,35 +7,35 @@ import MarbleCore
 /// The levels are MilkDrop's own, computed here from each frame's waveform (`MilkLevels`), frame-rate
 /// aware and repeatable: the same frames give the same values. Arrays are allocated once in `init`
 /// and rewritten in place by ``update(from:fps:frame:)``.
-public final class MilkAudio {
+package final class MilkAudio {
     /// Waveform samples per channel (MilkDrop's 576).
-    public static let waveformLength = 576
+    package static let waveformLength = 576
     /// Spectrum values per channel (MilkDrop's 512).
-    public static let spectrumLength = 512
+    package static let spectrumLength = 512
 
     /// Left (or mono) samples, −1…1, the most recent last.
-    public private(set) var waveLeft: [Float]
+    package private(set) var waveLeft: [Float]
     /// Right samples (the left ones for mono input), −1…1.
-    public private(set) var waveRight: [Float]
+    package private(set) var waveRight: [Float]
     /// Magnitude per frequency, low to high, linear 0 to 22 kHz at 44.1 kHz (about 1 for a full-scale sine;
     /// both channels see the mix: the analyser keeps one spectrum).
-    public private(set) var spectrum: [Float]
+    package private(set) var spectrum: [Float]
     /// MilkDrop's levels: about 1 on average, above 1 on hits; `…Attenuated` are the `_att` versions.
-    public var bass: Float { levels.relative.x }
-    public var mid: Float { levels.relative.y }
-    public var treble: Float { levels.relative.z }
-    public var bassAttenuated: Float { levels.attenuated.x }
-    public var midAttenuated: Float { levels.attenuated.y }
-    public var trebleAttenuated: Float { levels.attenuated.z }
+    package var bass: Float { levels.relative.x }
+    package var mid: Float { levels.relative.y }
+    package var treble: Float { levels.relative.z }
+    package var bassAttenuated: Float { levels.attenuated.x }
+    package var midAttenuated: Float { levels.attenuated.y }
+    package var trebleAttenuated: Float { levels.attenuated.z }
     /// The treble band's sum itself (MilkDrop's `imm[2]`, in its units), which the built-in wave's mode 3
     /// squares for its opacity.
-    public var trebleImmediate: Float { levels.immediate.z }
+    package var trebleImmediate: Float { levels.immediate.z }
 
     private var levels = MilkLevels()
     /// The frame the levels were last advanced for (−1: none yet).
     private var lastFrame = -1
 
-    public init() {
+    package init() {
         waveLeft = [Float](repeating: 0, count: Self.waveformLength)
         waveRight = [Float](repeating: 0, count: Self.waveformLength)
         spectrum = [Float](repeating: 0, count: Self.spectrumLength)
@@ -46,7 +46,7 @@ public final class MilkAudio {
     /// (zero without one), and advances the levels from the left samples. The same frame again keeps
     /// the levels it had (a redrawn preview); an earlier frame (a seek back) restarts them from silence;
     /// without `frame`, every call is the next frame.
-    public func update(from features: AudioFeatures, fps: Double = 60, frame: Int? = nil) {
+    package func update(from features: AudioFeatures, fps: Double = 60, frame: Int? = nil) {
         copyTail(features.waveformLeft, into: &waveLeft)
         copyTail(features.waveformRight.isEmpty ? features.waveformLeft : features.waveformRight, into: &waveRight)
         resampleSpectrum(features.spectrum, binHertz: features.spectrumResolution)

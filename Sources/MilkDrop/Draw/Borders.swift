@@ -6,27 +6,27 @@
 /// `ob_size / 2` of the width on the left and on the right and `ob_size / 2` of the height at the top
 /// and at the bottom; the inner border the next `ib_size / 2`. Always alpha-blended ("no additive
 /// drawing for borders"); a border with alpha ≤ 0.001 is not drawn.
-public enum Borders {
+package enum Borders {
     /// The per-frame border variables.
-    public struct Settings: Sendable, Equatable {
+    package struct Settings: Sendable, Equatable {
         /// `ob_size` (`fOuterBorderSize`): thickness of the outer border, 0…1 (of half the frame).
-        public var outerSize: Float = 0.01
+        package var outerSize: Float = 0.01
         /// `ob_r`, `ob_g`, `ob_b`, `ob_a` (`fOuterBorderR`…): outer border colour and opacity.
-        public var outerColor: MilkColor = SIMD4(0, 0, 0, 0)
+        package var outerColor: MilkColor = SIMD4(0, 0, 0, 0)
         /// `ib_size` (`fInnerBorderSize`): thickness of the inner border, 0…1.
-        public var innerSize: Float = 0.01
+        package var innerSize: Float = 0.01
         /// `ib_r`, `ib_g`, `ib_b`, `ib_a` (`fInnerBorderR`…): inner border colour and opacity.
-        public var innerColor: MilkColor = SIMD4(0.25, 0.25, 0.25, 0)
+        package var innerColor: MilkColor = SIMD4(0.25, 0.25, 0.25, 0)
 
-        public init() {}
-        public init(outerSize: Float, outerColor: MilkColor, innerSize: Float, innerColor: MilkColor) {
+        package init() {}
+        package init(outerSize: Float, outerColor: MilkColor, innerSize: Float, innerColor: MilkColor) {
             self.outerSize = outerSize; self.outerColor = outerColor
             self.innerSize = innerSize; self.innerColor = innerColor
         }
     }
 
     /// Adds the borders that are visible to `list` (outer first, then inner).
-    public static func build(_ settings: Settings, into list: inout MilkDrawList) {
+    package static func build(_ settings: Settings, into list: inout MilkDrawList) {
         let w = Float(list.width), h = Float(list.height)
         let outer = clampSize(settings.outerSize), inner = clampSize(settings.innerSize)
         ring(from: 0, to: outer * 0.5, color: settings.outerColor, w: w, h: h, list: &list)

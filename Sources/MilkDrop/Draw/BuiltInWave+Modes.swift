@@ -31,19 +31,7 @@ extension BuiltInWave {
             m = abs(m) * 2 - 1
         }
         switch mode {
-        case 0:
-            let n = 240, offset = 120
-            for i in 0..<n {
-                var radius = 0.5 + 0.4 * right[i + offset] + m
-                let angle = Float(i) / Float(n) * 6.28 + time * 0.2
-                if i < n / 10 {
-                    var mix = Float(i) / (Float(n) * 0.1)
-                    mix = 0.5 - 0.5 * cos(mix * 3.1416)
-                    let radius2 = 0.5 + 0.4 * right[i + n + offset] + m
-                    radius = radius2 * (1 - mix) + radius * mix
-                }
-                raw.append(SIMD2(radius * cos(angle) * ay + cx, radius * sin(angle) * ax + cy))
-            }
+        case 0: circle(cx: cx, cy: cy, ax: ax, ay: ay, m: m, time: time)
         case 1:
             for i in 0..<240 {
                 let radius = 0.53 + 0.43 * right[i] + m
@@ -52,15 +40,7 @@ extension BuiltInWave {
             }
         case 2, 3:
             for i in 0..<480 { raw.append(SIMD2(right[i] * ay + cx, left[i + 32] * ax + cy)) }
-        case 4:
-            let n = min(480, MilkDrawList.referenceWidth / 3), offset = (480 - n) / 2
-            let w1 = 0.45 + 0.5 * (m * 0.5 + 0.5), w2 = 1 - w1
-            for i in 0..<n {
-                var p = SIMD2(-1 + 2 * Float(i) / Float(n) + cx + right[i + 25 + offset] * 0.44,
-                              left[i + offset] * 0.47 + cy)
-                if i > 1 { p = p * w2 + (raw[i - 1] * 2 - raw[i - 2]) * w1 }
-                raw.append(p)
-            }
+        case 4: derivativeLine(cx: cx, cy: cy, m: m)
         case 5:
             let c = cos(time * 0.3), sn = sin(time * 0.3)
             for i in 0..<480 {
@@ -68,15 +48,47 @@ extension BuiltInWave {
                 let y0 = right[i] * right[i] - left[i + 32] * left[i + 32]
                 raw.append(SIMD2((x0 * c - y0 * sn) * ay + cx, (x0 * sn + y0 * c) * ax + cy))
             }
-        default:   // 6, 7
-            let n = min(240, MilkDrawList.referenceWidth / 3), offset = (480 - n) / 2
-            let line = Self.clippedLine(angle: 1.57 * m, offset: cx, samples: n)
-            let separation = mode == 7 ? pow(cy * 0.5 + 0.5, 2) : 0
-            for i in 0..<n {
-                let along = line.start + line.step * Float(i)
-                raw.append(along + line.normal * (0.25 * left[i + offset] + separation))
-                if mode == 7 { raw2.append(along + line.normal * (0.25 * right[i + offset] - separation)) }
+        default: lines(mode: mode, cx: cx, cy: cy, m: m)   // 6, 7
+        }
+    }
+
+    /// Mode 0's circle (see `points`).
+    private func circle(cx: Float, cy: Float, ax: Float, ay: Float, m: Float, time: Float) {
+        let n = 240, offset = 120
+        for i in 0..<n {
+            var radius = 0.5 + 0.4 * right[i + offset] + m
+            let angle = Float(i) / Float(n) * 6.28 + time * 0.2
+            if i < n / 10 {
+                var mix = Float(i) / (Float(n) * 0.1)
+                mix = 0.5 - 0.5 * cos(mix * 3.1416)
+                let radius2 = 0.5 + 0.4 * right[i + n + offset] + m
+                radius = radius2 * (1 - mix) + radius * mix
             }
+            raw.append(SIMD2(radius * cos(angle) * ay + cx, radius * sin(angle) * ax + cy))
+        }
+    }
+
+    /// Mode 4's derivative line (see `points`).
+    private func derivativeLine(cx: Float, cy: Float, m: Float) {
+        let n = min(480, MilkDrawList.referenceWidth / 3), offset = (480 - n) / 2
+        let w1 = 0.45 + 0.5 * (m * 0.5 + 0.5), w2 = 1 - w1
+        for i in 0..<n {
+            var p = SIMD2(-1 + 2 * Float(i) / Float(n) + cx + right[i + 25 + offset] * 0.44,
+                          left[i + offset] * 0.47 + cy)
+            if i > 1 { p = p * w2 + (raw[i - 1] * 2 - raw[i - 2]) * w1 }
+            raw.append(p)
+        }
+    }
+
+    /// Modes 6 and 7: one line, or two (into `raw2` too) for mode 7 (see `points`).
+    private func lines(mode: Int, cx: Float, cy: Float, m: Float) {
+        let n = min(240, MilkDrawList.referenceWidth / 3), offset = (480 - n) / 2
+        let line = Self.clippedLine(angle: 1.57 * m, offset: cx, samples: n)
+        let separation = mode == 7 ? pow(cy * 0.5 + 0.5, 2) : 0
+        for i in 0..<n {
+            let along = line.start + line.step * Float(i)
+            raw.append(along + line.normal * (0.25 * left[i + offset] + separation))
+            if mode == 7 { raw2.append(along + line.normal * (0.25 * right[i + offset] - separation)) }
         }
     }
 

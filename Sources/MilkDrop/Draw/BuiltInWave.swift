@@ -14,42 +14,42 @@
 /// - opacity: `wave_a` times the mode's factor (see `opacity`), times the volume ramp with
 ///   `bModWaveAlphaByVolume`, clamped 0…1; `wave_brighten` scales the colour so its largest channel is 1.
 /// Modes wrap modulo 8 (MilkDrop 1.x's eight; projectM's later extra modes are not drawn).
-public final class BuiltInWave {
+package final class BuiltInWave {
     /// The per-frame waveform variables (header name / per-frame variable).
-    public struct Settings: Sendable, Equatable {
+    package struct Settings: Sendable, Equatable {
         /// `nWaveMode` / `wave_mode`: 0 circle, 1 x-y spiral, 2 centred spiro, 3 spiro lit by treble,
         /// 4 derivative line, 5 explosive hash, 6 angled line, 7 double line. Wraps modulo 8.
-        public var mode: Int = 0
+        package var mode: Int = 0
         /// `wave_x` (`fWaveX`): 0…1 left→right.
-        public var x: Float = 0.5
+        package var x: Float = 0.5
         /// `wave_y` (`fWaveY`): 0…1 bottom→top.
-        public var y: Float = 0.5
+        package var y: Float = 0.5
         /// `wave_r`, `wave_g`, `wave_b`, `wave_a` (`fWaveR`… `fWaveAlpha`).
-        public var color: MilkColor = SIMD4(1, 1, 1, 0.8)
+        package var color: MilkColor = SIMD4(1, 1, 1, 0.8)
         /// `fWaveScale` (per-frame `wave_scale`? MilkDrop has none: header value): amplitude.
-        public var scale: Float = 1
+        package var scale: Float = 1
         /// `fWaveSmoothing`: 0…0.9, how much each sample keeps of the previous.
-        public var smoothing: Float = 0.75
+        package var smoothing: Float = 0.75
         /// `wave_mystery` (`fWaveParam`): radius offset (0, 1), shape (4), line angle (6, 7).
-        public var mystery: Float = 0
+        package var mystery: Float = 0
         /// `wave_usedots` (`bWaveDots`): dots instead of lines.
-        public var dots = false
+        package var dots = false
         /// `wave_thick` (`bWaveThick`): two-pixel lines.
-        public var thick = false
+        package var thick = false
         /// `wave_additive` (`bAdditiveWaves`): additive blending.
-        public var additive = false
+        package var additive = false
         /// `wave_brighten` (`bMaximizeWaveColor`): scale the colour so its largest channel is 1.
-        public var brighten = true
+        package var brighten = true
         /// `bModWaveAlphaByVolume`: opacity ramps with the volume between the two levels below.
-        public var modulateAlphaByVolume = false
+        package var modulateAlphaByVolume = false
         /// `fModWaveAlphaStart`: volume (average of bass, mid, treb) at which opacity is 0.
-        public var modulateAlphaStart: Float = 0.75
+        package var modulateAlphaStart: Float = 0.75
         /// `fModWaveAlphaEnd`: volume at which opacity is full.
-        public var modulateAlphaEnd: Float = 0.95
+        package var modulateAlphaEnd: Float = 0.95
         /// `time`: seconds since the preset started (turns modes 0, 1 and 5).
-        public var time: Float = 0
+        package var time: Float = 0
 
-        public init() {}
+        package init() {}
     }
 
     static let samples = 576
@@ -58,7 +58,7 @@ public final class BuiltInWave {
     var raw: [SIMD2<Float>], raw2: [SIMD2<Float>], smooth: [SIMD2<Float>]
 
     /// A wave with its buffers allocated (drawing never allocates afterwards).
-    public init() {
+    package init() {
         left = [Float](repeating: 0, count: Self.samples)
         right = [Float](repeating: 0, count: Self.samples)
         raw = []; raw.reserveCapacity(Self.samples)
@@ -67,7 +67,7 @@ public final class BuiltInWave {
     }
 
     /// Adds this frame's waveform to `list`, from the samples and levels of `audio`.
-    public func build(_ s: Settings, audio: MilkAudio, into list: inout MilkDrawList) {
+    package func build(_ s: Settings, audio: MilkAudio, into list: inout MilkDrawList) {
         let mode = ((s.mode % 8) + 8) % 8
         let space = list.space
         var color = s.color.replacing(with: 0, where: .!(s.color .== s.color))

@@ -1,27 +1,27 @@
 /// What custom waves and shapes read from the preset's frame: the values their code sees as `time`,
 /// `fps`, `frame`, `progress`, `bass` … `treb_att` and `q1`…`q32` (the q values after the preset's
 /// per-frame code), plus `fWaveScale`, which scales custom waves too.
-public struct MilkFrameValues: Sendable, Equatable {
+package struct MilkFrameValues: Sendable, Equatable {
     /// `time`: seconds since the preset started.
-    public var time: Double = 0
+    package var time: Double = 0
     /// `fps`: frames per second.
-    public var fps: Double = 60
+    package var fps: Double = 60
     /// `frame`: frames since the preset started.
-    public var frame: Double = 0
+    package var frame: Double = 0
     /// `progress`: 0…1 through the preset's display time.
-    public var progress: Double = 0
+    package var progress: Double = 0
     /// `bass`, `mid`, `treb` and their `_att` versions.
-    public var bass: Double = 1, mid: Double = 1, treb: Double = 1
-    public var bassAtt: Double = 1, midAtt: Double = 1, trebAtt: Double = 1
+    package var bass: Double = 1, mid: Double = 1, treb: Double = 1
+    package var bassAtt: Double = 1, midAtt: Double = 1, trebAtt: Double = 1
     /// `q1`…`q32` (index 0 is `q1`).
-    public var q = SIMD32<Double>()
+    package var q = SIMD32<Double>()
     /// `fWaveScale`: the preset's wave amplitude, which multiplies custom waves' `scaling`.
-    public var waveScale: Double = 1
+    package var waveScale: Double = 1
 
-    public init() {}
+    package init() {}
 
     /// Time, frame counters and the levels of `audio`.
-    public init(time: Double, fps: Double, frame: Double, progress: Double = 0, audio: MilkAudio) {
+    package init(time: Double, fps: Double, frame: Double, progress: Double = 0, audio: MilkAudio) {
         self.time = time; self.fps = fps; self.frame = frame; self.progress = progress
         bass = Double(audio.bass); mid = Double(audio.mid); treb = Double(audio.treble)
         bassAtt = Double(audio.bassAttenuated); midAtt = Double(audio.midAttenuated); trebAtt = Double(audio.trebleAttenuated)
@@ -29,14 +29,14 @@ public struct MilkFrameValues: Sendable, Equatable {
 }
 
 /// A custom wave's or shape's code that does not compile: which block, the `.milk` line and why.
-public struct CustomCodeError: Error, CustomStringConvertible, Sendable {
+package struct CustomCodeError: Error, CustomStringConvertible, Sendable {
     /// E.g. `wave 2 per_point`, `shape 0 init`.
-    public var block: String
+    package var block: String
     /// The line of the `.milk` file (0 when the block came from no file).
-    public var line: Int
-    public var error: ExpressionError
+    package var line: Int
+    package var error: ExpressionError
 
-    public var description: String { "\(block), line \(line): \(error.message)" }
+    package var description: String { "\(block), line \(line): \(error.message)" }
 
     static func compile(_ code: CodeBlock, _ block: String, _ memory: ExpressionMemory) throws(CustomCodeError) -> ExpressionProgram? {
         guard !code.isEmpty else { return nil }

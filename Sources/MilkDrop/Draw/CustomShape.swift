@@ -18,36 +18,36 @@ import Darwin
 /// direction / `tex_zoom`: with `rad = 1/tex_zoom` and `tex_ang = ang` the shape shows the frame under
 /// it unchanged), then outlined with `border_r g b a` when `border_a > 0` (two pixels wide with
 /// `thick`), additively with `additive`.
-public final class CustomShape {
+package final class CustomShape {
     /// The shape's file values (`shapecode_N_…`), each the starting value of the variable of that name.
-    public struct Settings: Sendable, Equatable {
+    package struct Settings: Sendable, Equatable {
         /// `enabled`.
-        public var enabled = false
+        package var enabled = false
         /// `sides` (3…100).
-        public var sides: Double = 4
+        package var sides: Double = 4
         /// `additive`.
-        public var additive = false
+        package var additive = false
         /// `thickOutline` (variable `thick`).
-        public var thickOutline = false
+        package var thickOutline = false
         /// `textured`.
-        public var textured = false
+        package var textured = false
         /// `num_inst` (1…``MilkDropLimits/shapeInstances``).
-        public var instances: Double = 1
+        package var instances: Double = 1
         /// `x`, `y`: centre, preset space.
-        public var x: Double = 0.5, y: Double = 0.5
+        package var x: Double = 0.5, y: Double = 0.5
         /// `rad`: radius in clip units; `ang`: rotation in radians.
-        public var radius: Double = 0.1, angle: Double = 0
+        package var radius: Double = 0.1, angle: Double = 0
         /// `tex_ang`, `tex_zoom`: texture rotation and zoom.
-        public var textureAngle: Double = 0, textureZoom: Double = 1
+        package var textureAngle: Double = 0, textureZoom: Double = 1
         /// `r`, `g`, `b`, `a`: centre colour; `r2`, `g2`, `b2`, `a2`: edge colour.
-        public var color = SIMD4<Double>(1, 0, 0, 1), edgeColor = SIMD4<Double>(0, 1, 0, 0)
+        package var color = SIMD4<Double>(1, 0, 0, 1), edgeColor = SIMD4<Double>(0, 1, 0, 0)
         /// `border_r`, `border_g`, `border_b`, `border_a`.
-        public var borderColor = SIMD4<Double>(1, 1, 1, 0.1)
+        package var borderColor = SIMD4<Double>(1, 1, 1, 0.1)
 
-        public init() {}
+        package init() {}
 
         /// The settings of `shapecode_N_*` values (keys lower-cased), defaults for missing keys.
-        public init(values: [String: Double]) {
+        package init(values: [String: Double]) {
             func v(_ k: String, _ d: Double) -> Double { values[k] ?? d }
             enabled = v("enabled", 0) != 0; sides = v("sides", 4); additive = v("additive", 0) != 0
             thickOutline = v("thickoutline", 0) != 0; textured = v("textured", 0) != 0
@@ -59,9 +59,9 @@ public final class CustomShape {
         }
     }
 
-    public let settings: Settings
+    package let settings: Settings
     /// The variables of the shape's code (its own `megabuf`; `gmegabuf` shared with the preset).
-    public let memory: ExpressionMemory
+    package let memory: ExpressionMemory
     let initCode: ExpressionProgram?, perFrame: ExpressionProgram?
     let frameSlots: FrameSlots
     let x: Int, y: Int, rad: Int, ang: Int, texAng: Int, texZoom: Int, sides: Int, textured: Int
@@ -71,10 +71,10 @@ public final class CustomShape {
     var tAfterInit = SIMD8<Double>()
     var started = false
     /// Which shape of the preset this is (for error messages).
-    public let index: Int
+    package let index: Int
 
     /// Compiles shape `index` of a preset. `seed` fixes its `rand`.
-    public init(code: CustomShapeCode, index: Int = 0, globalBuffer: MegaBuffer, seed: UInt64 = 0) throws(CustomCodeError) {
+    package init(code: CustomShapeCode, index: Int = 0, globalBuffer: MegaBuffer, seed: UInt64 = 0) throws(CustomCodeError) {
         self.index = index
         settings = Settings(values: code.values)
         memory = ExpressionMemory(seed: seed, globalBuffer: globalBuffer)
@@ -94,7 +94,7 @@ public final class CustomShape {
     }
 
     /// Makes the next ``build(_:into:)`` run the init code again (a preset restart).
-    public func restart() { started = false; memory.resetVariables() }
+    package func restart() { started = false; memory.resetVariables() }
 
     private func loadInstance(_ f: MilkFrameValues, _ i: Int) {
         let m = memory, st = settings
@@ -111,7 +111,7 @@ public final class CustomShape {
     }
 
     /// Runs the code for every instance and adds the visible polygons (and outlines) to `list`.
-    public func build(_ f: MilkFrameValues, into list: inout MilkDrawList) {
+    package func build(_ f: MilkFrameValues, into list: inout MilkDrawList) {
         guard settings.enabled else { return }
         let m = memory
         if !started {

@@ -17,28 +17,28 @@
 ///   `bAdditive`. Colour channels wrap like MilkDrop's bytes.
 /// x and y 0…1 span the whole target (MilkDrop 1.x's stretched square canvas; MilkDrop 2 and projectM
 /// also divide by the aspect ratio, which pushes y = 0…1 past the top and bottom on wide targets).
-public final class CustomWave {
+package final class CustomWave {
     /// The wave's file values (`wavecode_N_…`).
-    public struct Settings: Sendable, Equatable {
+    package struct Settings: Sendable, Equatable {
         /// `enabled`.
-        public var enabled = false
+        package var enabled = false
         /// `samples` (per-frame variable `samples`): points, 2…512.
-        public var samples: Double = 512
+        package var samples: Double = 512
         /// `sep`: samples between the left and right channels.
-        public var separation = 0
+        package var separation = 0
         /// `bSpectrum`: spectrum instead of waveform.
-        public var spectrum = false
+        package var spectrum = false
         /// `bUseDots`, `bDrawThick`, `bAdditive`.
-        public var dots = false, thick = false, additive = false
+        package var dots = false, thick = false, additive = false
         /// `scaling`: amplitude; `smoothing`: 0…1.
-        public var scaling: Double = 1, smoothing: Double = 0.5
+        package var scaling: Double = 1, smoothing: Double = 0.5
         /// `r`, `g`, `b`, `a`: starting colour of the per-frame code.
-        public var color = SIMD4<Double>(1, 1, 1, 1)
+        package var color = SIMD4<Double>(1, 1, 1, 1)
 
-        public init() {}
+        package init() {}
 
         /// The settings of `wavecode_N_*` values (keys lower-cased), defaults for missing keys.
-        public init(values: [String: Double]) {
+        package init(values: [String: Double]) {
             func v(_ k: String, _ d: Double) -> Double { values[k] ?? d }
             enabled = v("enabled", 0) != 0; samples = v("samples", 512)
             let sep = v("sep", 0)
@@ -52,12 +52,12 @@ public final class CustomWave {
 
     /// How much larger MilkDrop's spectrum values are than ``MilkAudio/spectrum``'s (about 1 for a
     /// full-scale sine): a spectrum wave with scaling 1 rises about as high as in MilkDrop.
-    public static let spectrumGain: Float = 16
+    package static let spectrumGain: Float = 16
 
-    public let settings: Settings
-    public let index: Int
+    package let settings: Settings
+    package let index: Int
     /// Variables of the per-frame and init code; of the per-point code.
-    public let frameMemory: ExpressionMemory, pointMemory: ExpressionMemory
+    package let frameMemory: ExpressionMemory, pointMemory: ExpressionMemory
     let initCode: ExpressionProgram?, perFrame: ExpressionProgram?, perPoint: ExpressionProgram?
     let frameSlots: FrameSlots, pointSlots: FrameSlots
     let fR: Int, fG: Int, fB: Int, fA: Int, fSamples: Int
@@ -67,7 +67,7 @@ public final class CustomWave {
     var left: [Float], right: [Float], points: [SIMD2<Float>], colors: [MilkColor]
 
     /// Compiles wave `index` of a preset. `seed` fixes its `rand`.
-    public init(code: CustomWaveCode, index: Int = 0, globalBuffer: MegaBuffer, seed: UInt64 = 0) throws(CustomCodeError) {
+    package init(code: CustomWaveCode, index: Int = 0, globalBuffer: MegaBuffer, seed: UInt64 = 0) throws(CustomCodeError) {
         self.index = index
         settings = Settings(values: code.values)
         frameMemory = ExpressionMemory(seed: seed, globalBuffer: globalBuffer)
@@ -91,7 +91,7 @@ public final class CustomWave {
     }
 
     /// Makes the next ``build(_:audio:into:)`` run the init code again (a preset restart).
-    public func restart() { started = false; frameMemory.resetVariables(); pointMemory.resetVariables() }
+    package func restart() { started = false; frameMemory.resetVariables(); pointMemory.resetVariables() }
 
     private func loadFrame(_ v: MilkFrameValues) {
         let m = frameMemory, st = settings
@@ -101,7 +101,7 @@ public final class CustomWave {
     }
 
     /// Runs the per-frame and per-point code and adds the wave to `list`.
-    public func build(_ v: MilkFrameValues, audio: MilkAudio, into list: inout MilkDrawList) {
+    package func build(_ v: MilkFrameValues, audio: MilkAudio, into list: inout MilkDrawList) {
         guard settings.enabled else { return }
         let f = frameMemory, p = pointMemory
         if !started {

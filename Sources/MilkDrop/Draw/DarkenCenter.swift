@@ -5,9 +5,9 @@
 /// Geometry as projectM 4 `MilkdropPreset/DarkenCenter.cpp` (and projectM 3 `Renderable.cpp`): corners
 /// 0.05 clip units from the centre vertically and 0.05·aspectY horizontally (a square diamond in
 /// pixels), i.e. 2.5 % of the height each way.
-public enum DarkenCenter {
+package enum DarkenCenter {
     /// Adds the diamond to `list` when `enabled` (the preset's `darken_center` is non-zero).
-    public static func build(enabled: Bool, into list: inout MilkDrawList) {
+    package static func build(enabled: Bool, into list: inout MilkDrawList) {
         guard enabled else { return }
         let space = list.space
         let half: Float = 0.05, ax = space.aspectY, ay = space.aspectX

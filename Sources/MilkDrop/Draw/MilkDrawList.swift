@@ -1,5 +1,5 @@
 /// How a primitive combines with the feedback buffer (MilkDrop's two blend states).
-public enum MilkBlend: UInt8, Sendable {
+package enum MilkBlend: UInt8, Sendable {
     /// `src·a + dst·(1 − a)`: MilkDrop's default ("overwrite") drawing.
     case alpha
     /// `dst + src·a`, saturating: waves with `bAdditive`, shapes with `additive`.
@@ -7,10 +7,10 @@ public enum MilkBlend: UInt8, Sendable {
 }
 
 /// A straight (not premultiplied) colour, each channel 0…1, as a preset computes it.
-public typealias MilkColor = SIMD4<Float>
+package typealias MilkColor = SIMD4<Float>
 
 /// What one command of a ``MilkDrawList`` draws.
-public enum MilkPrimitive: UInt8, Sendable {
+package enum MilkPrimitive: UInt8, Sendable {
     /// Connected line segments through the vertices; colours are interpolated along each segment.
     case lineStrip
     /// A line strip closed back to its first vertex.
@@ -31,17 +31,17 @@ public enum MilkPrimitive: UInt8, Sendable {
 /// Maps pixel positions of the target to texture coordinates of the sampled picture, affinely:
 /// `u = ux·x + uy·y + u0`, `v = vx·x + vy·y + v0`, with (u, v) in 0…1 across the picture (u right,
 /// v down) and wrapping outside (MilkDrop sets the texture to repeat for textured shapes).
-public struct MilkTextureMap: Sendable, Equatable {
-    public var ux: Float, uy: Float, u0: Float
-    public var vx: Float, vy: Float, v0: Float
+package struct MilkTextureMap: Sendable, Equatable {
+    package var ux: Float, uy: Float, u0: Float
+    package var vx: Float, vy: Float, v0: Float
 
-    public init(ux: Float, uy: Float, u0: Float, vx: Float, vy: Float, v0: Float) {
+    package init(ux: Float, uy: Float, u0: Float, vx: Float, vy: Float, v0: Float) {
         self.ux = ux; self.uy = uy; self.u0 = u0; self.vx = vx; self.vy = vy; self.v0 = v0
     }
 
     /// The affine map taking pixel positions `p0, p1, p2` to texture coordinates `t0, t1, t2`
     /// (nil when the three points are collinear).
-    public init?(_ p0: SIMD2<Float>, _ t0: SIMD2<Float>, _ p1: SIMD2<Float>, _ t1: SIMD2<Float>,
+    package init?(_ p0: SIMD2<Float>, _ t0: SIMD2<Float>, _ p1: SIMD2<Float>, _ t1: SIMD2<Float>,
                  _ p2: SIMD2<Float>, _ t2: SIMD2<Float>) {
         let a = p1 - p0, b = p2 - p0
         let det = a.x * b.y - a.y * b.x
@@ -78,7 +78,7 @@ public struct MilkTextureMap: Sendable, Equatable {
 /// // render (each strip, concurrently):
 /// MilkRasterizer.draw(list, into: next, rows: strip, texture: previous)
 /// ```
-public struct MilkDrawList: Sendable {
+package struct MilkDrawList: Sendable {
     struct Command: Sendable {
         var kind: MilkPrimitive
         var blend: MilkBlend
@@ -92,16 +92,16 @@ public struct MilkDrawList: Sendable {
     }
 
     /// The target's size in pixels (what producers map MilkDrop coordinates onto).
-    public private(set) var width: Int
-    public private(set) var height: Int
+    package private(set) var width: Int
+    package private(set) var height: Int
     /// Target pixels per size unit: line widths and dot sides given to ``begin(_:blend:size:texture:)``
     /// are multiplied by it. The renderer sets ``pixelScale(width:height:)``, so sizes are in pixels of
     /// a 1280×720 texture (the feedback buffer the layer uses up to 1080p, where MilkDrop draws 1-pixel
     /// lines): lines cover the same share of the picture at any size, and a preset looks the same at
     /// 320×180 and at 1080p. 1 (target pixels) unless set.
-    public private(set) var pixelScale: Float = 1
+    package private(set) var pixelScale: Float = 1
     /// The reference texture's width and height.
-    public static let referenceWidth = 1280, referenceHeight = 720
+    package static let referenceWidth = 1280, referenceHeight = 720
     var commands: [Command] = []
     var positions: [SIMD2<Float>] = []
     var colors: [MilkColor] = []
@@ -112,7 +112,7 @@ public struct MilkDrawList: Sendable {
 
     /// An empty list for a `width`×`height` target, with room for `vertices` vertices and `commands`
     /// commands before any allocation.
-    public init(width: Int = 1, height: Int = 1, reservingVertices vertices: Int = 16_384, commands: Int = 1_024) {
+    package init(width: Int = 1, height: Int = 1, reservingVertices vertices: Int = 16_384, commands: Int = 1_024) {
         self.width = max(1, width); self.height = max(1, height)
         self.commands.reserveCapacity(commands)
         positions.reserveCapacity(vertices)
@@ -122,7 +122,7 @@ public struct MilkDrawList: Sendable {
 
     /// Empties the list for a new frame drawn on a `width`×`height` target, keeping the capacity, with
     /// sizes times `pixelScale` (finite, 0.01…16).
-    public mutating func reset(width: Int, height: Int, pixelScale: Float = 1) {
+    package mutating func reset(width: Int, height: Int, pixelScale: Float = 1) {
         self.width = max(1, width); self.height = max(1, height)
         self.pixelScale = pixelScale.isFinite ? max(0.01, min(16, pixelScale)) : 1
         commands.removeAll(keepingCapacity: true)
@@ -133,19 +133,19 @@ public struct MilkDrawList: Sendable {
     }
 
     /// Target pixels per reference pixel for a `width`×`height` target: √(area / 1280·720).
-    public static func pixelScale(width: Int, height: Int) -> Float {
+    package static func pixelScale(width: Int, height: Int) -> Float {
         (Float(width) * Float(height) / Float(referenceWidth * referenceHeight)).squareRoot()
     }
 
     /// Commands in the list.
-    public var commandCount: Int { commands.count }
+    package var commandCount: Int { commands.count }
     /// Vertices in the list.
-    public var vertexCount: Int { positions.count }
+    package var vertexCount: Int { positions.count }
     /// The primitive of command `index`, in drawing order.
-    public func primitive(at index: Int) -> MilkPrimitive { commands[index].kind }
+    package func primitive(at index: Int) -> MilkPrimitive { commands[index].kind }
 
     /// The coordinate conventions of this list's target.
-    public var space: MilkDrawSpace { MilkDrawSpace(width: width, height: height) }
+    package var space: MilkDrawSpace { MilkDrawSpace(width: width, height: height) }
 
     // MARK: building
 
@@ -153,7 +153,7 @@ public struct MilkDrawList: Sendable {
     /// `size` is the line width or dot side in reference pixels (× ``pixelScale`` on the target; ignored
     /// by fans and frames); `texture`, for fans
     /// only, makes the fan sample the texture given to the rasterizer, tinted by the vertex colours.
-    public mutating func begin(_ kind: MilkPrimitive, blend: MilkBlend, size: Float = 1,
+    package mutating func begin(_ kind: MilkPrimitive, blend: MilkBlend, size: Float = 1,
                                texture: MilkTextureMap? = nil) {
         precondition(open == nil, "begin() while a primitive is open")
         let first = positions.count
@@ -165,7 +165,7 @@ public struct MilkDrawList: Sendable {
     /// Adds a vertex (pixel position, straight colour) to the open primitive. Non-finite positions are
     /// kept (segments touching them are skipped when drawn); colours are clamped to 0…1.
     @inline(__always)
-    public mutating func append(_ position: SIMD2<Float>, _ color: MilkColor) {
+    package mutating func append(_ position: SIMD2<Float>, _ color: MilkColor) {
         positions.append(position)
         @inline(__always) func unit(_ x: Float) -> Float { x >= 1 ? 1 : x > 0 ? x : 0 }   // NaN → 0
         colors.append(MilkColor(unit(color.x), unit(color.y), unit(color.z), unit(color.w)))
@@ -173,7 +173,7 @@ public struct MilkDrawList: Sendable {
 
     /// Closes the open primitive: computes its row bounds (and, for a fan, its edge equations) and keeps
     /// it, or drops it when it draws nothing (too few vertices, invisible, degenerate).
-    public mutating func end() {
+    package mutating func end() {
         guard var c = open else { preconditionFailure("end() without begin()") }
         open = nil
         c.count = positions.count - c.first
@@ -208,7 +208,7 @@ public struct MilkDrawList: Sendable {
 
     /// A rectangle frame in one colour: the pixels inside `outer` (min, max corners) and outside
     /// `inner` (pass an empty inner rectangle for a solid quad). Always alpha-blended.
-    public mutating func addFrame(outer: (SIMD2<Float>, SIMD2<Float>), inner: (SIMD2<Float>, SIMD2<Float>),
+    package mutating func addFrame(outer: (SIMD2<Float>, SIMD2<Float>), inner: (SIMD2<Float>, SIMD2<Float>),
                                   color: MilkColor, blend: MilkBlend = .alpha) {
         begin(.frame, blend: blend)
         append(outer.0, color); append(outer.1, color)

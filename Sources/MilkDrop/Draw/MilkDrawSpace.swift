@@ -9,29 +9,29 @@
 ///   which is the same picture: `y = 0` at the bottom, as MilkDrop's preset authoring guide says).
 /// - Texture space (motion vectors, texture lookups): u 0…1 left→right, v 0…1 **top→bottom**, the
 ///   per-pixel equations' convention.
-public struct MilkDrawSpace: Sendable, Equatable {
-    public let width: Int, height: Int
+package struct MilkDrawSpace: Sendable, Equatable {
+    package let width: Int, height: Int
 
-    public init(width: Int, height: Int) { self.width = max(1, width); self.height = max(1, height) }
+    package init(width: Int, height: Int) { self.width = max(1, width); self.height = max(1, height) }
 
     /// MilkDrop's aspect multipliers: on a landscape target `aspectY = height / width` (and `aspectX = 1`),
     /// on a portrait one `aspectX = width / height`: multiplying a clip-space x offset by `aspectY` keeps
     /// circles round (projectM 4 `WaveformMath.cpp`, `CustomShape.cpp`).
-    public var aspectX: Float { width >= height ? 1 : Float(width) / Float(height) }
-    public var aspectY: Float { width > height ? Float(height) / Float(width) : 1 }
+    package var aspectX: Float { width >= height ? 1 : Float(width) / Float(height) }
+    package var aspectY: Float { width > height ? Float(height) / Float(width) : 1 }
 
     /// A clip-space point (y up) in pixels.
-    @inline(__always) public func pixel(clipX x: Float, clipY y: Float) -> SIMD2<Float> {
+    @inline(__always) package func pixel(clipX x: Float, clipY y: Float) -> SIMD2<Float> {
         SIMD2((x + 1) * 0.5 * Float(width), (1 - y) * 0.5 * Float(height))
     }
 
     /// A preset-space point (0…1, y up) in pixels.
-    @inline(__always) public func pixel(presetX x: Float, presetY y: Float) -> SIMD2<Float> {
+    @inline(__always) package func pixel(presetX x: Float, presetY y: Float) -> SIMD2<Float> {
         SIMD2(x * Float(width), (1 - y) * Float(height))
     }
 
     /// A texture-space point (0…1, v down) in pixels.
-    @inline(__always) public func pixel(u: Float, v: Float) -> SIMD2<Float> {
+    @inline(__always) package func pixel(u: Float, v: Float) -> SIMD2<Float> {
         SIMD2(u * Float(width), v * Float(height))
     }
 }

@@ -101,6 +101,7 @@ extension Scene {
 
     /// Textured fill of fully covered pixels `from..<to` of a row. Texture positions advance in fixed
     /// point (16 fractional bits: under 0.02 texel of drift across a 1920-pixel span).
+    // Long on purpose: the inner loop of textured fills, its setup and per-pixel paths kept together in registers.
     func texturedSpan(_ line: UnsafeMutablePointer<UInt8>, _ from: Int, _ to: Int, _ py: Float, _ source: TextureView,
                       _ map: MilkTextureMap, _ center: SIMD4<Float>, _ edge: SIMD4<Float>, _ uniform: Bool, _ flat: Bool,
                       _ eq: UnsafeBufferPointer<SIMD4<Float>>, _ active: inout Int, _ additive: Bool) {

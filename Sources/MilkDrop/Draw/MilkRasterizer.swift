@@ -15,11 +15,11 @@ import MarbleCore
 /// - fans: four sub-scanlines per row, each with the exact horizontal overlap of the polygon's span;
 /// - frames: the exact area inside the outer rectangle minus the area inside the inner one.
 /// The buffer is opaque RGB: alpha bytes are left as they are.
-public enum MilkRasterizer {
+package enum MilkRasterizer {
     /// Draws `list` into rows `rows` of `target` (clipped to the target). `texture` is the picture
     /// textured fans sample (MilkDrop's previous frame); it must not be `target` itself, since other
     /// strips write `target` concurrently. Without a texture, textured fans are drawn in their colours.
-    public static func draw(_ list: MilkDrawList, into target: TextureView, rows: Range<Int>,
+    package static func draw(_ list: MilkDrawList, into target: TextureView, rows: Range<Int>,
                             texture: TextureView? = nil) {
         precondition(texture?.pixels != target.pixels, "textured fans cannot sample the buffer being drawn")
         let lo = max(0, rows.lowerBound), hi = min(target.height, rows.upperBound)

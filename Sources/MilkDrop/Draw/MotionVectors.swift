@@ -11,24 +11,24 @@
 /// alpha-blended; nothing when `mv_a` < 0.0001.
 /// projectM draws them onto the previous frame before warping it; here they are drawn after the warp
 /// with the rest of the list (they are warped by the next frame instead of this one).
-public enum MotionVectors {
+package enum MotionVectors {
     /// The per-frame motion-vector variables.
-    public struct Settings: Sendable, Equatable {
+    package struct Settings: Sendable, Equatable {
         /// `mv_x` (`nMotionVectorsX`): columns of the grid, 0…64 (fractional part: spacing).
-        public var columns: Float = 12
+        package var columns: Float = 12
         /// `mv_y` (`nMotionVectorsY`): rows of the grid, 0…48.
-        public var rows: Float = 9
+        package var rows: Float = 9
         /// `mv_dx` (`fMotionVectorsDX`): horizontal shift of the grid, in widths.
-        public var dx: Float = 0
+        package var dx: Float = 0
         /// `mv_dy` (`fMotionVectorsDY`): vertical shift of the grid (positive: up), in heights.
-        public var dy: Float = 0
+        package var dy: Float = 0
         /// `mv_l` (`fMotionVectorsL`): length multiplier of the lines.
-        public var length: Float = 0.9
+        package var length: Float = 0.9
         /// `mv_r`, `mv_g`, `mv_b`, `mv_a`: colour and opacity.
-        public var color: MilkColor = SIMD4(1, 1, 1, 0)
+        package var color: MilkColor = SIMD4(1, 1, 1, 0)
 
-        public init() {}
-        public init(columns: Float, rows: Float, dx: Float, dy: Float, length: Float, color: MilkColor) {
+        package init() {}
+        package init(columns: Float, rows: Float, dx: Float, dy: Float, length: Float, color: MilkColor) {
             self.columns = columns; self.rows = rows; self.dx = dx; self.dy = dy; self.length = length; self.color = color
         }
     }
@@ -36,7 +36,7 @@ public enum MotionVectors {
     /// Adds the grid's lines to `list`. `source(p)` gives, for a texture-space point p of this frame
     /// (u right, v down, 0…1), the texture-space point of the previous frame the warp sampled there
     /// (the warp mesh's interpolated u/v); pass `{ $0 }` when there is no warp yet.
-    public static func build(_ s: Settings, into list: inout MilkDrawList,
+    package static func build(_ s: Settings, into list: inout MilkDrawList,
                              source: (SIMD2<Float>) -> SIMD2<Float>) {
         guard s.color.w >= 0.0001, s.columns.isFinite, s.rows.isFinite else { return }
         var countX = Int(max(0, min(s.columns, 1000))), countY = Int(max(0, min(s.rows, 1000)))

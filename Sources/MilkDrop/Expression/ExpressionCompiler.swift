@@ -88,24 +88,9 @@ struct ExpressionCompiler {
                 push(b)
                 append(.init(op: Self.opcode(op)), stack: -1)
             }
-        case .and(let a, let b), .or(let a, let b):
-            let isAnd: Bool = if case .and = node { true } else { false }
-            push(a)
-            let jump = code.count
-            append(.init(op: isAnd ? .andLeft : .orLeft), stack: -1)
-            push(b)
-            append(.init(op: .toBool))
-            patch(jump, to: here)
-        case .conditional(let c, let a, let b):
-            push(c)
-            let toElse = code.count
-            append(.init(op: .jumpIfFalse), stack: -1)
-            push(a)
-            let toEnd = code.count
-            append(.init(op: .jump), stack: -1)
-            patch(toElse, to: here)
-            push(b ?? .number(0))
-            patch(toEnd, to: here)
+        case .and(let a, let b): pushShortCircuit(a, b, isAnd: true)
+        case .or(let a, let b): pushShortCircuit(a, b, isAnd: false)
+        case .conditional(let c, let a, let b): pushConditional(c, a, b)
         case .sequence(let items):
             guard let last = items.last else { return push(.number(0)) }
             for item in items.dropLast() { discard(item) }
@@ -115,25 +100,8 @@ struct ExpressionCompiler {
         case .memory(let global, let index):
             push(index)
             append(.init(op: global ? .globalLoad : .memLoad))
-        case .loop(let count, let body):
-            push(count)
-            let start = code.count
-            append(.init(op: .loopStart))          // count → result 0 (then one value either way)
-            enterLoop()
-            let bodyStart = here
-            append(.init(op: .pop), stack: -1)
-            push(body)
-            append(.init(op: .loopNext, a: bodyStart))
-            loops -= 1
-            patch(start, to: here)
-        case .whileLoop(let body):
-            append(.init(op: .whileStart), stack: 1)
-            enterLoop()
-            let bodyStart = here
-            append(.init(op: .pop), stack: -1)
-            push(body)
-            append(.init(op: .whileNext, a: bodyStart))
-            loops -= 1
+        case .loop(let count, let body): pushLoop(count: count, body)
+        case .whileLoop(let body): pushWhile(body)
         case .memset(let a, let b, let c), .memcpy(let a, let b, let c):
             push(a)
             push(b)
@@ -141,6 +109,54 @@ struct ExpressionCompiler {
             let isSet: Bool = if case .memset = node { true } else { false }
             append(.init(op: isSet ? .memset : .memcpy), stack: -2)
         }
+    }
+
+    /// `a && b` or `a || b`: `b` is evaluated only when `a` does not decide; the result is 0 or 1.
+    private mutating func pushShortCircuit(_ a: ExpressionNode, _ b: ExpressionNode, isAnd: Bool) {
+        push(a)
+        let jump = code.count
+        append(.init(op: isAnd ? .andLeft : .orLeft), stack: -1)
+        push(b)
+        append(.init(op: .toBool))
+        patch(jump, to: here)
+    }
+
+    /// `c ? a : b` (`if(c, a, b)`), only the branch taken evaluated; a missing `b` is 0.
+    private mutating func pushConditional(_ c: ExpressionNode, _ a: ExpressionNode, _ b: ExpressionNode?) {
+        push(c)
+        let toElse = code.count
+        append(.init(op: .jumpIfFalse), stack: -1)
+        push(a)
+        let toEnd = code.count
+        append(.init(op: .jump), stack: -1)
+        patch(toElse, to: here)
+        push(b ?? .number(0))
+        patch(toEnd, to: here)
+    }
+
+    /// `loop(count, body)`: the body `count` times, the value of its last run left (0 when it never runs).
+    private mutating func pushLoop(count: ExpressionNode, _ body: ExpressionNode) {
+        push(count)
+        let start = code.count
+        append(.init(op: .loopStart))          // count → result 0 (then one value either way)
+        enterLoop()
+        let bodyStart = here
+        append(.init(op: .pop), stack: -1)
+        push(body)
+        append(.init(op: .loopNext, a: bodyStart))
+        loops -= 1
+        patch(start, to: here)
+    }
+
+    /// `while(body)`: the body until it gives 0 (bounded by the machine), its last value left.
+    private mutating func pushWhile(_ body: ExpressionNode) {
+        append(.init(op: .whileStart), stack: 1)
+        enterLoop()
+        let bodyStart = here
+        append(.init(op: .pop), stack: -1)
+        push(body)
+        append(.init(op: .whileNext, a: bodyStart))
+        loops -= 1
     }
 
     private mutating func enterLoop() {

@@ -1,14 +1,14 @@
 /// Why a code block did not compile: where (a UTF-8 offset into the source) and what, in one line.
-public struct ExpressionError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct ExpressionError: Error, CustomStringConvertible, Sendable, Equatable {
     /// UTF-8 offset in the source where the problem is (the source's length for "unexpected end").
-    public var offset: Int
+    package var offset: Int
     /// One line, e.g. `unknown function "sinn"` or `expected ")"`.
-    public var message: String
+    package var message: String
 
-    public init(offset: Int, message: String) {
+    package init(offset: Int, message: String) {
         self.offset = offset
         self.message = message
     }
 
-    public var description: String { "\(message) (at offset \(offset))" }
+    package var description: String { "\(message) (at offset \(offset))" }
 }

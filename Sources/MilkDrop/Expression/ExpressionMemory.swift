@@ -9,15 +9,15 @@ import MarbleCore
 /// slot indices; interning a name past the capacity is the error "too many variables".
 /// The names `reg00`…`reg99` are not stored here: as in ns-eel2 they are global registers, kept in the
 /// `gmegabuf`'s `MegaBuffer` and so shared by every memory given the same global buffer.
-public final class ExpressionMemory {
+package final class ExpressionMemory {
     /// Most variables one memory holds: far above real presets (MilkDrop 2 let a block add 64 variables of
     /// its own to the built-in ones; projectm-eval has no cap).
-    public static let capacity = 4096
+    package static let capacity = 4096
 
     /// This memory's `megabuf`.
-    public let buffer: MegaBuffer
+    package let buffer: MegaBuffer
     /// The `gmegabuf` (and `reg00`…`reg99`) shared with other memories.
-    public let globalBuffer: MegaBuffer
+    package let globalBuffer: MegaBuffer
 
     let values: UnsafeMutablePointer<Double>
     /// The state of `rand` (xorshift64*), never 0.
@@ -26,7 +26,7 @@ public final class ExpressionMemory {
     private var names: [String] = []
 
     /// A memory whose `rand` sequence is fixed by `seed`; `globalBuffer` is the `gmegabuf` to share.
-    public init(seed: UInt64 = 0, globalBuffer: MegaBuffer) {
+    package init(seed: UInt64 = 0, globalBuffer: MegaBuffer) {
         self.globalBuffer = globalBuffer
         buffer = MegaBuffer()
         values = .allocate(capacity: Self.capacity)
@@ -42,7 +42,7 @@ public final class ExpressionMemory {
     }
 
     /// The slot of `name` (case-insensitive), creating the variable at 0 the first time.
-    public func slot(_ name: String) throws(ExpressionError) -> Int {
+    package func slot(_ name: String) throws(ExpressionError) -> Int {
         let key = name.lowercased()
         if let s = slots[key] { return s }
         guard names.count < Self.capacity else {
@@ -55,11 +55,11 @@ public final class ExpressionMemory {
     }
 
     /// The slot of `name` if some program or caller interned it.
-    public func existingSlot(_ name: String) -> Int? { slots[name.lowercased()] }
+    package func existingSlot(_ name: String) -> Int? { slots[name.lowercased()] }
 
     /// The value in `slot`. One compare guards the fixed buffer in every build (a slot past the
     /// capacity traps instead of writing over the heap); debug builds also check the slot was interned.
-    public subscript(slot: Int) -> Double {
+    package subscript(slot: Int) -> Double {
         get {
             precondition(UInt(bitPattern: slot) < UInt(Self.capacity), "variable slot out of range")
             assert(slot < names.count, "variable slot never interned")
@@ -73,23 +73,23 @@ public final class ExpressionMemory {
     }
 
     /// The value of variable `name`, 0 when it does not exist (does not intern it).
-    public subscript(name: String) -> Double {
+    package subscript(name: String) -> Double {
         existingSlot(name).map { values[$0] } ?? 0
     }
 
     /// The variables' names (lower-cased), in slot order: `variableNames[slot]`.
-    public var variableNames: [String] { names }
+    package var variableNames: [String] { names }
 
     /// Number of variables interned so far.
-    public var count: Int { names.count }
+    package var count: Int { names.count }
 
     /// Sets every variable back to 0 (the names and slots stay). `megabuf` is not touched.
-    public func resetVariables() {
+    package func resetVariables() {
         values.update(repeating: 0, count: names.count)
     }
 
     /// Restarts the `rand` sequence as a fresh memory built with `seed` would have it.
-    public func reseed(_ seed: UInt64) {
+    package func reseed(_ seed: UInt64) {
         // splitmix64 of the seed, so near seeds give unrelated sequences; xorshift needs a non-zero state.
         var mix = SplitMix64(seed: seed)
         let z = mix.next()

@@ -12,9 +12,9 @@ import Foundation
 /// Speed (release, one core of the CI-class machine): a per-pixel block of five statements with four
 /// sin/cos calls compiles to 50 instructions and runs in about 110–150 ns, half of it in libm's sin/cos;
 /// the interpreter itself costs about 1 ns per instruction.
-public final class ExpressionProgram {
+package final class ExpressionProgram {
     /// The memory this program's variables live in (kept alive by the program).
-    public let memory: ExpressionMemory
+    package let memory: ExpressionMemory
 
     private let code: UnsafeMutablePointer<ExpressionInstruction>
     private let codeCount: Int
@@ -28,7 +28,7 @@ public final class ExpressionProgram {
 
     /// Compiles `source` against `memory`, interning every variable it names (so their slots exist
     /// before the first run). Throws the first syntax error, an unknown function or "too many variables".
-    public init(compiling source: String, memory: ExpressionMemory) throws(ExpressionError) {
+    package init(compiling source: String, memory: ExpressionMemory) throws(ExpressionError) {
         self.memory = memory
         var parser = ExpressionParser(tokens: try ExpressionLexer.tokens(source), memory: memory)
         let tree = try parser.parseProgram()
@@ -54,19 +54,20 @@ public final class ExpressionProgram {
     }
 
     /// True when the block has no statement (only blanks, `;` and comments): running it does nothing.
-    public var isEmpty: Bool { codeCount == 1 }
+    package var isEmpty: Bool { codeCount == 1 }
 
     /// Number of instructions (a measure of the block's size).
-    public var instructionCount: Int { codeCount - 1 }
+    package var instructionCount: Int { codeCount - 1 }
 
     /// Runs the block `times` times in a row (e.g. a per-point block whose inputs the caller does not
     /// change between runs); same as calling `run()` that many times.
-    public func run(times: Int) {
+    package func run(times: Int) {
         for _ in 0..<max(0, times) { run() }
     }
 
     /// Evaluates the block once.
-    public func run() {
+    // Long on purpose: the interpreter's one switch over opcodes; split, each instruction would pay a call.
+    package func run() {
         let code = self.code, stack = self.stack, vars = self.variables, counters = self.counters
         var pc = 0, sp = 0, loops = 0
         while true {

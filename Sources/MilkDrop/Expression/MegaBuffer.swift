@@ -7,18 +7,18 @@
 ///
 /// Indices follow ns-eel2: the index is truncated after adding 0.0001 (so `2.99999` is 3); an index
 /// outside 0..<8 Mi reads 0 and a write to it is dropped. Not thread-safe: one thread at a time.
-public final class MegaBuffer {
+package final class MegaBuffer {
     /// Entries of one lazily allocated block.
-    public static let blockSize = 1 << 16
+    package static let blockSize = 1 << 16
     /// Blocks of the whole buffer.
-    public static let blockCount = MilkDropLimits.megabufEntries / blockSize
+    package static let blockCount = MilkDropLimits.megabufEntries / blockSize
 
     /// `blockCount` block addresses, nil until the block is first written.
     let blocks: UnsafeMutablePointer<UnsafeMutablePointer<Double>?>
     /// The global registers `reg00`…`reg99`.
     let registers: UnsafeMutablePointer<Double>
 
-    public init() {
+    package init() {
         blocks = .allocate(capacity: Self.blockCount)
         blocks.initialize(repeating: nil, count: Self.blockCount)
         registers = .allocate(capacity: 100)
@@ -32,16 +32,16 @@ public final class MegaBuffer {
     }
 
     /// The entry at `index` (as ns-eel2 rounds it); 0 outside the buffer or in a block never written.
-    public subscript(index: Double) -> Double {
+    package subscript(index: Double) -> Double {
         get { MegaBuffer.read(blocks, index) }
         set { MegaBuffer.write(blocks, index, newValue) }
     }
 
     /// Number of blocks allocated so far (a measure of the memory a preset took).
-    public var allocatedBlocks: Int { (0..<Self.blockCount).reduce(0) { $0 + (blocks[$1] == nil ? 0 : 1) } }
+    package var allocatedBlocks: Int { (0..<Self.blockCount).reduce(0) { $0 + (blocks[$1] == nil ? 0 : 1) } }
 
     /// Sets every entry back to 0, keeping the blocks (no allocation).
-    public func clear() {
+    package func clear() {
         for i in 0..<Self.blockCount { blocks[i]?.update(repeating: 0, count: Self.blockSize) }
         registers.update(repeating: 0, count: 100)
     }

@@ -1,11 +1,11 @@
 /// The preset the `milkdrop` layer draws when given no file: written for MarbleKit in MilkDrop's
 /// format, a slow spiral of the wave's own trails (zoom and turn with the bass, colours drifting).
-public enum DefaultPreset {
+package enum DefaultPreset {
     /// The name it goes by in lists and errors.
-    public static let name = "(built-in)"
+    package static let name = "(built-in)"
 
     /// The preset text.
-    public static let text = """
+    package static let text = """
         [preset00]
         fGammaAdj=1.6
         fDecay=0.97
@@ -32,7 +32,7 @@ public enum DefaultPreset {
         """
 
     /// The preset parsed.
-    public static func file() throws(MilkPresetError) -> MilkPresetFile {
+    package static func file() throws(MilkPresetError) -> MilkPresetFile {
         try MilkPresetParser.parse(Array(text.utf8), path: name)
     }
 }

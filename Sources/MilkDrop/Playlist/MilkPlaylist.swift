@@ -10,50 +10,50 @@ import MarbleCore
 /// Everything is decided from the frame's time and sound, so a render is the same every time.
 /// Presets that fail to load are skipped and listed in ``skipped``. The path ``DefaultPreset/name``
 /// stands for the built-in preset.
-public final class MilkPlaylist {
-    public struct Options: Sendable {
+package final class MilkPlaylist {
+    package struct Options: Sendable {
         /// Seconds per preset (0: never switch).
-        public var switchSeconds = 30.0
+        package var switchSeconds = 30.0
         /// Length of a soft blend in seconds (0: always cut).
-        public var blendSeconds = 2.5
+        package var blendSeconds = 2.5
         /// Cut on strong beats instead of blending when one comes at the switch time.
-        public var hardCuts = true
+        package var hardCuts = true
         /// Play in a shuffled order (repeatable: from `seed`), else in file order.
-        public var shuffle = false
+        package var shuffle = false
         /// Seeds the order and each preset's `rand`.
-        public var seed: UInt64 = 0
+        package var seed: UInt64 = 0
         /// The warp mesh's cells.
-        public var meshColumns = 48, meshRows = 36
+        package var meshColumns = 48, meshRows = 36
         /// Run the presets' HLSL shaders (else MilkDrop 1.x's fixed warp and composite for every preset).
-        public var shaders = true
+        package var shaders = true
         /// Folders searched for the shaders' disk textures (then each preset's own folder).
-        public var textureFolders: [String] = []
+        package var textureFolders: [String] = []
         /// Decodes disk textures (nil: every disk texture gets the stand-in).
         package var imageLoader: (any ShaderImageLoader)?
         /// `bass` a beat needs to cut at the switch time, and to cut early.
-        public var cutBass: Float = 1.3, earlyCutBass: Float = 2.4
-        public init() {}
+        package var cutBass: Float = 1.3, earlyCutBass: Float = 2.4
+        package init() {}
     }
 
     /// How the picture is made at the moment: one preset, or two mixed.
-    public enum Transition: Equatable, Sendable {
+    package enum Transition: Equatable, Sendable {
         case none
         /// The incoming preset's weight, 0…1.
         case blending(Float)
     }
 
-    public let options: Options
+    package let options: Options
     /// The files in playing order.
-    public let paths: [String]
+    package let paths: [String]
     /// The preset on screen (the outgoing one during a blend).
-    public private(set) var active: MilkRenderer
+    package private(set) var active: MilkRenderer
     /// The preset blending in, during a blend.
-    public private(set) var incoming: MilkRenderer?
-    public private(set) var transition = Transition.none
+    package private(set) var incoming: MilkRenderer?
+    package private(set) var transition = Transition.none
     /// Files that failed to load, with the reason, in the order they were met.
-    public private(set) var skipped: [(path: String, reason: String)] = []
+    package private(set) var skipped: [(path: String, reason: String)] = []
     /// Switches so far, and how many of them were cuts.
-    public private(set) var switches = 0, cuts = 0
+    package private(set) var switches = 0, cuts = 0
 
     private var position: Int
     private var shownSince = 0.0, blendStart = 0.0
@@ -63,7 +63,7 @@ public final class MilkPlaylist {
     private let textures: DiskTextures?
 
     /// A playlist of `paths` (at least one); throws the first file's error when no file loads.
-    public init(paths: [String], options: Options = Options()) throws(MilkPresetError) {
+    package init(paths: [String], options: Options = Options()) throws(MilkPresetError) {
         guard !paths.isEmpty else { throw MilkPresetError(path: "", message: "no presets to play", reason: .noPresetContent) }
         self.options = options
         if options.shuffle {
@@ -96,14 +96,14 @@ public final class MilkPlaylist {
     }
 
     /// Sizes the presets' buffers (see ``MilkRenderer/configure(width:height:scale:compositeAtScale:)``).
-    public func configure(width: Int, height: Int, scale: Float, compositeAtScale: Bool = false) {
+    package func configure(width: Int, height: Int, scale: Float, compositeAtScale: Bool = false) {
         self.width = width; self.height = height; self.scale = scale; self.compositeAtScale = compositeAtScale
         active.configure(width: width, height: height, scale: scale, compositeAtScale: compositeAtScale)
         incoming?.configure(width: width, height: height, scale: scale, compositeAtScale: compositeAtScale)
     }
 
     /// Decides this frame's switch: call once per frame before preparing the presets.
-    public func update(time: Double, isBeat: Bool, bass: Float) {
+    package func update(time: Double, isBeat: Bool, bass: Float) {
         if case .blending = transition, let next = incoming {
             let t = options.blendSeconds > 0 ? (time - blendStart) / options.blendSeconds : 1
             if t >= 1 || time < blendStart {
@@ -138,7 +138,7 @@ public final class MilkPlaylist {
     }
 
     /// How far into the current preset's time the frame is (MilkDrop's `progress`, 0…1).
-    public func progress(at time: Double) -> Double {
+    package func progress(at time: Double) -> Double {
         options.switchSeconds > 0 && paths.count > 1 ? max(0, min(1, (time - shownSince) / options.switchSeconds)) : 0
     }
 

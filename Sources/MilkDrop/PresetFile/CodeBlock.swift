@@ -1,19 +1,19 @@
 /// The numbered lines of one piece of preset code (`per_frame_1`, `per_frame_2` …), joined in numeric
 /// order with `"\n"`, remembering which file line each part came from so that a compile error at an
 /// offset in ``text`` can name the line of the `.milk` file.
-public struct CodeBlock: Sendable, Equatable {
+package struct CodeBlock: Sendable, Equatable {
     /// The joined code.
-    public private(set) var text: String
+    package private(set) var text: String
     /// UTF-8 offset in `text` where each joined line starts (ascending; the first is 0).
     private var starts: [Int]
     /// The file line each joined line came from.
     private var fileLines: [Int]
 
     /// An empty block.
-    public init() { text = ""; starts = []; fileLines = [] }
+    package init() { text = ""; starts = []; fileLines = [] }
 
     /// Lines in the order given, each with the file line it came from.
-    public init(lines: [(fileLine: Int, text: String)]) {
+    package init(lines: [(fileLine: Int, text: String)]) {
         var text = ""
         var starts: [Int] = [], fileLines: [Int] = []
         starts.reserveCapacity(lines.count); fileLines.reserveCapacity(lines.count)
@@ -27,20 +27,20 @@ public struct CodeBlock: Sendable, Equatable {
     }
 
     /// Code not from a file: its own lines are numbered 1, 2, 3 …
-    public init(_ text: String) {
+    package init(_ text: String) {
         let parts = text.split(separator: "\n", omittingEmptySubsequences: false)
         self.init(lines: parts.enumerated().map { (fileLine: $0.offset + 1, text: String($0.element)) })
     }
 
     /// True when the block holds nothing but white space.
-    public var isEmpty: Bool { text.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D } }
+    package var isEmpty: Bool { text.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D } }
 
     /// How many lines were joined.
-    public var lineCount: Int { starts.count }
+    package var lineCount: Int { starts.count }
 
     /// The file line that the UTF-8 offset `utf8Offset` of ``text`` came from. An offset on a joining
     /// `"\n"` belongs to the line it ends; offsets past the end give the last line; 0 for an empty block.
-    public func line(atOffset utf8Offset: Int) -> Int {
+    package func line(atOffset utf8Offset: Int) -> Int {
         guard !starts.isEmpty else { return 0 }
         // The last start at or before the offset (binary search: blocks can have thousands of lines).
         var low = 0, high = starts.count - 1

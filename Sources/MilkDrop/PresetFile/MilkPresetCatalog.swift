@@ -5,16 +5,16 @@
 /// once. Names are compared byte by byte (UTF-8), so the order is the same on every machine. Entries whose
 /// name ends in `.milk` (any letter case) are listed even when they cannot be read (a dangling link, a
 /// pipe): parsing them then fails with the reason. Directories that cannot be opened are ``problems``.
-public struct MilkPresetCatalog: Sendable {
+package struct MilkPresetCatalog: Sendable {
     /// The directory or file the catalog was made from.
-    public let root: String
+    package let root: String
     /// The preset files, sorted: `root/sub/name.milk` for a directory, `[root]` for a file.
-    public let paths: [String]
+    package let paths: [String]
     /// Directories (or the root itself) that could not be read: why, one each.
-    public let problems: [MilkPresetError]
+    package let problems: [MilkPresetError]
 
     /// Lists the presets at `path`: a directory (searched recursively) or a single file of any name.
-    public init(path: String) {
+    package init(path: String) {
         root = path
         var walk = Walk()
         switch PresetFileSystem.status(path) {
@@ -32,12 +32,12 @@ public struct MilkPresetCatalog: Sendable {
     }
 
     /// True for names MilkDrop loads: ending in `.milk`, in any letter case.
-    public static func isPresetName(_ name: String) -> Bool {
+    package static func isPresetName(_ name: String) -> Bool {
         name.utf8.count > 5 && name.lowercased().hasSuffix(".milk")
     }
 
     /// Parses every listed file, in order, and counts the outcomes.
-    public func scan() -> MilkPresetScanReport {
+    package func scan() -> MilkPresetScanReport {
         var entries: [MilkPresetScanReport.Entry] = []
         entries.reserveCapacity(paths.count)
         for path in paths {
@@ -85,17 +85,17 @@ public struct MilkPresetCatalog: Sendable {
 }
 
 /// What a scan of a ``MilkPresetCatalog`` found: one entry per file, and the counts a report prints.
-public struct MilkPresetScanReport: Sendable {
+package struct MilkPresetScanReport: Sendable {
     /// What the renderer needs to know of a parsed preset without keeping its text.
-    public struct Summary: Sendable, Equatable {
-        public var version: Int?
+    package struct Summary: Sendable, Equatable {
+        package var version: Int?
         /// It has a `warp_N` / `comp_N` HLSL shader (a CPU renderer runs the preset without them).
-        public var hasWarpShader: Bool, hasCompositeShader: Bool
+        package var hasWarpShader: Bool, hasCompositeShader: Bool
         /// Lines ignored or overridden (see ``MilkPresetFile/notes``).
-        public var noteCount: Int
-        public var hasShaders: Bool { hasWarpShader || hasCompositeShader }
+        package var noteCount: Int
+        package var hasShaders: Bool { hasWarpShader || hasCompositeShader }
 
-        public init(_ file: MilkPresetFile) {
+        package init(_ file: MilkPresetFile) {
             version = file.version
             hasWarpShader = file.warpShader != nil
             hasCompositeShader = file.compositeShader != nil
@@ -103,28 +103,28 @@ public struct MilkPresetScanReport: Sendable {
         }
     }
 
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         case parsed(Summary)
         case failed(MilkPresetError)
     }
 
-    public struct Entry: Sendable {
-        public var path: String
-        public var outcome: Outcome
+    package struct Entry: Sendable {
+        package var path: String
+        package var outcome: Outcome
     }
 
-    public let root: String
+    package let root: String
     /// In catalog order.
-    public let entries: [Entry]
+    package let entries: [Entry]
     /// Directories that could not be listed.
-    public let problems: [MilkPresetError]
+    package let problems: [MilkPresetError]
 
-    public var fileCount: Int { entries.count }
-    public var parsedCount: Int { entries.count { if case .parsed = $0.outcome { true } else { false } } }
+    package var fileCount: Int { entries.count }
+    package var parsedCount: Int { entries.count { if case .parsed = $0.outcome { true } else { false } } }
     /// Parsed presets with a warp or composite shader.
-    public var withShadersCount: Int { entries.count { if case .parsed(let s) = $0.outcome { s.hasShaders } else { false } } }
+    package var withShadersCount: Int { entries.count { if case .parsed(let s) = $0.outcome { s.hasShaders } else { false } } }
     /// The failures, grouped by reason (reasons in ``MilkPresetError/Reason`` order, files in catalog order).
-    public var failuresByReason: [(reason: MilkPresetError.Reason, errors: [MilkPresetError])] {
+    package var failuresByReason: [(reason: MilkPresetError.Reason, errors: [MilkPresetError])] {
         var groups: [MilkPresetError.Reason: [MilkPresetError]] = [:]
         for entry in entries { if case .failed(let e) = entry.outcome { groups[e.reason, default: []].append(e) } }
         return groups.keys.sorted().map { (reason: $0, errors: groups[$0]!) }
@@ -133,7 +133,7 @@ public struct MilkPresetScanReport: Sendable {
 
 extension MilkPresetScanReport: CustomStringConvertible {
     /// The report `marble effects --milkdrop DIR` prints: counts first, then each failure under its reason.
-    public var description: String {
+    package var description: String {
         let failed = fileCount - parsedCount
         var text = "\(root): \(fileCount) .milk file\(fileCount == 1 ? "" : "s"), \(parsedCount) parsed "
             + "(\(withShadersCount) with HLSL warp/composite shaders), \(failed) failed\n"

@@ -20,14 +20,14 @@
 ///   their leading backtick and trailing white space.
 /// - Errors (``MilkPresetError``) only when nothing usable is left: unreadable, not a regular file, too
 ///   large, binary, or no setting and no code line at all.
-public enum MilkPresetParser {
+package enum MilkPresetParser {
     /// Reads and parses the file at `path` (symbolic links followed; pipes and devices refused).
-    public static func parse(contentsOf path: String) throws(MilkPresetError) -> MilkPresetFile {
+    package static func parse(contentsOf path: String) throws(MilkPresetError) -> MilkPresetFile {
         try parse(PresetFileSystem.read(path), path: path)
     }
 
     /// Parses the bytes of a `.milk` file; `path` names it in errors and in the result.
-    public static func parse(_ bytes: [UInt8], path: String) throws(MilkPresetError) -> MilkPresetFile {
+    package static func parse(_ bytes: [UInt8], path: String) throws(MilkPresetError) -> MilkPresetFile {
         guard bytes.count <= MilkDropLimits.fileBytes else {
             throw MilkPresetError(path: path, message: "\(bytes.count) bytes: larger than the \(MilkDropLimits.fileBytes)-byte limit",
                                   reason: .tooLarge)

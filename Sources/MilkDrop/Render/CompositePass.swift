@@ -88,77 +88,31 @@ final class CompositePass: StripTask, @unchecked Sendable {
             if flipY { ev = 1 - ev }
             let (ey0, ey1, eay) = yAxis.split(Int((ev * Float(sh) - 0.5) * 256))
             let echo0 = UnsafePointer(src.row32(ey0)), echo1 = UnsafePointer(src.row32(ey1))
-            // Gains down this row at the left and right edges.
-            let down = (Float(y) + 0.5) / Float(height)
-            let lr = gain[0] + (gain[6] - gain[0]) * down, rr = gain[3] + (gain[9] - gain[3]) * down
-            let lg = gain[1] + (gain[7] - gain[1]) * down, rg = gain[4] + (gain[10] - gain[4]) * down
-            let lb = gain[2] + (gain[8] - gain[2]) * down, rb = gain[5] + (gain[11] - gain[5]) * down
+            let edges = Self.edgeGains(gain, down: (Float(y) + 0.5) / Float(height))
             var x = 0
             while x < width {
                 let end = min(width, x + block)
-                let across = (Float(x + end) * 0.5) / Float(width)
-                let gr = UInt32(max(0, min(2048, (lr + (rr - lr) * across) * 256)))
-                let gg = UInt32(max(0, min(2048, (lg + (rg - lg) * across) * 256)))
-                let gb = UInt32(max(0, min(2048, (lb + (rb - lb) * across) * 256)))
-                do {
-                    // Four pixels a step (the same bytes as one at a time, below).
-                    let gainsLow = SIMD8<UInt32>(gr, gb, gr, gb, gr, gb, gr, gb)
-                    let gainsHigh = SIMD8<UInt32>(gg, 0, gg, 0, gg, 0, gg, 0)
-                    while x + 4 <= end {
-                        var p: SIMD16<UInt16>
-                        if same {
-                            p = PackedPixels4.wide(UnsafeRawPointer(row0 + x).loadUnaligned(as: SIMD4<UInt32>.self))
-                        } else {
-                            var a = SIMD4<UInt32>(), b = a, c = a, d = a, wx = a
-                            for k in 0..<4 {
-                                let x0 = Int(m0[x + k]), x1 = Int(m1[x + k])
-                                a[k] = row0[x0]; b[k] = row0[x1]; c[k] = row1[x0]; d[k] = row1[x1]; wx[k] = mw[x + k]
-                            }
-                            p = PackedPixels4.bilinear(a, b, c, d, wx, SIMD4(repeating: ay))
-                        }
-                        if echo {
-                            var a = SIMD4<UInt32>(), b = a, c = a, d = a, wx = a
-                            for k in 0..<4 {
-                                let x0 = Int(e0[x + k]), x1 = Int(e1[x + k])
-                                a[k] = echo0[x0]; b[k] = echo0[x1]; c[k] = echo1[x0]; d[k] = echo1[x1]; wx[k] = ew[x + k]
-                            }
-                            let q = PackedPixels4.bilinear(a, b, c, d, wx, SIMD4(repeating: eay))
-                            p = PackedPixels4.lerp(p, q, SIMD16(repeating: UInt16(echoAlpha)))
-                        }
-                        // Red and blue (the low halves of each pair of lanes) and green and alpha (the
-                        // high halves) times their gains on 32-bit lanes, saturated at 255 with arithmetic
-                        // only (a mask select compiles to a lane loop): 255 − lit wraps to a set top bit
-                        // exactly when lit > 255 (lit < 2³¹).
-                        let pairs = unsafeBitCast(p, to: SIMD8<UInt32>.self)
-                        let low = ((pairs & SIMD8(repeating: 0xFFFF)) &* gainsLow) &>> 8
-                        let high = ((pairs &>> 16) &* gainsHigh) &>> 8
-                        let cap = SIMD8<UInt32>(repeating: 255), zero = SIMD8<UInt32>(repeating: 0)
-                        let lowSat = (low | (zero &- ((cap &- low) &>> 31))) & cap
-                        let highSat = (high | (zero &- ((cap &- high) &>> 31))) & cap
-                        let lanes = unsafeBitCast(lowSat | (highSat &<< 16), to: SIMD16<UInt16>.self)
-                        let filtered = identity ? lanes : filters.apply(lanes)
-                        let pixels = PackedPixels4.narrow(filtered) | SIMD4<UInt32>(repeating: 0xFF00_0000)
-                        UnsafeMutableRawPointer(out + x).storeBytes(of: pixels, as: SIMD4<UInt32>.self)
-                        x += 4
+                let (gr, gg, gb) = Self.blockGains(edges, across: (Float(x + end) * 0.5) / Float(width))
+                // Four pixels a step (the same bytes as one at a time, below).
+                let gainsLow = SIMD8<UInt32>(gr, gb, gr, gb, gr, gb, gr, gb)
+                let gainsHigh = SIMD8<UInt32>(gg, 0, gg, 0, gg, 0, gg, 0)
+                while x + 4 <= end {
+                    var p = same ? PackedPixels4.wide(UnsafeRawPointer(row0 + x).loadUnaligned(as: SIMD4<UInt32>.self))
+                        : Self.sample4(row0, row1, m0.baseAddress! + x, m1.baseAddress! + x, mw.baseAddress! + x, ay)
+                    if echo {
+                        let q = Self.sample4(echo0, echo1, e0.baseAddress! + x, e1.baseAddress! + x, ew.baseAddress! + x, eay)
+                        p = PackedPixels4.lerp(p, q, SIMD16(repeating: UInt16(echoAlpha)))
                     }
+                    let pixels = Self.shade4(p, gainsLow, gainsHigh, filters: identity ? nil : filters)
+                    UnsafeMutableRawPointer(out + x).storeBytes(of: pixels, as: SIMD4<UInt32>.self)
+                    x += 4
                 }
                 while x < end {
-                    var p: UInt32
-                    if same {
-                        p = row0[x]
-                    } else {
-                        p = PackedPixels.bilinear(row0, row1, Int(m0[x]), Int(m1[x]), mw[x], ay)
-                    }
+                    var p = same ? row0[x] : PackedPixels.bilinear(row0, row1, Int(m0[x]), Int(m1[x]), mw[x], ay)
                     if echo {
                         p = PackedPixels.lerp(p, PackedPixels.bilinear(echo0, echo1, Int(e0[x]), Int(e1[x]), ew[x], eay), echoAlpha)
                     }
-                    var r = min(255, ((p & 0xFF) &* gr) >> 8)
-                    var g = min(255, (((p >> 8) & 0xFF) &* gg) >> 8)
-                    var b = min(255, (((p >> 16) & 0xFF) &* gb) >> 8)
-                    if !identity {
-                        r = UInt32(table[Int(r)]); g = UInt32(table[Int(g)]); b = UInt32(table[Int(b)])
-                    }
-                    out[x] = r | (g << 8) | (b << 16) | 0xFF00_0000
+                    out[x] = Self.shade(p, gr, gg, gb, table: identity ? nil : table.baseAddress!)
                     x += 1
                 }
             }
@@ -168,6 +122,71 @@ final class CompositePass: StripTask, @unchecked Sendable {
         }
     }
 
+}
+
+extension CompositePass {
+    /// The gains (× the tint; red, green, blue) at the left and right ends of a row `down` (0…1) the
+    /// picture, from the per-corner `gain`.
+    @inline(__always)
+    static func edgeGains(_ gain: [Float], down: Float) -> (left: SIMD3<Float>, right: SIMD3<Float>) {
+        let lr = gain[0] + (gain[6] - gain[0]) * down, rr = gain[3] + (gain[9] - gain[3]) * down
+        let lg = gain[1] + (gain[7] - gain[1]) * down, rg = gain[4] + (gain[10] - gain[4]) * down
+        let lb = gain[2] + (gain[8] - gain[2]) * down, rb = gain[5] + (gain[11] - gain[5]) * down
+        return (SIMD3(lr, lg, lb), SIMD3(rr, rg, rb))
+    }
+
+    /// A block's gains × 256 (red, green, blue; 0…2048) at its centre, `across` (0…1) the row.
+    @inline(__always)
+    static func blockGains(_ edges: (left: SIMD3<Float>, right: SIMD3<Float>), across: Float) -> (UInt32, UInt32, UInt32) {
+        let (l, r) = edges
+        let gr = UInt32(max(0, min(2048, (l.x + (r.x - l.x) * across) * 256)))
+        let gg = UInt32(max(0, min(2048, (l.y + (r.y - l.y) * across) * 256)))
+        let gb = UInt32(max(0, min(2048, (l.z + (r.z - l.z) * across) * 256)))
+        return (gr, gg, gb)
+    }
+
+    /// Four bilinear samples of the rows `row0`, `row1` (weight `ay` between them), at the columns and
+    /// weights of four entries of the column tables (`x0`, `x1`, `wx`), as 16-bit lanes.
+    @inline(__always)
+    static func sample4(_ row0: UnsafePointer<UInt32>, _ row1: UnsafePointer<UInt32>, _ x0: UnsafePointer<Int32>,
+                        _ x1: UnsafePointer<Int32>, _ wx: UnsafePointer<UInt32>, _ ay: UInt32) -> SIMD16<UInt16> {
+        var a = SIMD4<UInt32>(), b = a, c = a, d = a, w = a
+        for k in 0..<4 {
+            let left = Int(x0[k]), right = Int(x1[k])
+            a[k] = row0[left]; b[k] = row0[right]; c[k] = row1[left]; d[k] = row1[right]; w[k] = wx[k]
+        }
+        return PackedPixels4.bilinear(a, b, c, d, w, SIMD4(repeating: ay))
+    }
+
+    /// Four pixels (16-bit lanes) times their gains (`gainsLow`: red and blue, `gainsHigh`: green and
+    /// none, × 256), saturated, through `filters` when on; packed and opaque.
+    @inline(__always)
+    static func shade4(_ p: SIMD16<UInt16>, _ gainsLow: SIMD8<UInt32>, _ gainsHigh: SIMD8<UInt32>, filters: Filters?) -> SIMD4<UInt32> {
+        // Red and blue (the low halves of each pair of lanes) and green and alpha (the high halves)
+        // times their gains on 32-bit lanes, saturated at 255 with arithmetic only (a mask select
+        // compiles to a lane loop): 255 − lit wraps to a set top bit exactly when lit > 255 (lit < 2³¹).
+        let pairs = unsafeBitCast(p, to: SIMD8<UInt32>.self)
+        let low = ((pairs & SIMD8(repeating: 0xFFFF)) &* gainsLow) &>> 8
+        let high = ((pairs &>> 16) &* gainsHigh) &>> 8
+        let cap = SIMD8<UInt32>(repeating: 255), zero = SIMD8<UInt32>(repeating: 0)
+        let lowSat = (low | (zero &- ((cap &- low) &>> 31))) & cap
+        let highSat = (high | (zero &- ((cap &- high) &>> 31))) & cap
+        let lanes = unsafeBitCast(lowSat | (highSat &<< 16), to: SIMD16<UInt16>.self)
+        let filtered = filters.map { $0.apply(lanes) } ?? lanes
+        return PackedPixels4.narrow(filtered) | SIMD4<UInt32>(repeating: 0xFF00_0000)
+    }
+
+    /// One pixel times its gains (× 256), saturated, through the filter `table` when on; opaque.
+    @inline(__always)
+    static func shade(_ p: UInt32, _ gr: UInt32, _ gg: UInt32, _ gb: UInt32, table: UnsafePointer<UInt8>?) -> UInt32 {
+        var r = min(255, ((p & 0xFF) &* gr) >> 8)
+        var g = min(255, (((p >> 8) & 0xFF) &* gg) >> 8)
+        var b = min(255, (((p >> 16) & 0xFF) &* gb) >> 8)
+        if let table {
+            r = UInt32(table[Int(r)]); g = UInt32(table[Int(g)]); b = UInt32(table[Int(b)])
+        }
+        return r | (g << 8) | (b << 16) | 0xFF00_0000
+    }
 }
 
 /// The brighten / darken / solarize / invert filters (MilkDrop's blend-mode passes, in its order) in

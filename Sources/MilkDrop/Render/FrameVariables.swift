@@ -5,14 +5,14 @@
 /// has none) before the per-frame equations run, so an equation that sets `zoom` must set it each
 /// frame; `q1`…`q32` restart from what the init equations left. Defaults are MilkDrop 2's (as
 /// projectM's preset state has them).
-public enum FrameVariables {
+package enum FrameVariables {
     /// A variable the equations may change: its name, the file key it starts from, and the default.
-    public struct Entry: Sendable {
-        public let name: String, fileKey: String, defaultValue: Double
+    package struct Entry: Sendable {
+        package let name: String, fileKey: String, defaultValue: Double
     }
 
     /// The writable per-frame variables, in the order of ``FrameValues``' fields.
-    public static let writable: [Entry] = [
+    package static let writable: [Entry] = [
         Entry(name: "zoom", fileKey: "zoom", defaultValue: 1),
         Entry(name: "zoomexp", fileKey: "fzoomexponent", defaultValue: 1),
         Entry(name: "rot", fileKey: "rot", defaultValue: 0),
@@ -76,18 +76,18 @@ public enum FrameVariables {
     ]
 
     /// Read-only inputs of every frame (the renderer sets them; what equations write there is lost).
-    public static let inputs = ["time", "fps", "frame", "progress", "bass", "mid", "treb", "bass_att", "mid_att",
+    package static let inputs = ["time", "fps", "frame", "progress", "bass", "mid", "treb", "bass_att", "mid_att",
                                 "treb_att", "meshx", "meshy", "pixelsx", "pixelsy", "aspectx", "aspecty"]
 
     /// The per-vertex (per-pixel) variables an equation may change, as ``WarpMesh/Motion`` has them.
-    public static let vertexMotion = ["zoom", "zoomexp", "rot", "warp", "cx", "cy", "dx", "dy", "sx", "sy"]
+    package static let vertexMotion = ["zoom", "zoomexp", "rot", "warp", "cx", "cy", "dx", "dy", "sx", "sy"]
 
     /// The number of q variables (MilkDrop 2: q1…q32).
-    public static let qCount = 32
+    package static let qCount = 32
 
     /// The start value of `entry` for a preset: the file's value (1.x files spell motion vectors on
     /// as `bMotionVectorsOn`), else the default.
-    public static func start(_ entry: Entry, in values: [String: Double]) -> Double {
+    package static func start(_ entry: Entry, in values: [String: Double]) -> Double {
         if let v = values[entry.fileKey], v.isFinite { return v }
         if entry.name == "mv_a", let on = values["bmotionvectorson"] { return on != 0 ? 1 : 0 }
         return entry.defaultValue
@@ -95,31 +95,31 @@ public enum FrameVariables {
 }
 
 /// The per-frame variables after the equations ran, as the renderer uses them (finite, as Float).
-public struct FrameValues: Sendable {
-    public var zoom: Float = 1, zoomExponent: Float = 1, rotation: Float = 0, warp: Float = 1
-    public var centerX: Float = 0.5, centerY: Float = 0.5, dx: Float = 0, dy: Float = 0
-    public var stretchX: Float = 1, stretchY: Float = 1
-    public var decay: Float = 0.98
-    public var waveA: Float = 0.8, waveR: Float = 1, waveG: Float = 1, waveB: Float = 1
-    public var waveX: Float = 0.5, waveY: Float = 0.5, waveMystery: Float = 0, waveMode: Int = 0
-    public var waveDots = false, waveThick = false, waveAdditive = false, waveBrighten = true
-    public var outerSize: Float = 0.01, outerR: Float = 0, outerG: Float = 0, outerB: Float = 0, outerA: Float = 0
-    public var innerSize: Float = 0.01, innerR: Float = 0.25, innerG: Float = 0.25, innerB: Float = 0.25, innerA: Float = 0
-    public var vectorsX: Float = 12, vectorsY: Float = 9, vectorsDX: Float = 0, vectorsDY: Float = 0
-    public var vectorsLength: Float = 0.9, vectorsR: Float = 1, vectorsG: Float = 1, vectorsB: Float = 1, vectorsA: Float = 0
-    public var echoZoom: Float = 2, echoAlpha: Float = 0, echoOrientation: Int = 0
-    public var darkenCenter = false
-    public var gamma: Float = 2
-    public var wrap = true
-    public var invert = false, brighten = false, darken = false, solarize = false
+package struct FrameValues: Sendable {
+    package var zoom: Float = 1, zoomExponent: Float = 1, rotation: Float = 0, warp: Float = 1
+    package var centerX: Float = 0.5, centerY: Float = 0.5, dx: Float = 0, dy: Float = 0
+    package var stretchX: Float = 1, stretchY: Float = 1
+    package var decay: Float = 0.98
+    package var waveA: Float = 0.8, waveR: Float = 1, waveG: Float = 1, waveB: Float = 1
+    package var waveX: Float = 0.5, waveY: Float = 0.5, waveMystery: Float = 0, waveMode: Int = 0
+    package var waveDots = false, waveThick = false, waveAdditive = false, waveBrighten = true
+    package var outerSize: Float = 0.01, outerR: Float = 0, outerG: Float = 0, outerB: Float = 0, outerA: Float = 0
+    package var innerSize: Float = 0.01, innerR: Float = 0.25, innerG: Float = 0.25, innerB: Float = 0.25, innerA: Float = 0
+    package var vectorsX: Float = 12, vectorsY: Float = 9, vectorsDX: Float = 0, vectorsDY: Float = 0
+    package var vectorsLength: Float = 0.9, vectorsR: Float = 1, vectorsG: Float = 1, vectorsB: Float = 1, vectorsA: Float = 0
+    package var echoZoom: Float = 2, echoAlpha: Float = 0, echoOrientation: Int = 0
+    package var darkenCenter = false
+    package var gamma: Float = 2
+    package var wrap = true
+    package var invert = false, brighten = false, darken = false, solarize = false
     /// `blur1_min`…`blur3_min`, `blur1_max`…`blur3_max` and `blur1_edge_darken` (MilkDrop 2's shaders).
-    public var blurMin = SIMD3<Float>(0, 0, 0), blurMax = SIMD3<Float>(1, 1, 1), blurEdgeDarken: Float = 0.25
+    package var blurMin = SIMD3<Float>(0, 0, 0), blurMax = SIMD3<Float>(1, 1, 1), blurEdgeDarken: Float = 0.25
 
-    public init() {}
+    package init() {}
 
     /// The values from the variables in ``FrameVariables/writable`` order; NaN and infinities become
     /// the defaults, and gamma and the echo zoom are clamped as MilkDrop clamps them.
-    public init(_ v: UnsafePointer<Double>) {
+    package init(_ v: UnsafePointer<Double>) {
         func f(_ i: Int) -> Float {
             let x = v[i]
             return x.isFinite ? Float(max(-1e9, min(1e9, x))) : Float(FrameVariables.writable[i].defaultValue)
@@ -144,7 +144,7 @@ public struct FrameValues: Sendable {
     }
 
     /// The motion every vertex starts from.
-    public var motion: WarpMesh.Motion {
+    package var motion: WarpMesh.Motion {
         var m = WarpMesh.Motion()
         m.zoom = zoom; m.zoomExponent = zoomExponent; m.rotation = rotation; m.warp = warp
         m.centerX = centerX; m.centerY = centerY; m.dx = dx; m.dy = dy; m.stretchX = stretchX; m.stretchY = stretchY

@@ -5,20 +5,20 @@
 /// pool whose own variables persist from frame to frame; the per-vertex equations have another;
 /// `q1`…`q32` carry values from the per-frame pool to the per-vertex one (and to the custom waves and
 /// shapes). Every frame the per-frame variables restart from the file's values (``FrameVariables``).
-public final class MilkPreset {
+package final class MilkPreset {
     /// The parsed file.
-    public let file: MilkPresetFile
+    package let file: MilkPresetFile
     /// The file's name without folder and extension, as lists show it.
-    public let name: String
+    package let name: String
     /// True when the file has HLSL warp or composite shaders (MilkDrop 2).
-    public var hasShaders: Bool { file.warpShader != nil || file.compositeShader != nil }
+    package var hasShaders: Bool { file.warpShader != nil || file.compositeShader != nil }
     /// What became of the preset's HLSL shaders.
-    public let shaderStatus: ShaderStatus
+    package let shaderStatus: ShaderStatus
     /// The compiled warp and composite shaders (nil: the fixed MilkDrop 1.x pass draws instead).
     package let warpProgram: ShaderProgram?, compositeProgram: ShaderProgram?
 
     /// What became of a preset's MilkDrop 2 shaders.
-    public enum ShaderStatus: Sendable, Equatable {
+    package enum ShaderStatus: Sendable, Equatable {
         /// The file has none.
         case none
         /// Switched off (`--milkdrop-shaders off`): drawn MilkDrop 1.x style.
@@ -48,7 +48,7 @@ public final class MilkPreset {
     private let vertexX: Int, vertexY: Int, vertexRadius: Int, vertexAngle: Int
     private var qAfterInit = [Double](repeating: 0, count: FrameVariables.qCount)
     /// q1…q32 after this frame's per-frame equations (what waves and shapes start from).
-    public private(set) var q = [Double](repeating: 0, count: FrameVariables.qCount)
+    package private(set) var q = [Double](repeating: 0, count: FrameVariables.qCount)
     private var scratch = [Double](repeating: 0, count: FrameVariables.writable.count)
     var initialised = false
     let seed: UInt64
@@ -56,21 +56,18 @@ public final class MilkPreset {
     var snapshots: [MemorySnapshot] = []
     /// Frames whose per-frame equations left NaN or infinity in a variable the renderer reads (the
     /// renderer used the default instead).
-    public internal(set) var nonFiniteFrames = 0
+    package internal(set) var nonFiniteFrames = 0
 
     /// Compiles `file`'s equations, and its HLSL shaders when `shaders` is on; `seed` makes `rand`
     /// repeatable. Throws with the file line of the first equation that does not compile (a shader
     /// that does not compile is not an error: see ``shaderStatus``).
-    public init(file: MilkPresetFile, seed: UInt64 = 0, shaders: Bool = true) throws(MilkPresetError) {
+    package init(file: MilkPresetFile, seed: UInt64 = 0, shaders: Bool = true) throws(MilkPresetError) {
         self.file = file
         self.seed = seed
         (warpProgram, compositeProgram, shaderStatus) = Self.compileShaders(file, enabled: shaders)
         let base = file.path.split(separator: "/").last.map(String.init) ?? file.path
         name = base.hasSuffix(".milk") ? String(base.dropLast(5)) : base
-        func setting(_ key: String, _ fallback: Float) -> Float {
-            guard let v = file.number(key), v.isFinite else { return fallback }
-            return Float(max(-1e6, min(1e6, v)))
-        }
+        func setting(_ key: String, _ fallback: Float) -> Float { Self.setting(file, key, fallback) }
         waveScale = setting("fWaveScale", 1)
         waveSmoothing = max(0, min(0.9, setting("fWaveSmoothing", 0.75)))
         modulateWaveAlpha = setting("bModWaveAlphaByVolume", 0) != 0
@@ -83,37 +80,57 @@ public final class MilkPreset {
         globalBuffer = MegaBuffer()
         frameMemory = ExpressionMemory(seed: seed, globalBuffer: globalBuffer)
         vertexMemory = ExpressionMemory(seed: seed &+ 1, globalBuffer: globalBuffer)
-        func compile(_ block: CodeBlock, _ memory: ExpressionMemory, _ what: String) throws(MilkPresetError) -> ExpressionProgram {
-            do {
-                return try ExpressionProgram(compiling: block.text, memory: memory)
-            } catch {
-                throw MilkPresetError(path: file.path, line: block.line(atOffset: error.offset), message: "\(what): \(error.message)",
-                                      reason: .doesNotCompile)
-            }
-        }
-        func slots(_ names: [String], _ memory: ExpressionMemory) throws(MilkPresetError) -> [Int] {
-            var out: [Int] = []
-            for n in names {
-                do { out.append(try memory.slot(n)) } catch {
-                    throw MilkPresetError(path: file.path, line: nil, message: error.message, reason: .doesNotCompile)
-                }
-            }
-            return out
-        }
         let qNames = (1...FrameVariables.qCount).map { "q\($0)" }
         // Slots first, so the variables the renderer sets exist before the code that reads them.
-        writableSlots = try slots(FrameVariables.writable.map(\.name), frameMemory)
-        inputSlots = try slots(FrameVariables.inputs, frameMemory)
-        qSlots = try slots(qNames, frameMemory)
-        vertexInputSlots = try slots(FrameVariables.inputs, vertexMemory)
-        vertexQSlots = try slots(qNames, vertexMemory)
-        vertexMotionSlots = try slots(FrameVariables.vertexMotion, vertexMemory)
-        let position = try slots(["x", "y", "rad", "ang"], vertexMemory)
+        writableSlots = try Self.slots(file, FrameVariables.writable.map(\.name), frameMemory)
+        inputSlots = try Self.slots(file, FrameVariables.inputs, frameMemory)
+        qSlots = try Self.slots(file, qNames, frameMemory)
+        vertexInputSlots = try Self.slots(file, FrameVariables.inputs, vertexMemory)
+        vertexQSlots = try Self.slots(file, qNames, vertexMemory)
+        vertexMotionSlots = try Self.slots(file, FrameVariables.vertexMotion, vertexMemory)
+        let position = try Self.slots(file, ["x", "y", "rad", "ang"], vertexMemory)
         (vertexX, vertexY, vertexRadius, vertexAngle) = (position[0], position[1], position[2], position[3])
         starts = FrameVariables.writable.map { FrameVariables.start($0, in: file.values) }
-        initCode = try compile(file.perFrameInit, frameMemory, "per_frame_init")
-        perFrame = try compile(file.perFrame, frameMemory, "per_frame")
-        perVertex = try compile(file.perPixel, vertexMemory, "per_pixel")
+        initCode = try Self.compile(file, file.perFrameInit, frameMemory, "per_frame_init")
+        perFrame = try Self.compile(file, file.perFrame, frameMemory, "per_frame")
+        perVertex = try Self.compile(file, file.perPixel, vertexMemory, "per_pixel")
+        (waves, shapes) = try Self.customElements(file, globalBuffer: globalBuffer, seed: seed)
+        snapshots = [MemorySnapshot(frameMemory), MemorySnapshot(vertexMemory)]
+            + waves.flatMap { [MemorySnapshot($0.frameMemory), MemorySnapshot($0.pointMemory)] }
+            + shapes.map { MemorySnapshot($0.memory) }
+    }
+
+    /// The number `key` of `file`, or `fallback` when it is missing or not finite; clamped to ±10⁶.
+    private static func setting(_ file: MilkPresetFile, _ key: String, _ fallback: Float) -> Float {
+        guard let v = file.number(key), v.isFinite else { return fallback }
+        return Float(max(-1e6, min(1e6, v)))
+    }
+
+    /// `block` compiled on `memory`; an error names the section (`what`) and its line in `file`.
+    private static func compile(_ file: MilkPresetFile, _ block: CodeBlock, _ memory: ExpressionMemory,
+                                _ what: String) throws(MilkPresetError) -> ExpressionProgram {
+        do {
+            return try ExpressionProgram(compiling: block.text, memory: memory)
+        } catch {
+            throw MilkPresetError(path: file.path, line: block.line(atOffset: error.offset), message: "\(what): \(error.message)",
+                                  reason: .doesNotCompile)
+        }
+    }
+
+    /// The slots of the variables `names` in `memory` (created when new).
+    private static func slots(_ file: MilkPresetFile, _ names: [String], _ memory: ExpressionMemory) throws(MilkPresetError) -> [Int] {
+        var out: [Int] = []
+        for n in names {
+            do { out.append(try memory.slot(n)) } catch {
+                throw MilkPresetError(path: file.path, line: nil, message: error.message, reason: .doesNotCompile)
+            }
+        }
+        return out
+    }
+
+    /// The file's enabled custom waves and shapes, compiled (each with a seed of its own).
+    private static func customElements(_ file: MilkPresetFile, globalBuffer: MegaBuffer,
+                                       seed: UInt64) throws(MilkPresetError) -> ([CustomWave], [CustomShape]) {
         do {
             var waves: [CustomWave] = [], shapes: [CustomShape] = []
             for (i, code) in file.waves.enumerated() {
@@ -124,10 +141,7 @@ public final class MilkPreset {
                 let shape = try CustomShape(code: code, index: i, globalBuffer: globalBuffer, seed: seed &+ 20 &+ UInt64(i))
                 if shape.settings.enabled { shapes.append(shape) }
             }
-            self.waves = waves; self.shapes = shapes
-            snapshots = [MemorySnapshot(frameMemory), MemorySnapshot(vertexMemory)]
-                + waves.flatMap { [MemorySnapshot($0.frameMemory), MemorySnapshot($0.pointMemory)] }
-                + shapes.map { MemorySnapshot($0.memory) }
+            return (waves, shapes)
         } catch {
             throw MilkPresetError(path: file.path, line: error.line > 0 ? error.line : nil,
                                   message: "\(error.block): \(error.error.message)", reason: .doesNotCompile)
@@ -155,11 +169,11 @@ public final class MilkPreset {
     }
 
     /// The read-only inputs of one frame, in ``FrameVariables/inputs`` order.
-    public struct Inputs: Sendable {
-        public var time = 0.0, fps = 60.0, frame = 0.0, progress = 0.0
-        public var bass = 1.0, mid = 1.0, treb = 1.0, bassAtt = 1.0, midAtt = 1.0, trebAtt = 1.0
-        public var meshX = 48.0, meshY = 36.0, pixelsX = 1.0, pixelsY = 1.0, aspectX = 1.0, aspectY = 1.0
-        public init() {}
+    package struct Inputs: Sendable {
+        package var time = 0.0, fps = 60.0, frame = 0.0, progress = 0.0
+        package var bass = 1.0, mid = 1.0, treb = 1.0, bassAtt = 1.0, midAtt = 1.0, trebAtt = 1.0
+        package var meshX = 48.0, meshY = 36.0, pixelsX = 1.0, pixelsY = 1.0, aspectX = 1.0, aspectY = 1.0
+        package init() {}
         func value(_ i: Int) -> Double {
             switch i {
             case 0: time; case 1: fps; case 2: frame; case 3: progress; case 4: bass; case 5: mid; case 6: treb
@@ -171,7 +185,7 @@ public final class MilkPreset {
 
     /// Runs one frame's equations (the init equations first, on the first frame) and returns the
     /// per-frame values; ``q`` holds q1…q32 afterwards.
-    public func runFrame(_ inputs: Inputs) -> FrameValues {
+    package func runFrame(_ inputs: Inputs) -> FrameValues {
         for (i, s) in inputSlots.enumerated() { frameMemory[s] = inputs.value(i) }
         if !initialised {
             initialised = true
@@ -194,7 +208,7 @@ public final class MilkPreset {
 
     /// Warps every vertex of `mesh` for this frame: through the per-vertex equations when the preset
     /// has them (each vertex starting from the per-frame values), else all alike.
-    public func warp(_ mesh: WarpMesh, _ values: FrameValues, _ inputs: Inputs) {
+    package func warp(_ mesh: WarpMesh, _ values: FrameValues, _ inputs: Inputs) {
         let wobble = WarpMesh.Wobble(time: inputs.time, animationSpeed: warpAnimationSpeed, scale: warpScale)
         let motion = values.motion
         guard !perVertex.isEmpty else {

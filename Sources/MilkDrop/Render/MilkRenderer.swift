@@ -12,9 +12,9 @@ import MarbleCore
 /// 1.x's echo, gamma and filters. The feedback buffer may be smaller than the output (`scale`):
 /// MilkDrop's internal texture, scaled up bilinearly by the composite. A composite shader always runs
 /// at the buffer's size (in `prepare`, across the cores) and the finished picture is scaled up.
-public final class MilkRenderer {
+package final class MilkRenderer {
     /// The preset being drawn.
-    public let preset: MilkPreset
+    package let preset: MilkPreset
     private let mesh: WarpMesh
     private var buffers: [Texture] = []
     private var current = 0
@@ -31,26 +31,26 @@ public final class MilkRenderer {
     /// Random per preset in MilkDrop, repeatable here: the phases of the composite's tint.
     private let hueOffsets: (Float, Float, Float, Float)
     /// Disk textures the preset's shaders read that were missing or unreadable (replaced by a stand-in).
-    public var shaderStandIns: [String] { shaders?.standIns ?? [] }
+    package var shaderStandIns: [String] { shaders?.standIns ?? [] }
     /// What the preset's shaders cost a pixel of the feedback buffer (ns of one core; 0 without shaders).
-    public var shaderCostPerPixel: Float { shaders?.costPerPixel ?? 0 }
+    package var shaderCostPerPixel: Float { shaders?.costPerPixel ?? 0 }
     /// Whether the preset's HLSL warp and composite shaders run (each false when it has none, they are
     /// off, or it did not compile).
-    public var runsShaders: (warp: Bool, composite: Bool) { (shaders?.warp != nil, shaders?.composite != nil) }
+    package var runsShaders: (warp: Bool, composite: Bool) { (shaders?.warp != nil, shaders?.composite != nil) }
     /// The composite shader's corner tint, rewritten each frame.
     private var hue = [Float](repeating: 1, count: 12)
     /// The values of the last frame prepared.
-    public private(set) var values = FrameValues()
+    package private(set) var values = FrameValues()
     /// Frames prepared since the start.
-    public private(set) var frames = 0
+    package private(set) var frames = 0
     private var lastFrame = 0
     /// The feedback buffer's size.
-    public private(set) var bufferWidth = 0, bufferHeight = 0
+    package private(set) var bufferWidth = 0, bufferHeight = 0
     private var outputWidth = 0, outputHeight = 0
 
     /// A renderer for `preset` with a warp mesh of `meshColumns × meshRows` cells; `seed` fixes what
     /// MilkDrop draws at random (the tint's phases).
-    public convenience init(preset: MilkPreset, meshColumns: Int = 48, meshRows: Int = 36, seed: UInt64 = 0) {
+    package convenience init(preset: MilkPreset, meshColumns: Int = 48, meshRows: Int = 36, seed: UInt64 = 0) {
         self.init(preset: preset, meshColumns: meshColumns, meshRows: meshRows, seed: seed, textures: nil)
     }
 
@@ -73,7 +73,7 @@ public final class MilkRenderer {
     ///
     /// Without `compositeAtScale` (the automatic size), a preset whose shaders run gets at most the
     /// buffer `ShaderCost.automaticScale` affords.
-    public func configure(width: Int, height: Int, scale: Float, compositeAtScale: Bool = false) {
+    package func configure(width: Int, height: Int, scale: Float, compositeAtScale: Bool = false) {
         var s = scale > 0 && scale.isFinite ? min(1, scale) : 1
         if !compositeAtScale, let shaders {
             s = min(s, ShaderCost.automaticScale(costPerPixel: shaders.costPerPixel, width: width, height: height))
@@ -97,7 +97,7 @@ public final class MilkRenderer {
     }
 
     /// Runs one frame: equations, warp, drawing into the feedback buffer.
-    public func prepare(_ inputs: MilkPreset.Inputs, audio: MilkAudio, strips: (any StripRunner)?) {
+    package func prepare(_ inputs: MilkPreset.Inputs, audio: MilkAudio, strips: (any StripRunner)?) {
         guard !buffers.isEmpty else { return }
         var inputs = inputs
         inputs.meshX = Double(mesh.columns); inputs.meshY = Double(mesh.rows)
@@ -158,7 +158,7 @@ public final class MilkRenderer {
     }
 
     /// Draws the picture for `rows` of `target` (the output size given to `configure`), opaque.
-    public func composite(into target: TextureView, rows: Range<Int>) {
+    package func composite(into target: TextureView, rows: Range<Int>) {
         guard !buffers.isEmpty else { return }
         if picture != nil {
             upscalePass.draw(into: target, rows: rows)

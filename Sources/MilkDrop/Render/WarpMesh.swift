@@ -11,31 +11,31 @@ import MarbleCore
 /// wobble, rotation (`rot` about `cx`, `cy`) and translation (`dx`, `dy`), giving a texture coordinate
 /// (u right, v down, 0…1 on the picture: `dy` > 0 reads from above, so the picture moves down). The per-vertex values come from the per-frame values, changed
 /// per vertex by the preset's per-pixel equations when it has them (``MilkPreset/warp(_:_:_:)``).
-public final class WarpMesh {
+package final class WarpMesh {
     /// Cells across and down (MilkDrop's default 48 × 36).
-    public let columns: Int, rows: Int
+    package let columns: Int, rows: Int
     /// Texture coordinates per vertex, row by row from the top of the picture ((columns + 1) per row).
-    public private(set) var u: [Float], v: [Float]
+    package private(set) var u: [Float], v: [Float]
     /// Per vertex: its position in −1…1 (y down), radius and angle (`ang`, counter-clockwise on screen)
     /// as per-pixel equations see them.
-    public private(set) var positionX: [Float], positionY: [Float], radius: [Float], angle: [Float]
+    package private(set) var positionX: [Float], positionY: [Float], radius: [Float], angle: [Float]
     /// The aspect factors: for a wide picture `aspectY` = height / width and `aspectX` = 1 (MilkDrop's
     /// convention), so that rotations are circular on screen.
-    public private(set) var aspectX: Float = 1, aspectY: Float = 1
+    package private(set) var aspectX: Float = 1, aspectY: Float = 1
 
     /// The values one vertex is warped with (MilkDrop's per-vertex variables).
-    public struct Motion: Sendable, Equatable {
-        public var zoom: Float = 1, zoomExponent: Float = 1, rotation: Float = 0, warp: Float = 1
-        public var centerX: Float = 0.5, centerY: Float = 0.5, dx: Float = 0, dy: Float = 0
-        public var stretchX: Float = 1, stretchY: Float = 1
-        public init() {}
+    package struct Motion: Sendable, Equatable {
+        package var zoom: Float = 1, zoomExponent: Float = 1, rotation: Float = 0, warp: Float = 1
+        package var centerX: Float = 0.5, centerY: Float = 0.5, dx: Float = 0, dy: Float = 0
+        package var stretchX: Float = 1, stretchY: Float = 1
+        package init() {}
     }
 
     /// The warp's animation for this frame: `time × fWarpAnimSpeed` and `1 / fWarpScale`.
-    public struct Wobble: Sendable {
+    package struct Wobble: Sendable {
         var time: Float, inverseScale: Float
         var f0: Float, f1: Float, f2: Float, f3: Float
-        public init(time: Double, animationSpeed: Float, scale: Float) {
+        package init(time: Double, animationSpeed: Float, scale: Float) {
             let t = Float(time.truncatingRemainder(dividingBy: 10_000)) * animationSpeed
             self.time = t
             inverseScale = scale != 0 && scale.isFinite ? 1 / scale : 1
@@ -47,7 +47,7 @@ public final class WarpMesh {
     }
 
     /// A mesh of `columns × rows` cells (each at least 1).
-    public init(columns: Int, rows: Int) {
+    package init(columns: Int, rows: Int) {
         self.columns = max(1, columns)
         self.rows = max(1, rows)
         let n = (self.columns + 1) * (self.rows + 1)
@@ -56,7 +56,7 @@ public final class WarpMesh {
     }
 
     /// Places the vertices for a picture of `width × height` (radius and angle depend on its shape).
-    public func configure(width: Int, height: Int) {
+    package func configure(width: Int, height: Int) {
         aspectX = height > width ? Float(width) / Float(height) : 1
         aspectY = width > height ? Float(height) / Float(width) : 1
         var k = 0
@@ -72,12 +72,12 @@ public final class WarpMesh {
     }
 
     /// Vertices, `(columns + 1) × (rows + 1)`.
-    public var vertexCount: Int { (columns + 1) * (rows + 1) }
+    package var vertexCount: Int { (columns + 1) * (rows + 1) }
 
     /// Sets vertex `k`'s texture coordinate from its motion values. Non-finite results (a preset
     /// dividing by zero) become the vertex's own position, so one bad vertex cannot poison the picture.
     @inline(__always)
-    public func warp(vertex k: Int, _ m: Motion, _ wobble: Wobble) {
+    package func warp(vertex k: Int, _ m: Motion, _ wobble: Wobble) {
         let x = positionX[k], y = positionY[k]
         let zoom2 = powf(m.zoom, powf(m.zoomExponent, radius[k] * 2 - 1))
         let inverse = 1 / zoom2
@@ -107,7 +107,7 @@ public final class WarpMesh {
 
     /// Where the warp reads the previous frame for texture point `p` (u right, v down, 0…1): the
     /// mesh's coordinates interpolated at `p` (what motion vectors show).
-    public func sample(_ p: SIMD2<Float>) -> SIMD2<Float> {
+    package func sample(_ p: SIMD2<Float>) -> SIMD2<Float> {
         let gx = max(0, min(Float(columns) - 0.0001, p.x * Float(columns)))
         let gy = max(0, min(Float(rows) - 0.0001, p.y * Float(rows)))
         let i = Int(gx), j = Int(gy), fx = gx - Float(i), fy = gy - Float(j)
@@ -120,7 +120,7 @@ public final class WarpMesh {
     }
 
     /// Every vertex with the same motion (a preset without per-pixel equations).
-    public func warpAll(_ m: Motion, _ wobble: Wobble) {
+    package func warpAll(_ m: Motion, _ wobble: Wobble) {
         for k in 0..<vertexCount { warp(vertex: k, m, wobble) }
     }
 }

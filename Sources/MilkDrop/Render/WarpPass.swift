@@ -64,51 +64,71 @@ final class WarpPass: StripTask, @unchecked Sendable {
                     let start = Float(x) + 0.5 - Float(cell) * cellWidth
                     // Texel coordinates in 1/65536 texel; `(c + 128) >> 8` rounds to the 1/256 steps
                     // the sampler uses (an arithmetic shift: also below zero).
-                    var tx = Int(((u0 + du * start) * scaleX - 128) * 256), ty = Int(((v0 + dv * start) * scaleY - 128) * 256)
+                    let tx = Int(((u0 + du * start) * scaleX - 128) * 256), ty = Int(((v0 + dv * start) * scaleY - 128) * 256)
                     let stepX = Int(du * scaleX * 256), stepY = Int(dv * scaleY * 256)
                     let last = end - 1 - x
                     let x0 = (tx &+ 128) >> 16, x1 = (tx &+ stepX &* last &+ 128) >> 16
                     let y0 = (ty &+ 128) >> 16, y1 = (ty &+ stepY &* last &+ 128) >> 16
                     if min(x0, x1) >= 0 && max(x0, x1) < sw - 1 && min(y0, y1) >= 0 && max(y0, y1) < sh - 1 {
-                        // Every read of the run is inside: no edge handling; four pixels a step.
-                        while x + 4 <= end {
-                            var a = SIMD4<UInt32>(), b = a, c = a, d = a, wx = a, wy = a
-                            for k in 0..<4 {
-                                let fx = (tx &+ 128) >> 8, fy = (ty &+ 128) >> 8
-                                let p0 = base + ((fy >> 8) &* stride &+ (fx >> 8))
-                                a[k] = p0[0]; b[k] = p0[1]; c[k] = p0[stride]; d[k] = p0[stride + 1]
-                                wx[k] = UInt32(truncatingIfNeeded: fx & 255); wy[k] = UInt32(truncatingIfNeeded: fy & 255)
-                                tx &+= stepX; ty &+= stepY
-                            }
-                            let pixels = WarpPass.bilinear4(a, b, c, d, wx, wy, decay)
-                            (UnsafeMutableRawPointer(out + x)).storeBytes(of: pixels, as: SIMD4<UInt32>.self)
-                            x += 4
-                        }
-                        while x < end {
-                            let fx = (tx &+ 128) >> 8, fy = (ty &+ 128) >> 8
-                            let p0 = base + ((fy >> 8) &* stride &+ (fx >> 8))
-                            let ax = UInt32(truncatingIfNeeded: fx & 255), ay = UInt32(truncatingIfNeeded: fy & 255)
-                            let top = PackedPixels.lerp(p0[0], p0[1], ax)
-                            let bottom = PackedPixels.lerp(p0[stride], p0[stride + 1], ax)
-                            out[x] = PackedPixels.scale(PackedPixels.lerp(top, bottom, ay), decay)
-                            tx &+= stepX; ty &+= stepY
-                            x += 1
-                        }
+                        Self.insideRun(out, x, end, tx: tx, ty: ty, stepX: stepX, stepY: stepY, base: base, stride: stride, decay: decay)
                     } else {
-                        while x < end {
-                            let (xa, xb, ax) = xAxis.split((tx &+ 128) >> 8)
-                            let (ya, yb, ay) = yAxis.split((ty &+ 128) >> 8)
-                            let ra = base + ya &* stride, rb = base + yb &* stride
-                            let p = PackedPixels.lerp(PackedPixels.lerp(ra[xa], ra[xb], ax), PackedPixels.lerp(rb[xa], rb[xb], ax), ay)
-                            out[x] = PackedPixels.scale(p, decay)
-                            tx &+= stepX; ty &+= stepY
-                            x += 1
-                        }
+                        Self.edgeRun(out, x, end, tx: tx, ty: ty, stepX: stepX, stepY: stepY, base: base, stride: stride,
+                                     xAxis: xAxis, yAxis: yAxis, decay: decay)
                     }
+                    x = end
                 }
             }
         }
         }
+        }
+    }
+
+    /// Pixels `start..<end` of a row (`out`) whose reads, from texel coordinate `tx`, `ty` (1/65536
+    /// texel) in steps of `stepX`, `stepY`, all fall inside the picture: no edge handling, four a step.
+    @inline(__always)
+    private static func insideRun(_ out: UnsafeMutablePointer<UInt32>, _ start: Int, _ end: Int, tx: Int, ty: Int,
+                                  stepX: Int, stepY: Int, base: UnsafePointer<UInt32>, stride: Int, decay: UInt32) {
+        var x = start, tx = tx, ty = ty
+        while x + 4 <= end {
+            var a = SIMD4<UInt32>(), b = a, c = a, d = a, wx = a, wy = a
+            for k in 0..<4 {
+                let fx = (tx &+ 128) >> 8, fy = (ty &+ 128) >> 8
+                let p0 = base + ((fy >> 8) &* stride &+ (fx >> 8))
+                a[k] = p0[0]; b[k] = p0[1]; c[k] = p0[stride]; d[k] = p0[stride + 1]
+                wx[k] = UInt32(truncatingIfNeeded: fx & 255); wy[k] = UInt32(truncatingIfNeeded: fy & 255)
+                tx &+= stepX; ty &+= stepY
+            }
+            let pixels = WarpPass.bilinear4(a, b, c, d, wx, wy, decay)
+            (UnsafeMutableRawPointer(out + x)).storeBytes(of: pixels, as: SIMD4<UInt32>.self)
+            x += 4
+        }
+        while x < end {
+            let fx = (tx &+ 128) >> 8, fy = (ty &+ 128) >> 8
+            let p0 = base + ((fy >> 8) &* stride &+ (fx >> 8))
+            let ax = UInt32(truncatingIfNeeded: fx & 255), ay = UInt32(truncatingIfNeeded: fy & 255)
+            let top = PackedPixels.lerp(p0[0], p0[1], ax)
+            let bottom = PackedPixels.lerp(p0[stride], p0[stride + 1], ax)
+            out[x] = PackedPixels.scale(PackedPixels.lerp(top, bottom, ay), decay)
+            tx &+= stepX; ty &+= stepY
+            x += 1
+        }
+    }
+
+    /// Pixels `start..<end` of a row as in `insideRun`, but some reads fall outside: each is wrapped or
+    /// clamped by the axes, one pixel at a time.
+    @inline(__always)
+    private static func edgeRun(_ out: UnsafeMutablePointer<UInt32>, _ start: Int, _ end: Int, tx: Int, ty: Int,
+                                stepX: Int, stepY: Int, base: UnsafePointer<UInt32>, stride: Int,
+                                xAxis: TexelAxis, yAxis: TexelAxis, decay: UInt32) {
+        var x = start, tx = tx, ty = ty
+        while x < end {
+            let (xa, xb, ax) = xAxis.split((tx &+ 128) >> 8)
+            let (ya, yb, ay) = yAxis.split((ty &+ 128) >> 8)
+            let ra = base + ya &* stride, rb = base + yb &* stride
+            let p = PackedPixels.lerp(PackedPixels.lerp(ra[xa], ra[xb], ax), PackedPixels.lerp(rb[xa], rb[xb], ax), ay)
+            out[x] = PackedPixels.scale(p, decay)
+            tx &+= stepX; ty &+= stepY
+            x += 1
         }
     }
 }

@@ -25,23 +25,42 @@ extension ShaderLowering {
     ]
 
     mutating func intrinsic(_ name: String, _ arguments: [ShaderExpression], line: Int) throws(ShaderFault) -> ShaderValue {
-        func arity(_ n: Int) throws(ShaderFault) {
-            guard arguments.count == n else { throw ShaderFault(line, "\(name) takes \(n) arguments, not \(arguments.count)", .typeMismatch) }
+        switch name {
+        case "tex2D", "tex2Dlod", "tex2Dbias", "tex2Dproj", "tex2Dgrad", "tex3D", "tex3Dlod", "tex3Dbias":
+            return try texture(name, arguments, line: line)
+        default: break
         }
+        if let value = try tabulated(name, arguments, line: line) { return value }
+        if let value = try scaled(name, arguments, line: line) { return value }
+        if let value = try geometric(name, arguments, line: line) { return value }
+        if let value = try reflected(name, arguments, line: line) { return value }
+        if let value = try matrixOrReduction(name, arguments, line: line) { return value }
+        if let value = try writingOutputs(name, arguments, line: line) { return value }
+        if Self.unsupported.contains(name) { throw ShaderFault(line, "\(name) is not supported", .unsupported(name)) }
+        throw ShaderFault(line, "unknown function \"\(name)\"", .unknownIdentifier)
+    }
+
+    /// Throws unless `name` has `n` arguments.
+    private static func arity(_ n: Int, _ name: String, _ arguments: [ShaderExpression], line: Int) throws(ShaderFault) {
+        guard arguments.count == n else { throw ShaderFault(line, "\(name) takes \(n) arguments, not \(arguments.count)", .typeMismatch) }
+    }
+
+    /// The component-wise intrinsics of the unary, binary and ternary tables; nil for another name.
+    private mutating func tabulated(_ name: String, _ arguments: [ShaderExpression], line: Int) throws(ShaderFault) -> ShaderValue? {
         if let f = Self.unaries[name] {
-            try arity(1)
+            try Self.arity(1, name, arguments, line: line)
             let a = try floats(try expression(arguments[0]), line: line)
             return ShaderValue(type: a.type, parts: try a.parts.map { (p) throws(ShaderFault) in try emitter.unary(f, p) })
         }
         if let f = Self.binaries[name] {
-            try arity(2)
+            try Self.arity(2, name, arguments, line: line)
             let (a, b) = try pair(arguments, line: line)
             var parts: [Int32] = []
             for k in a.parts.indices { parts.append(try emitter.binary(f, a.parts[k], b.parts[k])) }
             return ShaderValue(type: a.type, parts: parts)
         }
         if let f = Self.ternaries[name] {
-            try arity(3)
+            try Self.arity(3, name, arguments, line: line)
             let values = try arguments.map { (a) throws(ShaderFault) in try expression(a) }
             guard let ab = ShaderType.combined(values[0].type, values[1].type), let type = ShaderType.combined(ab, values[2].type) else {
                 throw ShaderFault(line, "the arguments of \(name) do not combine", .typeMismatch)
@@ -52,49 +71,66 @@ extension ShaderLowering {
             for k in 0..<t.count { parts.append(try emitter.ternary(f, c[0].parts[k], c[1].parts[k], c[2].parts[k])) }
             return ShaderValue(type: t, parts: parts)
         }
+        return nil
+    }
+
+    /// `degrees`, `radians` and `ldexp`: each component times a factor; nil for another name.
+    private mutating func scaled(_ name: String, _ arguments: [ShaderExpression], line: Int) throws(ShaderFault) -> ShaderValue? {
         switch name {
-        case "tex2D", "tex2Dlod", "tex2Dbias", "tex2Dproj", "tex2Dgrad", "tex3D", "tex3Dlod", "tex3Dbias":
-            return try texture(name, arguments, line: line)
         case "degrees", "radians":
-            try arity(1)
+            try Self.arity(1, name, arguments, line: line)
             let a = try floats(try expression(arguments[0]), line: line)
             let factor = emitter.constant(name == "degrees" ? 57.29577951308232 : 0.017453292519943295)
             return ShaderValue(type: a.type, parts: try a.parts.map { (p) throws(ShaderFault) in try emitter.binary(.multiply, p, factor) })
         case "ldexp":
-            try arity(2)
+            try Self.arity(2, name, arguments, line: line)
             let (a, b) = try pair(arguments, line: line)
             var parts: [Int32] = []
             for k in a.parts.indices { parts.append(try emitter.binary(.multiply, a.parts[k], try emitter.unary(.exp2, b.parts[k]))) }
             return ShaderValue(type: a.type, parts: parts)
+        default: return nil
+        }
+    }
+
+    /// `dot`, `length`, `distance`, `normalize` and `cross`; nil for another name.
+    private mutating func geometric(_ name: String, _ arguments: [ShaderExpression], line: Int) throws(ShaderFault) -> ShaderValue? {
+        switch name {
         case "dot":
-            try arity(2)
+            try Self.arity(2, name, arguments, line: line)
             let (a, b) = try pair(arguments, line: line)
             return ShaderValue(type: .float, parts: [try sumOfProducts(a.parts, b.parts)])
         case "length":
-            try arity(1)
+            try Self.arity(1, name, arguments, line: line)
             let a = try floats(try expression(arguments[0]), line: line)
             return ShaderValue(type: .float, parts: [try length(a.parts)])
         case "distance":
-            try arity(2)
+            try Self.arity(2, name, arguments, line: line)
             let (a, b) = try pair(arguments, line: line)
             var d: [Int32] = []
             for k in a.parts.indices { d.append(try emitter.binary(.subtract, a.parts[k], b.parts[k])) }
             return ShaderValue(type: .float, parts: [try length(d)])
         case "normalize":
-            try arity(1)
+            try Self.arity(1, name, arguments, line: line)
             let a = try floats(try expression(arguments[0]), line: line)
             let scale = try emitter.unary(.rsqrt, try sumOfProducts(a.parts, a.parts))
             return ShaderValue(type: a.type, parts: try a.parts.map { (p) throws(ShaderFault) in try emitter.binary(.multiply, p, scale) })
         case "cross":
-            try arity(2)
+            try Self.arity(2, name, arguments, line: line)
             let a = try convert(try expression(arguments[0]), to: .float(3), line: line, explicit: false).parts
             let b = try convert(try expression(arguments[1]), to: .float(3), line: line, explicit: false).parts
             func term(_ i: Int, _ j: Int) throws(ShaderFault) -> Int32 {
                 try emitter.binary(.subtract, try emitter.binary(.multiply, a[i], b[j]), try emitter.binary(.multiply, a[j], b[i]))
             }
             return ShaderValue(type: .float(3), parts: [try term(1, 2), try term(2, 0), try term(0, 1)])
+        default: return nil
+        }
+    }
+
+    /// `reflect`, `refract` and `faceforward`; nil for another name.
+    private mutating func reflected(_ name: String, _ arguments: [ShaderExpression], line: Int) throws(ShaderFault) -> ShaderValue? {
+        switch name {
         case "reflect":
-            try arity(2)
+            try Self.arity(2, name, arguments, line: line)
             let (i, n) = try pair(arguments, line: line)
             let twice = try emitter.binary(.multiply, emitter.constant(2), try sumOfProducts(n.parts, i.parts))
             var parts: [Int32] = []
@@ -103,7 +139,7 @@ extension ShaderLowering {
             }
             return ShaderValue(type: i.type, parts: parts)
         case "refract":
-            try arity(3)
+            try Self.arity(3, name, arguments, line: line)
             let (i, n) = try pair(Array(arguments.prefix(2)), line: line)
             let eta = try convert(try expression(arguments[2]), to: .float, line: line, explicit: false).parts[0]
             let cosine = try sumOfProducts(n.parts, i.parts)
@@ -118,31 +154,53 @@ extension ShaderLowering {
                 parts.append(try emitter.ternary(.select, inside, r, emitter.constant(0)))
             }
             return ShaderValue(type: i.type, parts: parts)
+        case "faceforward":
+            try Self.arity(3, name, arguments, line: line)
+            let n = try floats(try expression(arguments[0]), line: line)
+            let (i, g) = try pair(Array(arguments.dropFirst()), line: line)
+            let flip = try emitter.binary(.less, try sumOfProducts(i.parts, g.parts), emitter.constant(0))
+            var parts: [Int32] = []
+            for p in n.parts { parts.append(try emitter.ternary(.select, flip, p, try emitter.unary(.negate, p))) }
+            return ShaderValue(type: n.type, parts: parts)
+        default: return nil
+        }
+    }
+
+    /// `any`, `all`, `mul`, `transpose` and `determinant`; nil for another name.
+    private mutating func matrixOrReduction(_ name: String, _ arguments: [ShaderExpression], line: Int) throws(ShaderFault) -> ShaderValue? {
+        switch name {
         case "any", "all":
-            try arity(1)
+            try Self.arity(1, name, arguments, line: line)
             let a = try expression(arguments[0])
             var r = try emitter.unary(.bool, a.parts[0])
             for p in a.parts.dropFirst() { r = try emitter.binary(name == "any" ? .or : .and, r, p) }
             return ShaderValue(type: .bool, parts: [r])
         case "mul":
-            try arity(2)
+            try Self.arity(2, name, arguments, line: line)
             return try multiply(try expression(arguments[0]), try expression(arguments[1]), line: line)
         case "transpose":
-            try arity(1)
+            try Self.arity(1, name, arguments, line: line)
             let m = try expression(arguments[0])
             guard m.type.isMatrix else { return m }
             var parts: [Int32] = []
             for c in 0..<m.type.columns { for r in 0..<m.type.rows { parts.append(m.parts[r * m.type.columns + c]) } }
             return ShaderValue(type: .matrix(m.type.base, m.type.columns, m.type.rows), parts: parts)
         case "determinant":
-            try arity(1)
+            try Self.arity(1, name, arguments, line: line)
             let m = try expression(arguments[0])
             guard m.type.isMatrix, m.type.rows == m.type.columns else {
                 throw ShaderFault(line, "determinant needs a square matrix", .typeMismatch)
             }
             return ShaderValue(type: .float, parts: [try determinant(m.parts, size: m.type.rows)])
+        default: return nil
+        }
+    }
+
+    /// `sincos` and `modf`, which write some of their results to their arguments; nil for another name.
+    private mutating func writingOutputs(_ name: String, _ arguments: [ShaderExpression], line: Int) throws(ShaderFault) -> ShaderValue? {
+        switch name {
         case "sincos":
-            try arity(3)
+            try Self.arity(3, name, arguments, line: line)
             let x = try floats(try expression(arguments[0]), line: line)
             let sine = ShaderValue(type: x.type, parts: try x.parts.map { (p) throws(ShaderFault) in try emitter.unary(.sin, p) })
             let cosine = ShaderValue(type: x.type, parts: try x.parts.map { (p) throws(ShaderFault) in try emitter.unary(.cos, p) })
@@ -152,7 +210,7 @@ extension ShaderLowering {
             }
             return ShaderValue(type: .float, parts: [emitter.constant(0)])
         case "modf":
-            try arity(2)
+            try Self.arity(2, name, arguments, line: line)
             let x = try floats(try expression(arguments[0]), line: line)
             let whole = try x.parts.map { (p) throws(ShaderFault) in try emitter.unary(.trunc, p) }
             let place = try self.place(arguments[1])
@@ -160,17 +218,7 @@ extension ShaderLowering {
             var parts: [Int32] = []
             for k in x.parts.indices { parts.append(try emitter.binary(.subtract, x.parts[k], whole[k])) }
             return ShaderValue(type: x.type, parts: parts)
-        case "faceforward":
-            try arity(3)
-            let n = try floats(try expression(arguments[0]), line: line)
-            let (i, g) = try pair(Array(arguments.dropFirst()), line: line)
-            let flip = try emitter.binary(.less, try sumOfProducts(i.parts, g.parts), emitter.constant(0))
-            var parts: [Int32] = []
-            for p in n.parts { parts.append(try emitter.ternary(.select, flip, p, try emitter.unary(.negate, p))) }
-            return ShaderValue(type: n.type, parts: parts)
-        default:
-            if Self.unsupported.contains(name) { throw ShaderFault(line, "\(name) is not supported", .unsupported(name)) }
-            throw ShaderFault(line, "unknown function \"\(name)\"", .unknownIdentifier)
+        default: return nil
         }
     }
 

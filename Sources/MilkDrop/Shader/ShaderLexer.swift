@@ -54,56 +54,61 @@ enum ShaderLexer {
                 continue
             }
             if c == UInt8(ascii: "/") && at(i + 1) == UInt8(ascii: "*") {
-                i += 2
-                while i < bytes.count && !(bytes[i] == UInt8(ascii: "*") && at(i + 1) == UInt8(ascii: "/")) {
-                    if bytes[i] == 0x0A { line += 1; logical += 1 }
-                    i += 1
-                }
-                i = min(bytes.count, i + 2)
+                let (end, newlines) = blockCommentEnd(bytes, from: i)
+                line += newlines; logical += newlines
+                i = end
                 spaced = true
                 continue
             }
-            let start = i
-            func push(_ kind: ShaderToken.Kind, _ end: Int) {
-                out.append(ShaderToken(kind: kind, text: String(decoding: bytes[start..<end], as: UTF8.self),
-                                       line: line, logicalLine: logical, spaced: spaced))
-                spaced = false; lineStart = false
-                i = end
-            }
-            if isDigit(c) || (c == UInt8(ascii: ".") && isDigit(at(i + 1))) {
-                let (value, isInteger, end) = try number(bytes, from: i, line: line)
-                push(.number(value, isInteger: isInteger), end)
-                continue
-            }
-            if isNameStart(c) {
-                var end = i + 1
-                while isNameStart(at(end)) || isDigit(at(end)) { end += 1 }
-                push(.identifier, end)
-                continue
-            }
-            if c == UInt8(ascii: "\"") {
-                // A string (only `#include "file"` has one); the parser refuses it anywhere else.
-                var end = i + 1
-                while end < bytes.count && bytes[end] != UInt8(ascii: "\"") && bytes[end] != 0x0A { end += 1 }
-                push(.symbol, min(bytes.count, end + 1))
-                continue
-            }
-            if c == UInt8(ascii: "#") {
-                if lineStart { push(.directive, i + 1) } else { throw ShaderFault(line, "unexpected \"#\"") }
-                continue
-            }
-            if i + 3 <= bytes.count, threeCharacter.contains(String(decoding: bytes[i..<i + 3], as: UTF8.self)) {
-                push(.symbol, i + 3); continue
-            }
-            if i + 2 <= bytes.count, twoCharacter.contains(String(decoding: bytes[i..<i + 2], as: UTF8.self)) {
-                push(.symbol, i + 2); continue
-            }
-            if single.contains(c) { push(.symbol, i + 1); continue }
-            var end = i + 1
-            while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end += 1 }
-            throw ShaderFault(line, "unexpected character \"\(String(decoding: bytes[i..<end], as: UTF8.self))\"")
+            let (kind, end) = try token(bytes, at: i, lineStart: lineStart, line: line)
+            out.append(ShaderToken(kind: kind, text: String(decoding: bytes[i..<end], as: UTF8.self),
+                                   line: line, logicalLine: logical, spaced: spaced))
+            spaced = false; lineStart = false
+            i = end
         }
         return out
+    }
+
+    /// Where the `/* */` comment starting at `start` ends (after its `*/`, or at the end of the text),
+    /// and how many line breaks it holds.
+    private static func blockCommentEnd(_ bytes: [UInt8], from start: Int) -> (end: Int, newlines: Int) {
+        var i = start + 2, newlines = 0
+        while i < bytes.count && !(bytes[i] == UInt8(ascii: "*") && i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "/")) {
+            if bytes[i] == 0x0A { newlines += 1 }
+            i += 1
+        }
+        return (min(bytes.count, i + 2), newlines)
+    }
+
+    /// The kind of the token starting at `i` (not white space or a comment) and where it ends.
+    private static func token(_ bytes: [UInt8], at i: Int, lineStart: Bool, line: Int) throws(ShaderFault) -> (ShaderToken.Kind, Int) {
+        func at(_ k: Int) -> UInt8 { k < bytes.count ? bytes[k] : 0 }
+        let c = bytes[i]
+        if isDigit(c) || (c == UInt8(ascii: ".") && isDigit(at(i + 1))) {
+            let (value, isInteger, end) = try number(bytes, from: i, line: line)
+            return (.number(value, isInteger: isInteger), end)
+        }
+        if isNameStart(c) {
+            var end = i + 1
+            while isNameStart(at(end)) || isDigit(at(end)) { end += 1 }
+            return (.identifier, end)
+        }
+        if c == UInt8(ascii: "\"") {
+            // A string (only `#include "file"` has one); the parser refuses it anywhere else.
+            var end = i + 1
+            while end < bytes.count && bytes[end] != UInt8(ascii: "\"") && bytes[end] != 0x0A { end += 1 }
+            return (.symbol, min(bytes.count, end + 1))
+        }
+        if c == UInt8(ascii: "#") {
+            guard lineStart else { throw ShaderFault(line, "unexpected \"#\"") }
+            return (.directive, i + 1)
+        }
+        if i + 3 <= bytes.count, threeCharacter.contains(String(decoding: bytes[i..<i + 3], as: UTF8.self)) { return (.symbol, i + 3) }
+        if i + 2 <= bytes.count, twoCharacter.contains(String(decoding: bytes[i..<i + 2], as: UTF8.self)) { return (.symbol, i + 2) }
+        if single.contains(c) { return (.symbol, i + 1) }
+        var end = i + 1
+        while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end += 1 }
+        throw ShaderFault(line, "unexpected character \"\(String(decoding: bytes[i..<end], as: UTF8.self))\"")
     }
 
     /// A number starting at `i`: its value, whether it is an integer literal, and where it ends.

@@ -27,6 +27,23 @@ extension ShaderLowering {
             throw ShaderFault(line, "calls nested more than \(ShaderLimits.callDepth) deep", .tooLarge)
         }
         try step(line, cost: scopes[0].count / 32)
+        let (bound, places) = try bindArguments(function, arguments, line: line)
+        let (outputs, result) = try lowerBody(of: function, named: name, bound: bound)
+        for (k, place) in places.enumerated() {
+            guard let place else { continue }
+            let value = ShaderValue(type: function.parameters[k].type, parts: outputs[k])
+            try write(place, try convert(value, to: place.type, line: line, explicit: false))
+        }
+        guard let result, let type = function.returnType else {
+            return ShaderValue(type: .float, parts: [emitter.constant(0)])
+        }
+        return ShaderValue(type: type, parts: values[result])
+    }
+
+    /// Each parameter's initial value (an `in` argument's value, an `inout` one's current value, zero for
+    /// `out`), and the place an `out` or `inout` argument is written back to (nil for `in`).
+    private mutating func bindArguments(_ function: ShaderFunction, _ arguments: [ShaderExpression],
+                                        line: Int) throws(ShaderFault) -> ([ShaderValue], [Place?]) {
         var bound: [ShaderValue] = []
         var places: [Place?] = []
         for (parameter, argument) in zip(function.parameters, arguments) {
@@ -41,6 +58,13 @@ extension ShaderLowering {
                 bound.append(try convert(initial, to: parameter.type, line: line, explicit: false))
             }
         }
+        return (bound, places)
+    }
+
+    /// Lowers `function`'s body in a scope of its own (the globals and its parameters, bound to `bound`),
+    /// the caller's state restored after; the parameters' final values and the result variable, if any.
+    private mutating func lowerBody(of function: ShaderFunction, named name: String,
+                                    bound: [ShaderValue]) throws(ShaderFault) -> ([[Int32]], Int?) {
         let savedScopes = scopes, savedAlive = alive, savedLanes = lanes, savedLoops = loops, savedFunctions = functions
         // Restored however the body ends (an error unwinds through the caller's blocks too).
         defer { scopes = savedScopes; loops = savedLoops; lanes = savedLanes; alive = savedAlive; functions = savedFunctions }
@@ -66,23 +90,19 @@ extension ShaderLowering {
         loops = savedLoops
         lanes = savedLanes
         alive = savedAlive
-        if let savedAlive {
-            for (k, id) in globals.enumerated() where values[id] != before[k] {
-                var merged = before[k]
-                for c in merged.indices where values[id][c] != before[k][c] {
-                    merged[c] = try emitter.ternary(.select, savedAlive, values[id][c], before[k][c])
-                }
-                bind(id, merged)
+        if let savedAlive { try keepGlobals(globals, as: before, whereNot: savedAlive) }
+        return (outputs, result)
+    }
+
+    /// The `globals` the body changed, kept at their values from `before` the call in the lanes where
+    /// `alive` (the caller's live-lane mask) is off.
+    private mutating func keepGlobals(_ globals: [Int], as before: [[Int32]], whereNot alive: Int32) throws(ShaderFault) {
+        for (k, id) in globals.enumerated() where values[id] != before[k] {
+            var merged = before[k]
+            for c in merged.indices where values[id][c] != before[k][c] {
+                merged[c] = try emitter.ternary(.select, alive, values[id][c], before[k][c])
             }
+            bind(id, merged)
         }
-        for (k, place) in places.enumerated() {
-            guard let place else { continue }
-            let value = ShaderValue(type: function.parameters[k].type, parts: outputs[k])
-            try write(place, try convert(value, to: place.type, line: line, explicit: false))
-        }
-        guard let result, let type = function.returnType else {
-            return ShaderValue(type: .float, parts: [emitter.constant(0)])
-        }
-        return ShaderValue(type: type, parts: values[result])
     }
 }

@@ -17,46 +17,17 @@ extension ShaderLowering {
         case .name(let name):
             return try read(name, line: e.line)
         case .unary(let op, let a):
-            let value = try expression(a)
-            switch op {
-            case "+": return value
-            case "-":
-                let type = value.type.base == .bool ? value.type.with(.int) : value.type
-                return ShaderValue(type: type, parts: try value.parts.map { (p) throws(ShaderFault) in try emitter.unary(.negate, p) })
-            case "!":
-                return ShaderValue(type: value.type.with(.bool), parts: try value.parts.map { (p) throws(ShaderFault) in try emitter.unary(.not, p) })
-            default:
-                throw ShaderFault(e.line, "the bitwise operator \(op) is not supported", .unsupported("bitwise operator"))
-            }
+            return try unary(op, a, line: e.line)
         case .increment(let op, let target, let isPrefix):
-            let place = try self.place(target)
-            let old = read(place)
-            let one = ShaderValue(type: .int, parts: [emitter.constant(1)])
-            let new = try convert(try arithmetic(op == "++" ? "+" : "-", old, one, line: e.line), to: place.type, line: e.line, explicit: false)
-            try write(place, new)
-            return isPrefix ? new : old
+            return try increment(op, target, isPrefix: isPrefix, line: e.line)
         case .binary(let op, let a, let b):
             let x = try expression(a)
             let y = try expression(b)
             return try arithmetic(op, x, y, line: e.line)
         case .assign(let op, let target, let source):
-            let place = try self.place(target)
-            var value = try expression(source)
-            if !op.isEmpty { value = try arithmetic(op, read(place), value, line: e.line) }
-            let new = try convert(value, to: place.type, line: e.line, explicit: false)
-            try write(place, new)
-            return new
+            return try assign(op, target, source, line: e.line)
         case .conditional(let c, let a, let b):
-            let condition = try expression(c)
-            let x = try expression(a), y = try expression(b)
-            guard let type = ShaderType.combined(x.type, y.type) else { throw mismatch(x.type, y.type, line: e.line) }
-            let resultType = x.type.base == .bool && y.type.base == .bool ? type.with(.bool) : type
-            let xs = try convert(x, to: resultType, line: e.line, explicit: false)
-            let ys = try convert(y, to: resultType, line: e.line, explicit: false)
-            let cs = try convert(condition, to: resultType.with(.bool), line: e.line, explicit: false)
-            var parts: [Int32] = []
-            for k in 0..<resultType.count { parts.append(try emitter.ternary(.select, cs.parts[k], xs.parts[k], ys.parts[k])) }
-            return ShaderValue(type: resultType, parts: parts)
+            return try conditional(c, a, b, line: e.line)
         case .call(let name, let arguments):
             return try call(name, arguments, line: e.line)
         case .cast(let type, let a):
@@ -73,6 +44,57 @@ extension ShaderLowering {
             _ = try expression(a)
             return try expression(b)
         }
+    }
+
+    /// `+a`, `-a` (a `bool` negated is an `int`) or `!a`.
+    private mutating func unary(_ op: String, _ a: ShaderExpression, line: Int) throws(ShaderFault) -> ShaderValue {
+        let value = try expression(a)
+        switch op {
+        case "+": return value
+        case "-":
+            let type = value.type.base == .bool ? value.type.with(.int) : value.type
+            return ShaderValue(type: type, parts: try value.parts.map { (p) throws(ShaderFault) in try emitter.unary(.negate, p) })
+        case "!":
+            return ShaderValue(type: value.type.with(.bool), parts: try value.parts.map { (p) throws(ShaderFault) in try emitter.unary(.not, p) })
+        default:
+            throw ShaderFault(line, "the bitwise operator \(op) is not supported", .unsupported("bitwise operator"))
+        }
+    }
+
+    /// `++x`, `x++`, `--x` or `x--`: the new value when `isPrefix`, else the old one.
+    private mutating func increment(_ op: String, _ target: ShaderExpression, isPrefix: Bool, line: Int) throws(ShaderFault) -> ShaderValue {
+        let place = try self.place(target)
+        let old = read(place)
+        let one = ShaderValue(type: .int, parts: [emitter.constant(1)])
+        let new = try convert(try arithmetic(op == "++" ? "+" : "-", old, one, line: line), to: place.type, line: line, explicit: false)
+        try write(place, new)
+        return isPrefix ? new : old
+    }
+
+    /// `target = source`, or `target op= source`: the value written.
+    private mutating func assign(_ op: String, _ target: ShaderExpression, _ source: ShaderExpression,
+                                 line: Int) throws(ShaderFault) -> ShaderValue {
+        let place = try self.place(target)
+        var value = try expression(source)
+        if !op.isEmpty { value = try arithmetic(op, read(place), value, line: line) }
+        let new = try convert(value, to: place.type, line: line, explicit: false)
+        try write(place, new)
+        return new
+    }
+
+    /// `c ? a : b`, component-wise on the branches' combined type (both branches are evaluated).
+    private mutating func conditional(_ c: ShaderExpression, _ a: ShaderExpression, _ b: ShaderExpression,
+                                      line: Int) throws(ShaderFault) -> ShaderValue {
+        let condition = try expression(c)
+        let x = try expression(a), y = try expression(b)
+        guard let type = ShaderType.combined(x.type, y.type) else { throw mismatch(x.type, y.type, line: line) }
+        let resultType = x.type.base == .bool && y.type.base == .bool ? type.with(.bool) : type
+        let xs = try convert(x, to: resultType, line: line, explicit: false)
+        let ys = try convert(y, to: resultType, line: line, explicit: false)
+        let cs = try convert(condition, to: resultType.with(.bool), line: line, explicit: false)
+        var parts: [Int32] = []
+        for k in 0..<resultType.count { parts.append(try emitter.ternary(.select, cs.parts[k], xs.parts[k], ys.parts[k])) }
+        return ShaderValue(type: resultType, parts: parts)
     }
 
     // MARK: names and places

@@ -35,6 +35,7 @@ extension ShaderMachine {
     }
 
     /// Runs one arithmetic operation over lanes `0..<n`.
+    // Long on purpose: the interpreter's one switch over operations, each case a lane loop the optimiser vectorises in place.
     func execute(_ i: LaneInstruction, _ n: Int) {
         let d = i.inPlace ? scratch : file + i.dst, a = file + i.a, b = file + i.b, c = file + i.c
         let u = i.uniform

@@ -196,50 +196,10 @@ struct ShaderParser {
         if accept(";") { return ShaderStatement(kind: .empty, line: line) }
         if current.kind == .identifier {
             switch current.text {
-            case "if":
-                advance()
-                try expect("(")
-                let condition = try parseExpression()
-                try expect(")")
-                let then = try parseStatement()
-                var otherwise: ShaderStatement?
-                if current.kind == .identifier && current.text == "else" {
-                    advance()
-                    otherwise = try parseStatement()
-                }
-                return ShaderStatement(kind: .ifElse(condition, then, otherwise), line: line)
-            case "for":
-                advance()
-                try expect("(")
-                var initial: ShaderStatement?
-                if accept(";") {} else if startsDeclaration {
-                    initial = ShaderStatement(kind: .declaration(try parseLocalDeclaration()), line: line)
-                } else {
-                    initial = ShaderStatement(kind: .expression(try parseExpression()), line: line)
-                    try expect(";")
-                }
-                let condition = current.isSymbol(";") ? nil : try parseExpression()
-                try expect(";")
-                let step = current.isSymbol(")") ? nil : try parseExpression()
-                try expect(")")
-                let body = try parseStatement()
-                return ShaderStatement(kind: .forLoop(initial, condition, step, body), line: line)
-            case "while":
-                advance()
-                try expect("(")
-                let condition = try parseExpression()
-                try expect(")")
-                return ShaderStatement(kind: .whileLoop(condition, try parseStatement()), line: line)
-            case "do":
-                advance()
-                let body = try parseStatement()
-                guard current.text == "while" else { throw fault("expected \"while\" after do's body") }
-                advance()
-                try expect("(")
-                let condition = try parseExpression()
-                try expect(")")
-                try expect(";")
-                return ShaderStatement(kind: .doWhile(body, condition), line: line)
+            case "if": return try parseIf(line: line)
+            case "for": return try parseFor(line: line)
+            case "while": return try parseWhile(line: line)
+            case "do": return try parseDoWhile(line: line)
             case "break":
                 advance(); try expect(";")
                 return ShaderStatement(kind: .breakLoop, line: line)
@@ -248,12 +208,7 @@ struct ShaderParser {
                 return ShaderStatement(kind: .continueLoop, line: line)
             case "discard":
                 throw fault("discard is not supported", .unsupported("discard"))
-            case "return":
-                advance()
-                if accept(";") { return ShaderStatement(kind: .returnValue(nil), line: line) }
-                let value = try parseExpression()
-                try expect(";")
-                return ShaderStatement(kind: .returnValue(value), line: line)
+            case "return": return try parseReturn(line: line)
             case "struct":
                 throw fault("struct is not supported", .unsupported("struct"))
             default:
@@ -265,6 +220,71 @@ struct ShaderParser {
         let expression = try parseExpression()
         try expect(";")
         return ShaderStatement(kind: .expression(expression), line: line)
+    }
+
+    /// `if (condition) statement [else statement]`, at its `if`.
+    private mutating func parseIf(line: Int) throws(ShaderFault) -> ShaderStatement {
+        advance()
+        try expect("(")
+        let condition = try parseExpression()
+        try expect(")")
+        let then = try parseStatement()
+        var otherwise: ShaderStatement?
+        if current.kind == .identifier && current.text == "else" {
+            advance()
+            otherwise = try parseStatement()
+        }
+        return ShaderStatement(kind: .ifElse(condition, then, otherwise), line: line)
+    }
+
+    /// `for (initial; condition; step) statement`, each of the three optional, at its `for`.
+    private mutating func parseFor(line: Int) throws(ShaderFault) -> ShaderStatement {
+        advance()
+        try expect("(")
+        var initial: ShaderStatement?
+        if accept(";") {} else if startsDeclaration {
+            initial = ShaderStatement(kind: .declaration(try parseLocalDeclaration()), line: line)
+        } else {
+            initial = ShaderStatement(kind: .expression(try parseExpression()), line: line)
+            try expect(";")
+        }
+        let condition = current.isSymbol(";") ? nil : try parseExpression()
+        try expect(";")
+        let step = current.isSymbol(")") ? nil : try parseExpression()
+        try expect(")")
+        let body = try parseStatement()
+        return ShaderStatement(kind: .forLoop(initial, condition, step, body), line: line)
+    }
+
+    /// `while (condition) statement`, at its `while`.
+    private mutating func parseWhile(line: Int) throws(ShaderFault) -> ShaderStatement {
+        advance()
+        try expect("(")
+        let condition = try parseExpression()
+        try expect(")")
+        return ShaderStatement(kind: .whileLoop(condition, try parseStatement()), line: line)
+    }
+
+    /// `do statement while (condition);`, at its `do`.
+    private mutating func parseDoWhile(line: Int) throws(ShaderFault) -> ShaderStatement {
+        advance()
+        let body = try parseStatement()
+        guard current.text == "while" else { throw fault("expected \"while\" after do's body") }
+        advance()
+        try expect("(")
+        let condition = try parseExpression()
+        try expect(")")
+        try expect(";")
+        return ShaderStatement(kind: .doWhile(body, condition), line: line)
+    }
+
+    /// `return [value];`, at its `return`.
+    private mutating func parseReturn(line: Int) throws(ShaderFault) -> ShaderStatement {
+        advance()
+        if accept(";") { return ShaderStatement(kind: .returnValue(nil), line: line) }
+        let value = try parseExpression()
+        try expect(";")
+        return ShaderStatement(kind: .returnValue(value), line: line)
     }
 
     private mutating func parseLocalDeclaration() throws(ShaderFault) -> ShaderDeclaration {

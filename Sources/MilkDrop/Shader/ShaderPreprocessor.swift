@@ -16,13 +16,14 @@ struct ShaderPreprocessor {
 
     init(predefined: [String: ShaderMacro]) { macros = predefined }
 
+    /// An open conditional: whether its current branch is taken, whether one branch already was.
+    private typealias Conditional = (taking: Bool, taken: Bool, sawElse: Bool, line: Int)
+
     /// The tokens of `input` with directives carried out and macros expanded.
     mutating func run(_ input: [ShaderToken]) throws(ShaderFault) -> [ShaderToken] {
         var out: [ShaderToken] = []
         out.reserveCapacity(input.count)
-        /// Each open conditional: whether its current branch is taken, whether one branch already was.
-        var conditions: [(taking: Bool, taken: Bool, sawElse: Bool, line: Int)] = []
-        var active: Bool { conditions.allSatisfy(\.taking) }
+        var conditions: [Conditional] = []
         var i = 0
         var pending: [ShaderToken] = []
         func flush(_ out: inout [ShaderToken], _ pp: inout ShaderPreprocessor) throws(ShaderFault) {
@@ -36,7 +37,7 @@ struct ShaderPreprocessor {
         while i < input.count {
             let token = input[i]
             guard token.kind == .directive else {
-                if active { pending.append(token) }
+                if conditions.allSatisfy(\.taking) { pending.append(token) }
                 i += 1
                 // Function-like macro calls may span lines, so expansion waits for the next directive.
                 continue
@@ -46,50 +47,57 @@ struct ShaderPreprocessor {
             while end < input.count && input[end].logicalLine == token.logicalLine && input[end].kind != .directive { end += 1 }
             let words = Array(input[(i + 1)..<end])
             i = end
-            let name = words.first?.text ?? ""
-            let rest = Array(words.dropFirst())
-            switch name {
-            case "ifdef", "ifndef":
-                let defined = rest.first.map { macros[$0.text] != nil } ?? false
-                let taking = active && (name == "ifdef" ? defined : !defined)
-                conditions.append((taking, taking, false, token.line))
-            case "if":
-                let holds = try condition(rest, line: token.line)
-                let taking = active && holds
-                conditions.append((taking, taking, false, token.line))
-            case "elif", "else":
-                guard var last = conditions.popLast(), !last.sawElse else {
-                    throw ShaderFault(token.line, "#\(name) without #if", .preprocessor)
-                }
-                let outer = active
-                if name == "else" {
-                    last.taking = outer && !last.taken
-                    last.sawElse = true
-                } else {
-                    let holds = try condition(rest, line: token.line)
-                    last.taking = outer && !last.taken && holds
-                }
-                last.taken = last.taken || last.taking
-                conditions.append(last)
-            case "endif":
-                guard conditions.popLast() != nil else { throw ShaderFault(token.line, "#endif without #if", .preprocessor) }
-            case _ where !active:
-                break
-            case "define":
-                try define(words, line: token.line)
-            case "undef":
-                if let macro = rest.first { macros[macro.text] = nil }
-            case "include", "pragma", "":
-                break
-            case "error":
-                throw ShaderFault(token.line, "#error \(rest.map(\.text).joined(separator: " "))", .preprocessor)
-            default:
-                throw ShaderFault(token.line, "unknown directive #\(name)", .preprocessor)
-            }
+            try directive(words, line: token.line, conditions: &conditions)
         }
         try flush(&out, &self)
         if let open = conditions.last { throw ShaderFault(open.line, "#if without #endif", .preprocessor) }
         return out
+    }
+
+    /// Carries out the directive `words` (its name first, after the `#`) on `line`: a conditional opens,
+    /// switches or closes one of `conditions`; the others count only where every conditional is taking.
+    private mutating func directive(_ words: [ShaderToken], line: Int, conditions: inout [Conditional]) throws(ShaderFault) {
+        let active = conditions.allSatisfy(\.taking)
+        let name = words.first?.text ?? ""
+        let rest = Array(words.dropFirst())
+        switch name {
+        case "ifdef", "ifndef":
+            let defined = rest.first.map { macros[$0.text] != nil } ?? false
+            let taking = active && (name == "ifdef" ? defined : !defined)
+            conditions.append((taking, taking, false, line))
+        case "if":
+            let holds = try condition(rest, line: line)
+            let taking = active && holds
+            conditions.append((taking, taking, false, line))
+        case "elif", "else":
+            guard var last = conditions.popLast(), !last.sawElse else {
+                throw ShaderFault(line, "#\(name) without #if", .preprocessor)
+            }
+            let outer = conditions.allSatisfy(\.taking)
+            if name == "else" {
+                last.taking = outer && !last.taken
+                last.sawElse = true
+            } else {
+                let holds = try condition(rest, line: line)
+                last.taking = outer && !last.taken && holds
+            }
+            last.taken = last.taken || last.taking
+            conditions.append(last)
+        case "endif":
+            guard conditions.popLast() != nil else { throw ShaderFault(line, "#endif without #if", .preprocessor) }
+        case _ where !active:
+            break
+        case "define":
+            try define(words, line: line)
+        case "undef":
+            if let macro = rest.first { macros[macro.text] = nil }
+        case "include", "pragma", "":
+            break
+        case "error":
+            throw ShaderFault(line, "#error \(rest.map(\.text).joined(separator: " "))", .preprocessor)
+        default:
+            throw ShaderFault(line, "unknown directive #\(name)", .preprocessor)
+        }
     }
 
     /// `#define NAME body` or `#define NAME(a, b) body` (`words` starts at `define`).

@@ -3,9 +3,9 @@ import MarbleCore
 /// Whether a preset file works here: it parses, its equations compile, and it draws frames that
 /// are not blank; for a MilkDrop 2 preset, whether its HLSL shaders compile and change the picture.
 /// What `marble effects --milkdrop DIR` runs over every file of a folder.
-public enum MilkPresetCheck {
+package enum MilkPresetCheck {
     /// What happened to one file's picture (with its shaders, when they compiled).
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// It drew a picture. `hasShaders`: the file has HLSL shaders; `nonFiniteFrames`: frames
         /// whose equations produced NaN or infinity (contained: those values fell back to defaults).
         case rendered(hasShaders: Bool, nonFiniteFrames: Int)
@@ -17,7 +17,7 @@ public enum MilkPresetCheck {
     }
 
     /// What happened to one file's HLSL shaders.
-    public enum ShaderOutcome: Sendable, Equatable {
+    package enum ShaderOutcome: Sendable, Equatable {
         /// The file has none (MilkDrop 1.x), or they were switched off.
         case none, off
         /// One did not compile: the preset is drawn MilkDrop 1.x style (`reason` groups the report).
@@ -28,9 +28,9 @@ public enum MilkPresetCheck {
     }
 
     /// One file's outcome.
-    public struct Result: Sendable {
-        public var outcome: Outcome
-        public var shaders: ShaderOutcome
+    package struct Result: Sendable {
+        package var outcome: Outcome
+        package var shaders: ShaderOutcome
     }
 
     /// Renders `frames` frames of the preset at `path` at `width × height` with ``SurveySignal``'s

@@ -4,12 +4,12 @@ import MarbleCore
 /// A made-up but music-like sound for checking presets without a song: a bass note and a chord, a
 /// kick twice a second, hiss; as the `AudioFeatures` a preset would get at 60 frames a second.
 /// The same frame index always gives the same features.
-public struct SurveySignal: Sendable {
-    public init() {}
+package struct SurveySignal: Sendable {
+    package init() {}
 
     /// The features of frame `index`: 1,024 waveform samples per channel, a 1,025-bin spectrum
     /// (22.05 kHz resolution 21.5 Hz), and MilkDrop-like levels rising on each kick.
-    public func features(frame index: Int, fps: Double = 60) -> AudioFeatures {
+    package func features(frame index: Int, fps: Double = 60) -> AudioFeatures {
         var f = AudioFeatures(bandCount: 8, waveformLength: 1024, spectrumLength: 1025)
         let t = Double(index) / fps
         let sinceKick = t.truncatingRemainder(dividingBy: 0.5)
