@@ -12,7 +12,7 @@ package enum ShaderCompiler {
             guard text.utf8.count <= ShaderLimits.sourceBytes else {
                 throw ShaderFault(0, "more than \(ShaderLimits.sourceBytes) bytes of shader text", .tooLarge)
             }
-            let tokens = try ShaderLexer.tokens(text)
+            let tokens = try ShaderLexer.tokens(throughLastBrace(text))
             guard tokens.count <= ShaderLimits.tokens else {
                 throw ShaderFault(tokens[ShaderLimits.tokens].line, "more than \(ShaderLimits.tokens) tokens", .tooLarge)
             }
@@ -30,6 +30,16 @@ package enum ShaderCompiler {
         } catch {
             throw ShaderError(kind: kind, line: error.line, message: error.message, reason: error.reason)
         }
+    }
+
+    /// The text up to and including its last `}`. MilkDrop 2 ends the body at the text's final `}` (it
+    /// writes its own last line and brace there) and so drops whatever follows it: an author's note
+    /// such as "written by martin / END" after the body compiles in MilkDrop, and here. Cutting at the
+    /// end keeps every line number. Text without a `}` is kept whole (the parser names what is missing).
+    static func throughLastBrace(_ text: String) -> String {
+        let bytes = text.utf8
+        guard let brace = bytes.lastIndex(of: UInt8(ascii: "}")) else { return text }
+        return String(text[...brace])
     }
 
     /// Compiles a preset's shader block, the error's line being the `.milk` file's.

@@ -79,7 +79,7 @@ struct ShaderCompilerTests {
         #expect(failure("shader_body { ret = 1 & 2; }")?.reason == .unsupported("bitwise operator"))
         #expect(failure("float f(float x) { return f(x); }\nshader_body { ret = f(1); }")?.reason == .unsupported("recursion"))
         #expect(failure("shader_body { ret = hue_shader; }", kind: .warp)?.reason == .unknownIdentifier)
-        #expect(failure("shader_body { ret = 1; } junk")?.reason == .syntax)
+        #expect(failure("shader_body { ret = 1; } junk }")?.reason == .syntax)  // the body ends at the last brace
         #expect(failure("float a;")?.message == "no shader_body")
         #expect(failure("shader_body { ret = 1.5.3; }")?.reason == .syntax)
         #expect(failure("shader_body { ret = `1; }")?.reason == .syntax)
@@ -89,6 +89,18 @@ struct ShaderCompilerTests {
         #expect(failure("shader_body { ret.x = ret[1e30]; }")?.reason == .typeMismatch)
         #expect(failure("shader_body { ret[-1] = 1; }")?.reason == .typeMismatch)
         #expect(failure("shader_body { float2x2 m = 1; m[0.0 / 0.0] = 1; }")?.reason == .typeMismatch)
+    }
+
+    @Test("text after the body's last brace is dropped, as MilkDrop drops it; a brace in it still ends the body")
+    func textAfterTheBody() throws {
+        let noted = try ShaderCompiler.compile("shader_body\n{\n    ret = 0.25;\n}\nwritten by martin\nEND", kind: .composite)
+        #expect(ShaderRun.run(noted) == SIMD3(repeating: 0.25))
+        #expect(ShaderCompiler.throughLastBrace("a { b } c\nd") == "a { b }")
+        #expect(ShaderCompiler.throughLastBrace("no brace") == "no brace")
+        // A brace in the note moves the end there, as in MilkDrop: the words before it are in the body.
+        let moved = failure("shader_body\n{\n    ret = 0.25;\n}\nwritten by martin }\nEND")
+        #expect(moved?.reason == .syntax)
+        #expect(moved?.line == 5)
     }
 
     @Test("the CodeBlock overload reports the .milk file's line")
