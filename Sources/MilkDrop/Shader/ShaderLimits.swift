@@ -24,6 +24,8 @@ package enum ShaderLimits {
     /// Statements and expressions the lowering walks in all (unrolled loops and inlined functions walk
     /// their bodies again): bounds the compile time of loops in loops and calls of calls.
     package static let loweringSteps = 1_000_000
+    /// Elements of one array (pixel shader model 3.0 has 224 constant registers of four floats).
+    package static let arrayElements = 256
     /// Iterations a loop with constant bounds is unrolled into; longer loops run masked, bounded at run
     /// time by ``ShaderProgram/maxLoopIterations``.
     package static let unrolledIterations = 64

@@ -37,6 +37,7 @@ extension ShaderLowering {
             let indices = try components(name, of: value.type, line: e.line, forWriting: false)
             return ShaderValue(type: .matrix(value.type.base, 1, indices.count).flattened, parts: indices.map { value.parts[$0] })
         case .index(let a, let i):
+            if let elements = arrayElements(a) { return try element(of: elements, at: try expression(i), line: e.line) }
             let value = try expression(a)
             let index = try expression(i)
             return try subscripted(value, index, line: e.line)
@@ -100,7 +101,12 @@ extension ShaderLowering {
     // MARK: names and places
 
     mutating func read(_ name: String, line: Int) throws(ShaderFault) -> ShaderValue {
-        if let id = lookup(name) { return ShaderValue(type: variables[id].type, parts: values[id]) }
+        if let id = lookup(name) {
+            guard variables[id].elements.isEmpty else {
+                throw ShaderFault(line, "the array \(name) is read one element at a time (\(name)[i])", .unsupported("array"))
+            }
+            return ShaderValue(type: variables[id].type, parts: values[id])
+        }
         if name.hasPrefix("texsize_") {
             let texture = String(name.dropFirst("texsize_".count))
             return ShaderValue(type: .float(4), parts: (0..<4).map { emitter.preload(.textureSize(texture, Int32($0))) })
@@ -118,6 +124,9 @@ extension ShaderLowering {
                 if name.hasPrefix("texsize_") { throw ShaderFault(e.line, "cannot assign to \(name)", .typeMismatch) }
                 throw ShaderFault(e.line, "unknown identifier \"\(name)\"", .unknownIdentifier)
             }
+            guard variables[id].elements.isEmpty else {
+                throw ShaderFault(e.line, "the array \(name) is written one element at a time (\(name)[i])", .unsupported("array"))
+            }
             return Place(variable: id, indices: Array(0..<variables[id].type.count), type: variables[id].type)
         case .member(let a, let name):
             let base = try place(a)
@@ -125,6 +134,7 @@ extension ShaderLowering {
             return Place(variable: base.variable, indices: picked.map { base.indices[$0] },
                          type: ShaderType.matrix(base.type.base, 1, picked.count).flattened)
         case .index(let a, let i):
+            if let elements = arrayElements(a) { return try elementPlace(of: elements, at: i, line: e.line) }
             let base = try place(a)
             let index = try expression(i)
             guard let k = index.parts.first.flatMap({ emitter.constantValue($0) }) else {

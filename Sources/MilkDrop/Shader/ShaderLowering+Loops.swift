@@ -82,6 +82,7 @@ extension ShaderLowering {
         // Every variable of those names, shadowed ones too (a function the loop calls may change a
         // global that a local of the same name hides here).
         var carried = Set(names.flatMap { name in scopes.compactMap { $0[name] } })
+        carried.formUnion(carried.flatMap { variables[$0].elements })  // an array is carried as its elements
         if let frame = functions.last, names.contains(ShaderAssignments.returnMarker) {
             carried.insert(frame.returned)
             if let result = frame.result { carried.insert(result) }

@@ -23,7 +23,10 @@ struct ShaderLowering {
 
     struct Variable {
         var name: String
+        /// An array's element type.
         var type: ShaderType
+        /// An array's element variables (empty for every other variable; an array has no value itself).
+        var elements: [Int] = []
     }
     /// Every variable ever declared (ids are indices; a variable's id is never reused).
     var variables: [Variable] = []
@@ -149,6 +152,10 @@ struct ShaderLowering {
     /// uniforms declare nothing (the names already mean the texture's size and the uniform).
     mutating func declare(_ declaration: ShaderDeclaration, isGlobal: Bool) throws(ShaderFault) {
         for (name, initializer, line) in declaration.names {
+            if let length = declaration.arrayLengths[name] {
+                try declareArray(name, of: declaration.type, length: length, initializer: initializer, line: line)
+                continue
+            }
             var parts: [Int32]
             if let initializer {
                 parts = try convert(try expression(initializer), to: declaration.type, line: line, explicit: false).parts

@@ -115,13 +115,17 @@ struct ShaderParser {
     private mutating func parseDeclarators(_ type: ShaderType, first: String, isStatic: Bool, isConst: Bool,
                                            line: Int) throws(ShaderFault) -> ShaderDeclaration {
         var names: [(String, ShaderExpression?, Int)] = []
+        var arrayLengths: [String: Int] = [:]
         var name = first
         var nameLine = line
         while true {
-            if current.isSymbol("[") { throw fault("arrays are not supported", .unsupported("array")) }
+            if accept("[") { arrayLengths[name] = try parseArrayLength() }
             if accept(":") { _ = try identifier() }
             var initializer: ShaderExpression?
             if accept("=") {
+                if arrayLengths[name] != nil && !current.isSymbol("{") {
+                    throw fault("the array \(name) is initialised with a list in braces", .unsupported("array"))
+                }
                 if current.isSymbol("{") {
                     let braceLine = current.line
                     var items: [ShaderExpression] = []
@@ -137,7 +141,21 @@ struct ShaderParser {
             name = try identifier()
         }
         try expect(";")
-        return ShaderDeclaration(type: type, names: names, isStatic: isStatic, isConst: isConst)
+        return ShaderDeclaration(type: type, names: names, isStatic: isStatic, isConst: isConst, arrayLengths: arrayLengths)
+    }
+
+    /// `N]` after an array's name (the `[` taken): a whole number 1…``ShaderLimits/arrayElements``,
+    /// written as a literal or a macro that expands to one. One dimension only.
+    private mutating func parseArrayLength() throws(ShaderFault) -> Int {
+        guard case .number(let value, isInteger: true) = current.kind, value >= 1, value <= Double(ShaderLimits.arrayElements) else {
+            throw fault("an array's length must be a whole number from 1 to \(ShaderLimits.arrayElements), not \(describe(current))",
+                        .unsupported("array"))
+        }
+        let length = Int(value)
+        advance()
+        try expect("]")
+        if current.isSymbol("[") { throw fault("arrays of arrays are not supported", .unsupported("array")) }
+        return length
     }
 
     /// `{ a, b, { c, d } }`: the items in order, inner braces flattened (a constructor of the declared

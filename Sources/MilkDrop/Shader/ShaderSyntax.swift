@@ -49,6 +49,9 @@ struct ShaderDeclaration: Sendable {
     /// `static` or `const` (a global so marked is the shader's own, not a uniform the host sets).
     var isStatic: Bool
     var isConst: Bool
+    /// The names declared as arrays (`float4 taps[5]`), with their lengths; their initialisers are
+    /// lists, parsed as a call of the element type with every item (see ``ShaderLowering``).
+    var arrayLengths: [String: Int] = [:]
 }
 
 /// A statement of a function or of the shader body.

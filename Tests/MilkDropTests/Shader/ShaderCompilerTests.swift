@@ -75,7 +75,7 @@ struct ShaderCompilerTests {
         #expect(failure("shader_body { float3 a = float2(1, 2); }")?.reason == .typeMismatch)
         #expect(failure("shader_body { ret = float2x2(1, 2, 3, 4) + float3(1, 2, 3); }")?.reason == .typeMismatch)
         #expect(failure("struct S { float a; };\nshader_body { }")?.reason == .unsupported("struct"))
-        #expect(failure("shader_body { float a[3]; }")?.reason == .unsupported("array"))
+        #expect(failure("shader_body { float a[3][2]; }")?.reason == .unsupported("array"))
         #expect(failure("shader_body { ret = 1 & 2; }")?.reason == .unsupported("bitwise operator"))
         #expect(failure("float f(float x) { return f(x); }\nshader_body { ret = f(1); }")?.reason == .unsupported("recursion"))
         #expect(failure("shader_body { ret = hue_shader; }", kind: .warp)?.reason == .unknownIdentifier)
