@@ -53,6 +53,9 @@ extension CaptureTests {
                 }
                 returned.open()
             }
+            // Once the start has begun (its time is 0 on the clock: the start publishes .connecting
+            // before it waits).
+            #expect(await poll(timeout: CaptureTools.failsafe) { capture.state == .connecting })
             // At 4.9 s on the capture's clock the ticker has filled exactly 4.9 s of silence (the
             // timeline follows the clock, not the wall) and the start still waits.
             await clock.advance(by: .milliseconds(4_900))

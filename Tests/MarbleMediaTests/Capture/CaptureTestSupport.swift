@@ -127,12 +127,7 @@ func poll(timeout: Double, every interval: Double = 0.02, _ condition: () throws
 /// `poll` for helpers that cannot suspend (deinit): blocks the calling thread between tries. The same
 /// rule: for an external process, with a timeout that only guards against a hang.
 func pollBlocking(timeout: Double, every interval: Double = 0.02, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-    while ContinuousClock.now < deadline {
-        if try condition() { return true }
-        Thread.sleep(forTimeInterval: interval)
-    }
-    return try condition()
+    try pollProcess(failsafe: timeout, every: interval, condition)
 }
 
 /// Seconds since `start` on the monotonic clock.
