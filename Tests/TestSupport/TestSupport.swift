@@ -86,10 +86,13 @@ public func pollProcess(failsafe: Double = 60, every interval: Double = 0.02, _ 
 
 /// Polls `condition` until it holds, for what another task or thread brings about without telling (a
 /// sleeper registering on a test clock, an effect's result landing). The timeout guards against a
-/// hang and is never a verdict: 60 s by default, far beyond what a loaded machine explains.
+/// hang and is never a verdict: 60 s by default, counted in tries 1 ms apart rather than on the wall
+/// clock, so a task the cooperative pool resumes late (its threads held by blocking tests) loses no
+/// tries to the wait.
 public func eventually(timeout: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
+    let (seconds, attoseconds) = timeout.components
+    let tries = Int(seconds) * 1_000 + Int(attoseconds / 1_000_000_000_000_000)
+    for _ in 0..<tries {
         if condition() { return true }
         try? await Task.sleep(for: .milliseconds(1))  // the poll's interval, not a wait for a length of time
     }

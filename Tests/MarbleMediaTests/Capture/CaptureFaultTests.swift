@@ -1,4 +1,3 @@
-import Clocks
 import Foundation
 import MarbleCore
 @testable import MarbleMedia
@@ -35,15 +34,14 @@ extension CaptureTests {
         }
 
         @Test("a server that never answers: start gives up once the capture's clock passes 5 s, not before")
-        func silentServer() async throws {
+        func silentServer() throws {
             let directory = CaptureTools.makeDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let socket = try SilentSocket(path: "\(directory)/pulse/native")
             defer { socket.close() }
-            let clock = TestClock()
+            let clock = ManualClock()
             let capture = try AudioCapture(options: options(directory), clock: RealTimePacer(clock: clock))
             let outcome = Recorder<String>()
-            let returned = Gate()
             Thread.detachNewThread {
                 do throws(MarbleError) {
                     try capture.start()
@@ -51,44 +49,44 @@ extension CaptureTests {
                 } catch {
                     outcome.append(error.message)
                 }
-                returned.open()
             }
             // Once the start has begun (its time is 0 on the clock: the start publishes .connecting
             // before it waits).
-            #expect(await poll(timeout: CaptureTools.failsafe) { capture.state == .connecting })
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { capture.state == .connecting })
             // At 4.9 s on the capture's clock the ticker has filled exactly 4.9 s of silence (the
             // timeline follows the clock, not the wall) and the start still waits.
-            await clock.advance(by: .milliseconds(4_900))
-            #expect(await poll(timeout: CaptureTools.failsafe) { capture.buffer.written >= 235_200 })
+            clock.advance(by: .milliseconds(4_900))
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { capture.buffer.written >= 235_200 })
             #expect(capture.buffer.written == 235_200 && capture.buffer.silenceFilled == 235_200)
             #expect(outcome.all.isEmpty, "\(outcome.all)")
-            // Past 5 s the next tick gives up.
-            await clock.advance(by: .milliseconds(200))
-            await returned.wait()
+            // Past 5 s the next tick gives up. (libpulse's own 30 s wait for the server's reply, on the
+            // wall clock, would end the start otherwise: "Timeout".)
+            clock.advance(by: .milliseconds(200))
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { !outcome.all.isEmpty })
             #expect(outcome.all == ["the PulseAudio server did not answer within 5 s"])
             #expect(capture.state == .stopped)
         }
 
         @Test("waiting for a server: start returns, silence flows, and capture begins once one starts")
-        func waitsForServer() async throws {
+        func waitsForServer() throws {
             let directory = CaptureTools.makeDirectory()
             let capture = try AudioCapture(options: options(directory, wait: true))
             try capture.start()  // returns without waiting for a server: it cannot, none is there
             defer { capture.stop() }
             #expect(capture.state == .connecting)
             // The timeline moves with silence meanwhile.
-            #expect(await poll(timeout: CaptureTools.failsafe) { capture.buffer.written >= 9_600 })
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { capture.buffer.written >= 9_600 })
             #expect(capture.buffer.silenceFilled == capture.buffer.written)
             #expect(capture.state == .connecting)
 
             let server = try TestPulseServer(directory: directory)
-            #expect(await poll(timeout: CaptureTools.failsafe) { capture.state == .capturing(source: "viz.monitor") }, "state \(capture.state)")
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { capture.state == .capturing(source: "viz.monitor") }, "state \(capture.state)")
             try server.play(CaptureTools.tone(1000))
-            #expect(await poll(timeout: CaptureTools.failsafe) { Heard.tone(capture.buffer, frequency: 1000) })
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { Heard.tone(capture.buffer, frequency: 1000) })
         }
 
         @Test("the server dies: only silence while reconnecting, then capture resumes on its return")
-        func reconnects() async throws {
+        func reconnects() throws {
             let server = try TestPulseServer()
             let capture = try AudioCapture(options: options(server.directory))
             let heard = Recorder<CaptureState>()
@@ -96,11 +94,11 @@ extension CaptureTests {
             try capture.start()
             defer { capture.stop() }
             try server.play(CaptureTools.tone(1000))
-            #expect(await poll(timeout: CaptureTools.failsafe) { Heard.tone(capture.buffer, frequency: 1000) })
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { Heard.tone(capture.buffer, frequency: 1000) })
 
             server.stop(signal: SIGKILL)
-            #expect(await poll(timeout: CaptureTools.failsafe) { capture.state.reconnectReason != nil }, "state \(capture.state)")
-            let wentAway = await poll(timeout: CaptureTools.failsafe) {
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { capture.state.reconnectReason != nil }, "state \(capture.state)")
+            let wentAway = pollBlocking(timeout: CaptureTools.failsafe) {
                 heard.all.contains { $0.reconnectReason?.hasPrefix("PulseAudio server went away: ") == true }
             }
             #expect(wentAway, "states \(heard.all)")
@@ -109,7 +107,7 @@ extension CaptureTests {
             // counted in the buffer (how fast it goes is the pacer's rule, checked on a test clock in
             // silentServer and CapturePacerTests).
             let written = capture.buffer.written, silence = capture.buffer.silenceFilled
-            #expect(await poll(timeout: CaptureTools.failsafe) { capture.buffer.written >= written + 24_000 })
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { capture.buffer.written >= written + 24_000 })
             let advanced = capture.buffer.written - written
             #expect(capture.buffer.silenceFilled - silence == advanced)
             #expect(capture.state.reconnectReason != nil, "state \(capture.state)")
@@ -117,14 +115,14 @@ extension CaptureTests {
             // Back once the server is: the retries (every 250 ms on the capture's clock, see
             // CaptureRetryPolicyTests) reach it.
             try server.start()
-            #expect(await poll(timeout: CaptureTools.failsafe) { capture.state == .capturing(source: "viz.monitor") }, "state \(capture.state)")
-            #expect(await poll(timeout: CaptureTools.failsafe) { heard.all.last == .capturing(source: "viz.monitor") }, "states \(heard.all)")
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { capture.state == .capturing(source: "viz.monitor") }, "state \(capture.state)")
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { heard.all.last == .capturing(source: "viz.monitor") }, "states \(heard.all)")
             try server.play(CaptureTools.tone(1500))
-            #expect(await poll(timeout: CaptureTools.failsafe) { Heard.tone(capture.buffer, frequency: 1500) })
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { Heard.tone(capture.buffer, frequency: 1500) })
         }
 
         @Test("stop() returns promptly while connecting, capturing and reconnecting, and from the handler")
-        func stopsPromptly() async throws {
+        func stopsPromptly() throws {
             // Connecting: no server, waiting for one.
             let directory = CaptureTools.makeDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -144,7 +142,7 @@ extension CaptureTests {
             let reconnecting = try AudioCapture(options: options(server.directory))
             try reconnecting.start()
             server.stop()
-            #expect(await poll(timeout: CaptureTools.failsafe) { reconnecting.state.reconnectReason != nil })
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { reconnecting.state.reconnectReason != nil })
             stopTwice(reconnecting)
             #expect(throws: MarbleError.self) { try reconnecting.start() }  // stopped for good
 
@@ -157,7 +155,7 @@ extension CaptureTests {
                 if case .capturing = state { selfStopping?.stop() }
             }
             try selfStopping.start()
-            let stopped = await poll(timeout: CaptureTools.failsafe) { selfStopping.state == .stopped && states.all.last == .stopped }
+            let stopped = pollBlocking(timeout: CaptureTools.failsafe) { selfStopping.state == .stopped && states.all.last == .stopped }
             #expect(stopped, "states \(states.all)")
         }
 

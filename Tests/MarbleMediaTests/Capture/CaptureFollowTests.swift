@@ -8,7 +8,7 @@ extension CaptureTests {
            .enabled(if: CaptureTools.available, CaptureTools.missingNote))
     struct FollowingTheDefaultSink {
         @Test("with no source, capture moves to the new default sink's monitor; with one, it stays")
-        func followsDefaultSink() async throws {
+        func followsDefaultSink() throws {
             let server = try TestPulseServer()
             try server.addSink("viz2")
             // As on a desktop, the default source is an input (here a stand-in): the server then has no
@@ -31,10 +31,10 @@ extension CaptureTests {
                 stayer.stop()
             }
             #expect(follower.sourceName == "viz.monitor")
-            #expect(await poll(timeout: CaptureTools.failsafe) { Heard.tone(follower.buffer, frequency: 600) }, "sink 1's tone before the switch")
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { Heard.tone(follower.buffer, frequency: 600) }, "sink 1's tone before the switch")
 
             try server.pactl("set-default-sink", "viz2")
-            let switched = await poll(timeout: CaptureTools.failsafe) {
+            let switched = pollBlocking(timeout: CaptureTools.failsafe) {
                 follower.sourceName == "viz2.monitor" && Heard.tone(follower.buffer, frequency: 1500)
             }
             #expect(switched, "source \(follower.sourceName ?? "none") after the switch")

@@ -8,7 +8,7 @@ extension CaptureTests {
            .enabled(if: CaptureTools.available, CaptureTools.missingNote))
     struct Signals {
         @Test("a 1 kHz sine played into the null sink is captured at its frequency and level")
-        func capturesTone() async throws {
+        func capturesTone() throws {
             let server = try TestPulseServer()
             var options = CaptureOptions()
             options.server = server.serverString
@@ -19,7 +19,7 @@ extension CaptureTests {
             #expect(capture.sourceName == "viz.monitor")
 
             try server.play(CaptureTools.tone(1000))
-            let heard = await poll(timeout: CaptureTools.failsafe) { Heard.tone(capture.buffer, frequency: 1000) }
+            let heard = pollBlocking(timeout: CaptureTools.failsafe) { Heard.tone(capture.buffer, frequency: 1000) }
             let window = Heard.latest(capture.buffer, count: 4800)
             #expect(heard, """
                 1 kHz at \(Heard.amplitude(window.left, frequency: 1000)) / \(Heard.amplitude(window.right, frequency: 1000)), \
@@ -30,7 +30,7 @@ extension CaptureTests {
         }
 
         @Test("with a 10 ms fragment, data arrives in blocks of about 10 ms")
-        func fragmentSize() async throws {
+        func fragmentSize() throws {
             let server = try TestPulseServer()
             var options = CaptureOptions()
             options.server = server.serverString
@@ -39,7 +39,7 @@ extension CaptureTests {
             try capture.start()
             defer { capture.stop() }
             try server.play(CaptureTools.tone(1000))
-            #expect(await poll(timeout: CaptureTools.failsafe) { Heard.tone(capture.buffer, frequency: 1000) })
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { Heard.tone(capture.buffer, frequency: 1000) })
 
             // Half a second of steady data. Blocks are the runs of samples appended at the same time;
             // only those with sound count (the filler appends silence in blocks of its own). On a
@@ -48,7 +48,7 @@ extension CaptureTests {
             var blocks: [(size: Int, time: UInt64)] = []
             for _ in 0..<6 where blocks.count < 20 {
                 let from = capture.buffer.written
-                #expect(await poll(timeout: CaptureTools.failsafe) { capture.buffer.written >= from + 24_000 })
+                #expect(pollBlocking(timeout: CaptureTools.failsafe) { capture.buffer.written >= from + 24_000 })
                 blocks = Self.blocksWithSound(capture.buffer, from: from, count: 24_000)
             }
             try #require(blocks.count >= 20, "only \(blocks.count) blocks with sound in 0.5 s")

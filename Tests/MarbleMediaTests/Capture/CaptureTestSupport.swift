@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MarbleCore
 @testable import MarbleMedia
 import TestSupport
@@ -110,24 +111,38 @@ final class SilentSocket {
     deinit { close() }
 }
 
-/// Polls `condition` every `interval` seconds until it holds or `timeout` seconds pass (monotonic
-/// clock); returns whether it held. Only for what a real PulseAudio daemon (another process, which
-/// offers no notification) or the data it delivers brings about, and with `CaptureTools.failsafe` as
-/// the timeout: a guard against a hang, never the verdict. Sleeps with `Task.sleep`, so tests waiting
-/// on servers leave the cooperative threads to others.
-func poll(timeout: Double, every interval: Double = 0.02, _ condition: () throws -> Bool) async rethrows -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-    while ContinuousClock.now < deadline {
-        if try condition() { return true }
-        try? await Task.sleep(for: .milliseconds(Int(interval * 1000)))
-    }
-    return try condition()
-}
-
-/// `poll` for helpers that cannot suspend (deinit): blocks the calling thread between tries. The same
-/// rule: for an external process, with a timeout that only guards against a hang.
+/// Polls `condition` every `interval` seconds until it holds or `timeout` seconds pass; returns
+/// whether it held. Only for what a real PulseAudio daemon (another process, which offers no
+/// notification) or the data it delivers brings about, and with `CaptureTools.failsafe` as the
+/// timeout: a guard against a hang, never the verdict.
+///
+/// Blocking, on purpose: the capture tests are synchronous, like the command-line tests beside them.
+/// An async test suspended in a poll waits for a thread of the cooperative pool (two on this machine)
+/// to resume it, and the blocking tests may hold both for minutes; a capture test resumed that late
+/// finds its 20 s tone played out. A synchronous test, once started, keeps its thread.
 func pollBlocking(timeout: Double, every interval: Double = 0.02, _ condition: () throws -> Bool) rethrows -> Bool {
     try pollProcess(failsafe: timeout, every: interval, condition)
+}
+
+/// A clock that moves only when the test says (`advance(by:)`, synchronous, unlike swift-clocks'
+/// `TestClock`, whose async advance needs a free thread of the cooperative pool). For a capture, which
+/// reads its clock and never sleeps on it: `sleep` throws.
+final class ManualClock: Clock, Sendable {
+    struct Instant: InstantProtocol {
+        let offset: Duration
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
+    }
+
+    private let time = Mutex(Duration.zero)
+
+    var now: Instant { Instant(offset: time.withLock { $0 }) }
+    var minimumResolution: Duration { .nanoseconds(1) }
+
+    func advance(by duration: Duration) { time.withLock { $0 += duration } }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws { throw CancellationError() }
 }
 
 /// Seconds since `start` on the monotonic clock.
