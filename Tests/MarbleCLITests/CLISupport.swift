@@ -35,6 +35,54 @@ enum CLI {
 
     static func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
+    /// Waits until `folder` holds a temporary file of the output `name` (`.NAME.partial-PID`) larger
+    /// than `bytes`: with the default, the muxer has written frames (it writes in 32 KB pieces). Polled,
+    /// the process telling nothing else, with a deadline that only guards against a hang.
+    static func partialFile(of name: String, in folder: String, grows bytes: Int = 32_768) -> Bool {
+        PlayTools.eventually(timeout: 120) {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            return names.filter { $0.hasPrefix(".\(name).partial") }.contains { partial in
+                let path = (folder as NSString).appendingPathComponent(partial)
+                return (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0 > bytes
+            }
+        }
+    }
+
+    /// Whether process `pid` has a handler for `signal` (the `SigCgt` mask of /proc/PID/status):
+    /// marble ignores its stop signals for a moment while it installs its handlers, and one sent then
+    /// is lost, so a test waits for this before it sends one.
+    static func catches(_ signal: Int32, _ pid: pid_t) -> Bool {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+              let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) else {
+            return false
+        }
+        return mask & (1 << UInt64(signal - 1)) != 0
+    }
+
+    /// Waits until `process` exits: the verdict is that it does, so the deadline (120 s) only guards
+    /// against a hang and is never a measure of speed. Kills it and returns false past the deadline.
+    static func exits(_ process: Process) -> Bool {
+        let exited = PlayTools.eventually(timeout: 120) { !process.isRunning }
+        if !exited {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        return exited
+    }
+
+    /// Reads `pipe` (a process's output) until what was read contains `needle` or the process closes
+    /// it; returns what was read. Waits for the line itself: no deadline, as the process ends anyway.
+    static func read(_ pipe: Pipe, until needle: String) -> String {
+        var text = ""
+        while !text.contains(needle) {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        return text
+    }
+
     /// A folder of its own for one suite, inside ``folder`` (made if missing).
     static func subfolder(_ name: String) throws -> URL {
         let url = folder.appendingPathComponent(name)

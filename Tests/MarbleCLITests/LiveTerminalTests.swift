@@ -27,26 +27,26 @@ struct LiveTerminalTests {
         #expect(drawn, "screen:\n\(term.capture())")
         try #require(drawn)
         #expect(term.capture(escapes: true).contains("38;2;"), "no truecolor escapes")
-        #expect(PlayTools.eventually(timeout: 20) { term.statusLine.contains(" fps") && !term.statusLine.contains(" 0.0 fps") },
+        #expect(PlayTools.eventually(timeout: 60) { term.statusLine.contains(" fps") && !term.statusLine.contains(" 0.0 fps") },
                 "\(term.statusLine)")
 
         term.send("n")
-        #expect(PlayTools.eventually(timeout: 20) { !term.statusLine.contains("preset spectrum") }, "\(term.statusLine)")
+        #expect(PlayTools.eventually(timeout: 60) { !term.statusLine.contains("preset spectrum") }, "\(term.statusLine)")
         term.send("+")
-        #expect(PlayTools.eventually(timeout: 20) { term.statusLine.contains("sens 1.25") }, "\(term.statusLine)")
+        #expect(PlayTools.eventually(timeout: 60) { term.statusLine.contains("sens 1.25") }, "\(term.statusLine)")
 
         pulse.kill()
         player.terminate()
-        #expect(PlayTools.eventually(timeout: 20) { term.statusLine.contains("reconnecting") }, "\(term.statusLine)")
+        #expect(PlayTools.eventually(timeout: 60) { term.statusLine.contains("reconnecting") }, "\(term.statusLine)")
         try pulse.start()
         player = try pulse.play(tone)
-        #expect(PlayTools.eventually(timeout: 20) { term.statusLine.contains("viz.monitor") }, "\(term.statusLine)")
+        #expect(PlayTools.eventually(timeout: 60) { term.statusLine.contains("viz.monitor") }, "\(term.statusLine)")
 
         term.send("q")
         let status = "\(results)/status"
         #expect(PlayTools.eventually(timeout: 30) { !((try? String(contentsOfFile: status, encoding: .utf8)) ?? "").isEmpty })
         #expect(((try? String(contentsOfFile: status, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines) == "0")
-        #expect(PlayTools.eventually(timeout: 10) { FileManager.default.fileExists(atPath: "\(results)/stty") })
+        #expect(PlayTools.eventually(timeout: 60) { FileManager.default.fileExists(atPath: "\(results)/stty") })
         PlayCommandTests.expectRestored(term, stty: (try? String(contentsOfFile: "\(results)/stty", encoding: .utf8)) ?? "")
     }
 }

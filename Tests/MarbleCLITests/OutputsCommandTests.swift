@@ -52,9 +52,10 @@ struct OutputsCommandTests {
         // Frozen once the stream is published (nginx opened its recording), however long starting took.
         #expect(PlayTools.eventually(timeout: 30) { !server.recordings("stall").isEmpty }, "the stream never started")
         server.pause()  // nginx frozen: the connection stalls, its buffers fill
-        Thread.sleep(forTimeInterval: 7)  // the stall's length, not a wait for a condition
+        // Until marble gives the stalled connection up (its queue dropped) and says so.
+        let told = CLI.read(err, until: "\(server.url("stall")): reconnecting")
         server.resume()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = told + String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(stderr)")
         let recorded = try Probe(file)
@@ -92,7 +93,7 @@ struct OutputsCommandTests {
                             "-i", "udp://127.0.0.1:\(port)?timeout=3000000", "-c", "copy", "-t", "2.5", ts]
         reader.standardError = FileHandle.nullDevice
         try reader.run()
-        #expect(PlayTools.eventually(timeout: 10) { Self.udpPortIsBound(port) }, "the reader never listened")
+        #expect(PlayTools.eventually(timeout: 60) { RTMPServer.udpPortIsBound(port) }, "the reader never listened")
         let r = try CLI.run(["play", try TestMedia.tone("wav", seconds: 3, rate: 48_000), "-o", "udp://127.0.0.1:\(port)",
                              "--size", "160x96", "--fps", "30", "--encoder-preset", "ultrafast"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -100,15 +101,5 @@ struct OutputsCommandTests {
         let probe = try Probe(ts)
         #expect(probe.video?.codec == "h264" && probe.audio?.codec == "aac")
         #expect((probe.video?.frames ?? 0) >= 60, "\(probe.video?.frames ?? 0) frames read from UDP")
-    }
-
-    /// Whether a UDP socket is bound to `port` on this machine (`/proc/net/udp`: local address
-    /// `ADDR:PORT` in hex).
-    static func udpPortIsBound(_ port: Int) -> Bool {
-        let table = (try? String(contentsOfFile: "/proc/net/udp", encoding: .utf8)) ?? ""
-        let suffix = ":" + String(format: "%04X", port)
-        return table.split(separator: "\n").dropFirst().contains { line in
-            line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first?.hasSuffix(suffix) ?? false
-        }
     }
 }

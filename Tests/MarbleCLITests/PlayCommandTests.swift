@@ -57,7 +57,7 @@ struct PlayCommandTests {
 
         // Space pauses: the status says so and the sink goes quiet.
         term.send("Space")
-        #expect(PlayTools.eventually(timeout: 20) { term.statusLine.contains("paused") }, "\(term.statusLine)")
+        #expect(PlayTools.eventually(timeout: 60) { term.statusLine.contains("paused") }, "\(term.statusLine)")
         let silent = try PlayTools.eventually(timeout: 30) { rms = try pulse.monitorRMS(); return rms >= 0 && rms < 0.001 }
         #expect(silent, "monitor RMS \(rms) while paused")
 
@@ -65,20 +65,20 @@ struct PlayCommandTests {
         // and stays paused.
         let pausedAt = Self.seconds(in: term.statusLine) ?? -1
         term.send("Right")
-        #expect(PlayTools.eventually(timeout: 20) {
+        #expect(PlayTools.eventually(timeout: 60) {
             let now = Self.seconds(in: term.statusLine) ?? -1
             return term.statusLine.contains("paused") && abs(now - (pausedAt + 5)) <= 1
         }, "paused at \(pausedAt), after →: \(term.statusLine)")
 
         // Space again resumes the sound.
         term.send("Space")
-        #expect(PlayTools.eventually(timeout: 20) { term.statusLine.contains("playing") }, "\(term.statusLine)")
+        #expect(PlayTools.eventually(timeout: 60) { term.statusLine.contains("playing") }, "\(term.statusLine)")
         #expect(try PlayTools.eventually(timeout: 30) { rms = try pulse.monitorRMS(); return rms > 0.03 }, "RMS \(rms)")
 
         // n and + change preset and sensitivity.
         term.send("n")
         term.send("+")
-        #expect(PlayTools.eventually(timeout: 20) {
+        #expect(PlayTools.eventually(timeout: 60) {
             term.statusLine.contains("preset \(Self.presetAfterDefault)") && term.statusLine.contains("sens 1.25")
         }, "\(term.statusLine)")
 
@@ -87,7 +87,7 @@ struct PlayCommandTests {
         let status = "\(results)/status"
         #expect(PlayTools.eventually(timeout: 30) { FileManager.default.fileExists(atPath: status) && !Self.read(status).isEmpty })
         #expect(Self.read(status).trimmingCharacters(in: .whitespacesAndNewlines) == "0", "exit status \(Self.read(status))")
-        #expect(PlayTools.eventually(timeout: 10) { FileManager.default.fileExists(atPath: "\(results)/stty") })
+        #expect(PlayTools.eventually(timeout: 60) { FileManager.default.fileExists(atPath: "\(results)/stty") })
         Self.expectRestored(term, stty: Self.read("\(results)/stty"))
 
         // The choices were saved where XDG_CONFIG_HOME says.
@@ -105,7 +105,7 @@ struct PlayCommandTests {
         again.send("C-c")
         #expect(PlayTools.eventually(timeout: 30) { !Self.read(status).isEmpty })
         #expect(Self.read(status).trimmingCharacters(in: .whitespacesAndNewlines) == "130", "exit status \(Self.read(status))")
-        #expect(PlayTools.eventually(timeout: 10) { FileManager.default.fileExists(atPath: "\(results)/stty") })
+        #expect(PlayTools.eventually(timeout: 60) { FileManager.default.fileExists(atPath: "\(results)/stty") })
         Self.expectRestored(again, stty: Self.read("\(results)/stty"))
     }
 
@@ -205,7 +205,7 @@ struct PlayCommandTests {
         let read = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
         #expect(PlayTools.eventually(timeout: 30) { read().contains("playing play-two-a") }, "\(read())")
         var rms: Float = 0
-        let heard = try PlayTools.eventually(timeout: 4) { rms = try pulse.monitorRMS(); return rms > 0.03 }
+        let heard = try PlayTools.eventually(timeout: 60) { rms = try pulse.monitorRMS(); return rms > 0.03 }
         p.waitUntilExit()
         #expect(p.terminationStatus == 0, "\(read())")
         #expect(heard, "the songs reached the sink (monitor RMS \(rms))")

@@ -53,14 +53,11 @@ enum PlayTools {
     }
 
     /// Polls `condition` every 100 ms until it holds or `timeout` seconds pass (by the monotonic
-    /// clock); returns the last result.
+    /// clock); returns the last result. Only for what another process brings about that it tells
+    /// nothing of (a daemon starting, a file growing, a terminal's status line), with a timeout of
+    /// 30 s or more that guards against a hang: never the length of something the test measures.
     static func eventually(timeout: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-        while ContinuousClock.now < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        return try condition()
+        try pollProcess(failsafe: timeout, every: 0.1, condition)
     }
 
     /// A fresh private directory with a short path (unix socket paths are limited to 108 bytes).
@@ -140,26 +137,27 @@ final class PulseServer {
 
     deinit { stop() }
 
-    /// Records the sink's monitor (mono float32) for `seconds` and returns the RMS of the last half
-    /// (the first half absorbs the recorder's start-up).
+    /// Records `seconds` of the sink's monitor (mono float32, counted in samples received, not in time
+    /// waited) and returns the RMS of the last half (the first half absorbs the recorder's start-up).
     func monitorRMS(seconds: Double = 1.2) throws -> Float {
-        let file = "\(runtimeDirectory)/monitor-\(UUID().uuidString.prefix(6)).raw"
-        _ = FileManager.default.createFile(atPath: file, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+        let pipe = Pipe()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: PlayTools.which("parec") ?? "parec")
         p.arguments = ["-d", "viz.monitor", "--format=float32le", "--rate=48000", "--channels=1", "--latency-msec=20"]
         p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        p.standardOutput = handle
+        p.standardOutput = pipe
         p.standardError = FileHandle.nullDevice
         try p.run()
-        Thread.sleep(forTimeInterval: seconds)  // the recording's length, not a wait for a condition
+        let wanted = Int(seconds * 48_000) * 4
+        var data = Data()
+        while data.count < wanted {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }  // parec ended
+            data.append(chunk)
+        }
         // SIGKILL: parec inherits the test runner's blocked signal mask, so SIGTERM may never arrive.
         Glibc.kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
-        try handle.close()
-        let data = try Data(contentsOf: URL(fileURLWithPath: file))
-        try? FileManager.default.removeItem(atPath: file)
         let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         let tail = samples.suffix(samples.count / 2)
         guard tail.count > 4800 else { return -1 }  // too little recorded to judge

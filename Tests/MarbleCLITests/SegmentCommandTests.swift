@@ -304,8 +304,7 @@ struct SegmentCommandTests {
         let out = path("stopped-piece.mp4")
         let (p, _, err) = try CLI.start(["render", long, "-o", out, "--size", "320x180", "--segment", "2/2", "-q"])
         // Wait until the piece's file is being written (its temporary name appears), then stop it.
-        let deadline = Date().addingTimeInterval(60)
-        while try leftovers().isEmpty && p.isRunning && Date() < deadline { usleep(20_000) }
+        _ = try pollProcess { try !leftovers().isEmpty || !p.isRunning }
         kill(p.processIdentifier, SIGTERM)
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()

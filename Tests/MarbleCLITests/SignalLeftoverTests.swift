@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Every ending but SIGKILL leaves no `.NAME.partial-PID` behind, and a later run removes the stale
 /// ones of its own output (a SIGKILL's leftovers).
@@ -20,15 +21,11 @@ struct SignalLeftoverTests {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".partial-") }
     }
 
-    /// Starts a long render and returns once its temporary file exists.
+    /// Starts a long render and returns once frames are in its temporary file.
     func startRender(_ name: String) throws -> Process {
         let out = folder.appendingPathComponent(name).path
         let (p, _, _) = try CLI.start(["render", long, "-o", out, "--size", "64x36", "--fps", "30", "--encoder-preset", "ultrafast", "-q"])
-        let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline && p.isRunning, try !partials().contains(where: { $0.hasPrefix(".\(name).partial") }) {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(CLI.partialFile(of: name, in: folder.path))
         return p
     }
 
@@ -36,6 +33,7 @@ struct SignalLeftoverTests {
     func otherSignals(signal: Int32) throws {
         let name = "signal-\(signal).mp4"
         let p = try startRender(name)
+        #expect(pollProcess { CLI.catches(signal, p.processIdentifier) })
         kill(p.processIdentifier, signal)
         p.waitUntilExit()
         #expect(p.terminationReason == .exit && p.terminationStatus == 130, "\(p.terminationReason) \(p.terminationStatus)")

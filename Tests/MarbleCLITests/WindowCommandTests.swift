@@ -36,7 +36,7 @@ struct WindowCommandTests {
              "--encoder-preset", "ultrafast"], pulse: pulse, environment: ["DISPLAY": screen.display])
         // The window fills the screen (same size): it shows the live picture while the run goes on.
         var shown = false
-        _ = PlayTools.eventually(timeout: 15) {
+        _ = PlayTools.eventually(timeout: 60) {
             if let shot = try? screen.screenshot(), Self.hasPicture(shot) { shown = true }
             return shown || !process.isRunning
         }

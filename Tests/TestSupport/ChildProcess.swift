@@ -22,13 +22,21 @@ public enum ChildProcess {
     ///
     /// Closing the other descriptors matters: a daemon started while another test has a `Process` pipe
     /// open would inherit the pipe's write end and keep that test's read waiting until the daemon exits.
-    public static func spawn(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws -> pid_t {
+    ///
+    /// - Parameter output: a descriptor of this process to be the tool's standard output instead (a
+    ///   pipe's write end, for a tool that reports on it).
+    public static func spawn(_ tool: String, _ arguments: [String], environment: [String: String] = [:],
+                             output: Int32? = nil) throws -> pid_t {
         guard let path = which(tool) else { throw Failure("\(tool) not found") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for fd: Int32 in 0...2 {
-            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+            if fd == 1, let output {
+                posix_spawn_file_actions_adddup2(&actions, output, 1)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+            }
         }
         guard closeOthers(&actions) == 0 else { throw Failure("cannot close descriptors for \(tool)") }
         var attributes = posix_spawnattr_t()

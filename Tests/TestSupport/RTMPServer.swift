@@ -58,18 +58,19 @@ public final class RTMPServer {
         precondition(pid == 0, "nginx is running")
         pid = try ChildProcess.spawn("/usr/sbin/nginx", ["-c", "\(folder.path)/nginx.conf", "-p", folder.path,
                                                          "-e", "\(folder.path)/error.log"])
-        let deadline = Date(timeIntervalSinceNow: 5)
-        while Date() < deadline {
-            if Self.accepts(port) { return }
+        var exited = false
+        let listening = pollProcess {
             var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
-                pid = 0
-                let log = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
-                throw ChildProcess.Failure("nginx exited: \(log)")
-            }
-            usleep(20_000)
+            exited = waitpid(pid, &status, WNOHANG) == pid
+            return exited || Self.accepts(port)
         }
-        throw ChildProcess.Failure("nginx did not listen on \(port) within 5 s")
+        if exited {
+            pid = 0
+            let log = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+            throw ChildProcess.Failure("nginx exited: \(log)")
+        }
+        if listening { return }
+        throw ChildProcess.Failure("nginx did not listen on \(port) within 60 s")
     }
 
     /// Kills nginx (SIGKILL: connections drop as if the server died) and waits for it.
@@ -79,13 +80,6 @@ public final class RTMPServer {
         kill(pid, SIGKILL)
         ChildProcess.reap(pid)
         pid = 0
-    }
-
-    /// Stops nginx, waits `downSeconds`, and starts it again on the same port.
-    public func restart(downSeconds: Double = 1) throws {
-        stop()
-        usleep(UInt32(downSeconds * 1e6))
-        try start()
     }
 
     /// Freezes nginx (SIGSTOP): connections stay open but nothing is read, as on a stalled network.
@@ -102,6 +96,26 @@ public final class RTMPServer {
 
     private static func stamp(_ name: String) -> Int {
         Int(name.split(separator: "-").last?.split(separator: ".").first ?? "") ?? 0
+    }
+
+    /// Whether nginx still has a recording of stream `key` open (its descriptors, in /proc): once the
+    /// publisher has left, nginx closes it, and only then is the file complete.
+    public func isRecording(_ key: String) -> Bool {
+        guard pid != 0 else { return false }
+        let fds = "/proc/\(pid)/fd"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: fds)) ?? []).contains { fd in
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fds)/\(fd)")) ?? ""
+            return (target as NSString).lastPathComponent.hasPrefix("\(key)-") && target.hasSuffix(".flv")
+        }
+    }
+
+    /// Whether a socket is bound to UDP `port` (/proc/net/udp: a reader listening there).
+    public static func udpPortIsBound(_ port: Int) -> Bool {
+        let table = (try? String(contentsOfFile: "/proc/net/udp", encoding: .utf8)) ?? ""
+        let suffix = ":" + String(format: "%04X", port)
+        return table.split(separator: "\n").dropFirst().contains { line in
+            line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first?.hasSuffix(suffix) ?? false
+        }
     }
 
     /// Whether something accepts TCP connections on loopback `port`.

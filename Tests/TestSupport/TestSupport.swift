@@ -71,12 +71,30 @@ public final class Gate: Sendable {
     }
 }
 
-/// Polls `condition` (real time, as a guard against I/O that completes on another task).
-public func eventually(timeout: Duration = .seconds(2), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
+/// Polls `condition` every `interval` seconds until it holds or `failsafe` seconds pass; returns
+/// whether it held. The one blocking poll of the tests, and only for what another process brings about
+/// and tells nothing of (a daemon listening, a file it writes or closes, a window it draws): the
+/// deadline guards against a hang and is never a verdict, so it is far beyond any machine's load.
+public func pollProcess(failsafe: Double = 60, every interval: Double = 0.02, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(failsafe * 1000))
     while ContinuousClock.now < deadline {
+        if try condition() { return true }
+        usleep(UInt32(interval * 1e6))  // the poll's interval: the other process offers no notification
+    }
+    return try condition()
+}
+
+/// Polls `condition` until it holds, for what another task or thread brings about without telling (a
+/// sleeper registering on a test clock, an effect's result landing). The timeout guards against a
+/// hang and is never a verdict: 60 s by default, counted in tries 1 ms apart rather than on the wall
+/// clock, so a task the cooperative pool resumes late (its threads held by blocking tests) loses no
+/// tries to the wait.
+public func eventually(timeout: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
+    let (seconds, attoseconds) = timeout.components
+    let tries = Int(seconds) * 1_000 + Int(attoseconds / 1_000_000_000_000_000)
+    for _ in 0..<tries {
         if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(1))
+        try? await Task.sleep(for: .milliseconds(1))  // the poll's interval, not a wait for a length of time
     }
     return condition()
 }

@@ -44,27 +44,44 @@ public final class XvfbServer {
         return try body()
     }
 
-    /// Starts `Xvfb :N -screen 0 WxHx24 -nolisten tcp` on the first free N from 60 and waits until its
-    /// socket exists (it listens from then on).
+    /// Starts `Xvfb -displayfd 1 -screen 0 WxHx24 -nolisten tcp`: the server picks a free display
+    /// number itself and writes it to its standard output (a pipe read here) once it accepts
+    /// connections. Waiting for that line is waiting for the server to be ready: no polling, no
+    /// deadline, and no race with other processes choosing the same number (they used to see another
+    /// server's socket appear and take it for their own). The read ends at the line, or when the
+    /// server exits without one.
     public init(width: Int, height: Int) throws {
         guard ChildProcess.which("Xvfb") != nil else {
             throw ChildProcess.Failure("Xvfb is not installed: the window tests need a real X server; install it with `apt-get install -y xvfb x11-apps xdotool` (see .ci/apt-packages)")
         }
         self.width = width
         self.height = height
-        var from = 60
-        while let n = Self.freeDisplayNumber(from: from) {
-            let started = try ChildProcess.spawn("Xvfb", [":\(n)", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"])
-            if Self.waitUntilListening(pid: started, socket: "/tmp/.X11-unix/X\(n)") {
-                pid = started
-                display = ":\(n)"
-                return
-            }
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw ChildProcess.Failure("cannot make a pipe for Xvfb") }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }  // the spawn's dup2 clears it on the copy
+        let reader = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+        let started: pid_t
+        do {
+            started = try ChildProcess.spawn("Xvfb", ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"],
+                                             output: ends[1])
+        } catch {
+            close(ends[1])
+            throw error
+        }
+        close(ends[1])
+        var line = ""
+        while !line.contains("\n") {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            line += String(decoding: chunk, as: UTF8.self)
+        }
+        guard let n = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             kill(started, SIGKILL)
             ChildProcess.reap(started)
-            from = n + 1  // taken meanwhile, or the server failed: try the next number
+            throw ChildProcess.Failure("Xvfb did not start (it reported \"\(line)\" for its display)")
         }
-        throw ChildProcess.Failure("no free X display number for Xvfb")
+        pid = started
+        display = ":\(n)"
     }
 
     deinit { stop() }
@@ -83,18 +100,6 @@ public final class XvfbServer {
             !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock")
                 && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)")
         }
-    }
-
-    /// Polls for the server's socket for up to 10 s; false when the server exited or never listened.
-    private static func waitUntilListening(pid: pid_t, socket: String) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid { return false }
-            if FileManager.default.fileExists(atPath: socket) { return true }
-            usleep(20_000)
-        }
-        return false
     }
 
     /// Runs `tool` with `DISPLAY` set to this server and returns its standard output; throws with its

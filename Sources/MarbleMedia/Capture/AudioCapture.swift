@@ -17,6 +17,8 @@ public final class AudioCapture: Sendable {
     public let buffer: CaptureBuffer
     private let status = CaptureStatus()
     private let lifecycle = Mutex(Lifecycle.idle)
+    /// The capture's time: retries, the start's deadline and the silence filled while no data comes.
+    private let clock: RealTimePacer
 
     private enum Lifecycle {
         case idle
@@ -25,9 +27,16 @@ public final class AudioCapture: Sendable {
     }
 
     /// Validates `options` and allocates the buffer (8 s); nothing connects until `start()`.
-    public init(options: CaptureOptions) throws(MarbleError) {
+    public convenience init(options: CaptureOptions) throws(MarbleError) {
+        try self.init(options: options, clock: .system())
+    }
+
+    /// A capture on `clock` (tests pass one on a test clock: they then decide when retries fall due,
+    /// when a start gives up, and how much silence fills a time without data).
+    package init(options: CaptureOptions, clock: RealTimePacer) throws(MarbleError) {
         try options.validate()
         self.options = options
+        self.clock = clock
         buffer = CaptureBuffer(sampleRate: options.sampleRate)
     }
 
@@ -61,7 +70,7 @@ public final class AudioCapture: Sendable {
             case .stopped: return .failure(MarbleError(.device, "this capture was stopped; make a new one to capture again"))
             case .idle:
                 do throws(MarbleError) {
-                    let run = try CaptureRun(options: options, buffer: buffer, status: status)
+                    let run = try CaptureRun(options: options, buffer: buffer, status: status, clock: clock)
                     lifecycle = .running(run)
                     return .success(run)
                 } catch {

@@ -9,7 +9,9 @@ import MarbleCore
 /// stream ready (`.capturing`). A dropped connection goes back to `connect`, a missing source or a
 /// failed stream back to `lookUpSource`, each after 250 ms (the ticker runs due retries); a change of
 /// the default sink, when following it, runs `lookUpSource` at once. Before the first capture, with
-/// `waitForServer` off, a failure ends the attempt instead (`outcome`), for `start()` to throw.
+/// `waitForServer` off, a failure ends the attempt instead (`outcome`), for `start()` to throw. When to
+/// retry and when to give up is the `CaptureRetryPolicy`'s decision, on the times of the injected
+/// `RealTimePacer` (the system clock in use, a test clock in tests); libpulse's timer only ticks.
 ///
 /// Safety of @unchecked Sendable: every stored `var` is read and written only by code holding the
 /// loop's lock: the loop's thread, which holds it while running callbacks and timers, or `start()` and
@@ -23,13 +25,9 @@ final class CaptureEngine: @unchecked Sendable {
         case stopped
     }
 
-    /// Nanoseconds between attempts.
-    static let retryDelay: UInt64 = 250_000_000
-    /// How long a failing-fast `start()` waits for the server before giving up.
-    static let startTimeout: UInt64 = 5_000_000_000
-
     let options: CaptureOptions
     private let loop: PulseMainloop
+    private let clock: RealTimePacer
     private let timeline: CaptureTimeline
     private let notifier: StateNotifier
     /// Set once the first attempt ended (captured, failed or was stopped).
@@ -37,18 +35,18 @@ final class CaptureEngine: @unchecked Sendable {
     private var context: PulseContext?
     private var stream: CaptureStream?
     private var ticker: PulseTimer?
-    private enum Step { case connect, lookUpSource }
-    /// The next attempt and when it is due.
-    private var retry: (due: UInt64, step: Step)?
+    /// The next attempt and when it is due; the start's deadline.
+    private var retry = CaptureRetryPolicy(startedAt: 0)
     /// Counts device lookups, so that only the latest one's answer is used.
     private var lookups = 0
-    private var startedAt: UInt64 = 0
     private var stopped = false
 
-    init(options: CaptureOptions, buffer: CaptureBuffer, status: CaptureStatus, loop: PulseMainloop) {
+    init(options: CaptureOptions, buffer: CaptureBuffer, status: CaptureStatus, loop: PulseMainloop,
+         clock: RealTimePacer) {
         self.options = options
         self.loop = loop
-        timeline = CaptureTimeline(buffer: buffer, fragmentSeconds: options.fragmentSeconds)
+        self.clock = clock
+        timeline = CaptureTimeline(buffer: buffer, fragmentSeconds: options.fragmentSeconds, clock: clock)
         notifier = StateNotifier(status: status, loop: loop)
     }
 
@@ -60,7 +58,8 @@ final class CaptureEngine: @unchecked Sendable {
     /// Starts the pacing timer and the first attempt. Returns false when `shutdown()` came first.
     func begin() -> Bool {
         guard !stopped else { return false }
-        startedAt = MonotonicClock.now()
+        let startedAt = clock.now
+        retry = CaptureRetryPolicy(startedAt: startedAt)
         timeline.begin(at: startedAt)
         ticker = PulseTimer(on: loop, after: options.fragmentSeconds, repeats: true) { [unowned self] in tick() }
         guard ticker != nil else {
@@ -75,7 +74,7 @@ final class CaptureEngine: @unchecked Sendable {
     /// Ends the first attempt with `error` (a failing start), releasing the connection.
     func fail(_ error: MarbleError) {
         outcome = .failed(error)
-        retry = nil
+        retry.cancel()
         closeStream()
         context?.disconnect()
         context = nil
@@ -89,7 +88,7 @@ final class CaptureEngine: @unchecked Sendable {
         ticker?.cancel()
         ticker = nil
         notifier.cancel()
-        retry = nil
+        retry.cancel()
         closeStream()
         context?.disconnect()
         context = nil
@@ -100,7 +99,7 @@ final class CaptureEngine: @unchecked Sendable {
     // MARK: Connection
 
     private func connect() {
-        retry = nil
+        retry.cancel()
         guard !stopped else { return }
         guard let made = PulseContext(loop: loop) else {
             return serverLost("cannot create a PulseAudio context (out of memory)", wasReady: false)
@@ -139,7 +138,7 @@ final class CaptureEngine: @unchecked Sendable {
             let reason = wasReady ? "PulseAudio server went away: \(words)" : "no PulseAudio server is running: \(words)"
             publish(.reconnecting(reason: reason))
         }
-        retry = (MonotonicClock.now() + Self.retryDelay, .connect)
+        retry.failed(.connect, at: clock.now)
     }
 
     /// A subscribed event: when following the default sink, a change of the server (its default sink)
@@ -155,7 +154,7 @@ final class CaptureEngine: @unchecked Sendable {
     // MARK: Source and stream
 
     private func lookUpSource() {
-        retry = nil
+        retry.cancel()
         guard let current = context, current.isReady, !stopped else { return }
         lookups += 1
         let generation = lookups
@@ -190,7 +189,7 @@ final class CaptureEngine: @unchecked Sendable {
         closeStream()
         if failsFast { return fail(error) }
         publish(.reconnecting(reason: error.message))
-        retry = (MonotonicClock.now() + Self.retryDelay, .lookUpSource)
+        retry.failed(.lookUpSource, at: clock.now)
     }
 
     /// Replaces the stream with one on `source`; the pacer fills the time between the two.
@@ -246,16 +245,13 @@ final class CaptureEngine: @unchecked Sendable {
     /// retry, and delivers notifications the notifier could not schedule.
     private func tick() {
         guard !stopped else { return }
-        timeline.tick()
-        if failsFast, MonotonicClock.now() - startedAt > Self.startTimeout {
-            return fail(MarbleError(.device, "the PulseAudio server did not answer within 5 s"))
-        }
-        if let retry, MonotonicClock.now() >= retry.due {
-            self.retry = nil
-            switch retry.step {
-            case .connect: connect()
-            case .lookUpSource: lookUpSource()
-            }
+        let now = clock.now
+        timeline.tick(at: now)
+        switch retry.tick(at: now, failingFast: failsFast) {
+        case .wait: break
+        case .giveUp: return fail(MarbleError(.device, "the PulseAudio server did not answer within 5 s"))
+        case .run(.connect): connect()
+        case .run(.lookUpSource): lookUpSource()
         }
         notifier.deliver()
     }

@@ -7,9 +7,9 @@ final class CaptureRun: Sendable {
     private let loop: PulseMainloop
     private let engine: CaptureEngine
 
-    init(options: CaptureOptions, buffer: CaptureBuffer, status: CaptureStatus) throws(MarbleError) {
+    init(options: CaptureOptions, buffer: CaptureBuffer, status: CaptureStatus, clock: RealTimePacer) throws(MarbleError) {
         loop = try PulseMainloop()
-        engine = CaptureEngine(options: options, buffer: buffer, status: status, loop: loop)
+        engine = CaptureEngine(options: options, buffer: buffer, status: status, loop: loop, clock: clock)
     }
 
     /// Starts the engine and the loop's thread; with `waitForOutcome`, waits until the first attempt

@@ -1,17 +1,20 @@
 import MarbleCore
 
 /// The capture thread's side of the `CaptureBuffer`: appends what the stream delivers and the silence
-/// the `CapturePacer` calls for, so the buffer's timeline keeps step with wall time.
+/// the `CapturePacer` calls for, so the buffer's timeline keeps step with the capture's clock (the
+/// injected `RealTimePacer`: wall time in use).
 ///
 /// Used only on the event loop's thread (or with its lock held), like the engine that owns it.
 final class CaptureTimeline {
     let buffer: CaptureBuffer
     private let fragmentSeconds: Double
+    private let clock: RealTimePacer
     private var pacer: CapturePacer
 
-    init(buffer: CaptureBuffer, fragmentSeconds: Double) {
+    init(buffer: CaptureBuffer, fragmentSeconds: Double, clock: RealTimePacer) {
         self.buffer = buffer
         self.fragmentSeconds = fragmentSeconds
+        self.clock = clock
         pacer = CapturePacer(sampleRate: buffer.sampleRate, fragmentSeconds: fragmentSeconds, start: 0)
     }
 
@@ -28,7 +31,7 @@ final class CaptureTimeline {
     /// stream (captured as silence). Preceded by silence when it ends a gap; its oldest frames are
     /// dropped when the timeline runs too far ahead.
     func append(_ bytes: UnsafeRawPointer?, frames: Int) {
-        let admission = pacer.admit(frames: frames, at: MonotonicClock.now())
+        let admission = pacer.admit(frames: frames, at: clock.now)
         if admission.silence > 0 { buffer.appendSilence(count: admission.silence) }
         let kept = frames - admission.drop
         guard kept > 0 else { return }
@@ -39,9 +42,9 @@ final class CaptureTimeline {
         }
     }
 
-    /// Every fragment: fills silence when no data has come for a while.
-    func tick() {
-        let due = pacer.silenceDue(at: MonotonicClock.now())
+    /// Every fragment (`now`: the clock's time): fills silence when no data has come for a while.
+    func tick(at now: UInt64) {
+        let due = pacer.silenceDue(at: now)
         if due > 0 { buffer.appendSilence(count: due) }
     }
 }

@@ -63,9 +63,11 @@ extension CaptureTests {
             #expect(buffer.arrivalTime(ofSample: 0) == nil)
             let before = MonotonicClock.now()
             append(buffer, [Float](repeating: 1, count: 100))
-            Thread.sleep(forTimeInterval: 0.002)
-            append(buffer, [Float](repeating: 2, count: 100))
             let first = buffer.arrivalTime(ofSample: 0), last = buffer.arrivalTime(ofSample: 99)
+            // The next block once the clock has moved past the first one's time (it has, the moment
+            // the loop sees it: waiting for that, not for a length of time).
+            while let first, MonotonicClock.now() <= first {}
+            append(buffer, [Float](repeating: 2, count: 100))
             let second = buffer.arrivalTime(ofSample: 100)
             #expect(first != nil && first == last && first! >= before)
             #expect(second != nil && second! > first!)
@@ -81,12 +83,11 @@ extension CaptureTests {
             let startedAt = ContinuousClock.now
             #expect(buffer.wait(after: 0, timeout: 0.05) == 0)
             #expect(seconds(since: startedAt) >= 0.04)
-            let writer = Thread {
-                Thread.sleep(forTimeInterval: 0.02)
-                buffer.appendSilence(count: 480)
-            }
+            // Written from another thread, before or during the wait: either way it returns with it
+            // (the timeout only guards against a hang).
+            let writer = Thread { buffer.appendSilence(count: 480) }
             writer.start()
-            #expect(buffer.wait(after: 0, timeout: 5) == 480)
+            #expect(buffer.wait(after: 0, timeout: 60) == 480)
             #expect(buffer.wait(after: 100, timeout: 5) == 480)  // already past: returns at once
         }
     }

@@ -21,7 +21,6 @@ extension CaptureTests {
             let directory = CaptureTools.makeDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let capture = try AudioCapture(options: options(directory))
-            let startedAt = ContinuousClock.now
             do {
                 try capture.start()
                 Issue.record("started with no server")
@@ -31,94 +30,120 @@ extension CaptureTests {
                 #expect(error.message.hasSuffix("; start one or pass --wait"), "\(error.message)")
                 #expect(!error.message.contains("\n"))
             }
-            #expect(seconds(since: startedAt) < 2)
+            #expect(capture.state == .stopped)
+        }
+
+        @Test("a server that never answers: start gives up once the capture's clock passes 5 s, not before")
+        func silentServer() throws {
+            let directory = CaptureTools.makeDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let socket = try SilentSocket(path: "\(directory)/pulse/native")
+            defer { socket.close() }
+            let clock = ManualClock()
+            let capture = try AudioCapture(options: options(directory), clock: RealTimePacer(clock: clock))
+            let outcome = Recorder<String>()
+            Thread.detachNewThread {
+                do throws(MarbleError) {
+                    try capture.start()
+                    outcome.append("started")
+                } catch {
+                    outcome.append(error.message)
+                }
+            }
+            // Once the start has begun (its time is 0 on the clock: the start publishes .connecting
+            // before it waits).
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { capture.state == .connecting })
+            // At 4.9 s on the capture's clock the ticker has filled exactly 4.9 s of silence (the
+            // timeline follows the clock, not the wall) and the start still waits.
+            clock.advance(by: .milliseconds(4_900))
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { capture.buffer.written >= 235_200 })
+            #expect(capture.buffer.written == 235_200 && capture.buffer.silenceFilled == 235_200)
+            #expect(outcome.all.isEmpty, "\(outcome.all)")
+            // Past 5 s the next tick gives up. (libpulse's own 30 s wait for the server's reply, on the
+            // wall clock, would end the start otherwise: "Timeout".)
+            clock.advance(by: .milliseconds(200))
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { !outcome.all.isEmpty })
+            #expect(outcome.all == ["the PulseAudio server did not answer within 5 s"])
             #expect(capture.state == .stopped)
         }
 
         @Test("waiting for a server: start returns, silence flows, and capture begins once one starts")
-        func waitsForServer() async throws {
+        func waitsForServer() throws {
             let directory = CaptureTools.makeDirectory()
             let capture = try AudioCapture(options: options(directory, wait: true))
-            let startedAt = ContinuousClock.now
-            try capture.start()
+            try capture.start()  // returns without waiting for a server: it cannot, none is there
             defer { capture.stop() }
-            #expect(seconds(since: startedAt) < 0.5)
             #expect(capture.state == .connecting)
             // The timeline moves with silence meanwhile.
-            #expect(await poll(timeout: 3) { capture.buffer.written >= 9_600 })
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { capture.buffer.written >= 9_600 })
             #expect(capture.buffer.silenceFilled == capture.buffer.written)
             #expect(capture.state == .connecting)
 
             let server = try TestPulseServer(directory: directory)
-            #expect(await poll(timeout: 3) { capture.state == .capturing(source: "viz.monitor") }, "state \(capture.state)")
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { capture.state == .capturing(source: "viz.monitor") }, "state \(capture.state)")
             try server.play(CaptureTools.tone(1000))
-            #expect(await poll(timeout: 5) { Heard.tone(capture.buffer, frequency: 1000) })
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { Heard.tone(capture.buffer, frequency: 1000) })
         }
 
-        @Test("the server dies: silence at real time while reconnecting, then capture resumes on its return")
-        func reconnects() async throws {
+        @Test("the server dies: only silence while reconnecting, then capture resumes on its return")
+        func reconnects() throws {
             let server = try TestPulseServer()
             let capture = try AudioCapture(options: options(server.directory))
-            // States with the monotonic time the handler heard them, on the capture thread.
-            let heard = Recorder<(state: CaptureState, at: UInt64)>()
-            capture.onStateChange = { heard.append(($0, MonotonicClock.now())) }
+            let heard = Recorder<CaptureState>()
+            capture.onStateChange = { heard.append($0) }
             try capture.start()
             defer { capture.stop() }
             try server.play(CaptureTools.tone(1000))
-            #expect(await poll(timeout: 5) { Heard.tone(capture.buffer, frequency: 1000) })
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { Heard.tone(capture.buffer, frequency: 1000) })
 
             server.stop(signal: SIGKILL)
-            #expect(await poll(timeout: 3) { capture.state.reconnectReason != nil }, "state \(capture.state)")
-            let wentAway = await poll(timeout: 3) {
-                heard.all.contains { $0.state.reconnectReason?.hasPrefix("PulseAudio server went away: ") == true }
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { capture.state.reconnectReason != nil }, "state \(capture.state)")
+            let wentAway = pollBlocking(timeout: CaptureTools.failsafe) {
+                heard.all.contains { $0.reconnectReason?.hasPrefix("PulseAudio server went away: ") == true }
             }
-            #expect(wentAway, "states \(heard.all.map(\.state))")
+            #expect(wentAway, "states \(heard.all)")
 
-            // Over a second without a server, the timeline advances at about real time, all silence.
+            // Without a server the timeline goes on, all of it silence: half a second of samples
+            // counted in the buffer (how fast it goes is the pacer's rule, checked on a test clock in
+            // silentServer and CapturePacerTests).
             let written = capture.buffer.written, silence = capture.buffer.silenceFilled
-            let measuredFrom = ContinuousClock.now
-            try await Task.sleep(for: .seconds(1))  // the length of the measurement, not a wait for an event
-            let elapsed = seconds(since: measuredFrom)
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { capture.buffer.written >= written + 24_000 })
             let advanced = capture.buffer.written - written
-            let rate = Double(advanced) / elapsed
-            #expect(rate > 48_000 * 0.85 && rate < 48_000 * 1.15, "\(rate) samples/s while reconnecting")
             #expect(capture.buffer.silenceFilled - silence == advanced)
+            #expect(capture.state.reconnectReason != nil, "state \(capture.state)")
 
-            // Back within about a second of the server's start (the handler's clock, not this task's,
-            // which a busy test run may resume late).
-            let restartedAt = MonotonicClock.now()
+            // Back once the server is: the retries (every 250 ms on the capture's clock, see
+            // CaptureRetryPolicyTests) reach it.
             try server.start()
-            #expect(await poll(timeout: 3) { capture.state == .capturing(source: "viz.monitor") }, "state \(capture.state)")
-            let back = heard.all.first { $0.at > restartedAt && $0.state == .capturing(source: "viz.monitor") }
-            let reconnect = back.map { Double($0.at - restartedAt) / 1e9 } ?? .infinity
-            #expect(reconnect < 1.5, "capturing \(reconnect) s after the server was started again")
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { capture.state == .capturing(source: "viz.monitor") }, "state \(capture.state)")
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { heard.all.last == .capturing(source: "viz.monitor") }, "states \(heard.all)")
             try server.play(CaptureTools.tone(1500))
-            #expect(await poll(timeout: 5) { Heard.tone(capture.buffer, frequency: 1500) })
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { Heard.tone(capture.buffer, frequency: 1500) })
         }
 
         @Test("stop() returns promptly while connecting, capturing and reconnecting, and from the handler")
-        func stopsPromptly() async throws {
+        func stopsPromptly() throws {
             // Connecting: no server, waiting for one.
             let directory = CaptureTools.makeDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let waiting = try AudioCapture(options: options(directory, wait: true))
             try waiting.start()
             #expect(waiting.state == .connecting)
-            #expect(stopTime(waiting) < 1)
+            stopTwice(waiting)
 
             // Capturing.
             let server = try TestPulseServer()
             let capturing = try AudioCapture(options: options(server.directory))
             try capturing.start()
             #expect(capturing.state == .capturing(source: "viz.monitor"))
-            #expect(stopTime(capturing) < 1)
+            stopTwice(capturing)
 
             // Reconnecting.
             let reconnecting = try AudioCapture(options: options(server.directory))
             try reconnecting.start()
             server.stop()
-            #expect(await poll(timeout: 3) { reconnecting.state.reconnectReason != nil })
-            #expect(stopTime(reconnecting) < 1)
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { reconnecting.state.reconnectReason != nil })
+            stopTwice(reconnecting)
             #expect(throws: MarbleError.self) { try reconnecting.start() }  // stopped for good
 
             // From the state handler, on the capture thread itself.
@@ -130,18 +155,17 @@ extension CaptureTests {
                 if case .capturing = state { selfStopping?.stop() }
             }
             try selfStopping.start()
-            let stopped = await poll(timeout: 3) { selfStopping.state == .stopped && states.all.last == .stopped }
+            let stopped = pollBlocking(timeout: CaptureTools.failsafe) { selfStopping.state == .stopped && states.all.last == .stopped }
             #expect(stopped, "states \(states.all)")
         }
 
-        /// Stops `capture` twice and returns how long the first stop took; checks it ended stopped.
-        private func stopTime(_ capture: AudioCapture, sourceLocation: SourceLocation = #_sourceLocation) -> Double {
-            let startedAt = ContinuousClock.now
+        /// Stops `capture` twice and checks it ended stopped. That stop() returns is the verdict (it
+        /// never waits on the server: a hang would hold the test until the run's own time limit); how
+        /// long it took depends on the machine's load, so it is not one.
+        private func stopTwice(_ capture: AudioCapture, sourceLocation: SourceLocation = #_sourceLocation) {
             capture.stop()
-            let took = seconds(since: startedAt)
             capture.stop()
             #expect(capture.state == .stopped, sourceLocation: sourceLocation)
-            return took
         }
     }
 }

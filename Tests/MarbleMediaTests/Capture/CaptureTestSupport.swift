@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MarbleCore
 @testable import MarbleMedia
 import TestSupport
@@ -10,6 +11,10 @@ enum CaptureTools {
     static let missing: [String] = ["pulseaudio", "pactl", "paplay", "ffmpeg"].filter { which($0) == nil }
     static var available: Bool { missing.isEmpty }
     static var missingNote: Comment { "needs \(missing.joined(separator: ", ")) (apt: pulseaudio pulseaudio-utils ffmpeg)" }
+
+    /// Seconds a poll waits for a server before the test fails: a guard against a hang, far beyond
+    /// what any machine load explains (the verdicts never depend on how long something took).
+    static let failsafe: Double = 60
 
     static func which(_ name: String) -> String? { ChildProcess.which(name) }
     static func spawn(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws -> pid_t {
@@ -67,26 +72,77 @@ enum CaptureTools {
     }
 }
 
-/// Polls `condition` every `interval` seconds until it holds or `timeout` seconds pass (monotonic
-/// clock); returns whether it held. For waiting on real servers, never as a fixed sleep. Sleeps with
-/// `Task.sleep`, so tests waiting on servers leave the cooperative threads to others.
-func poll(timeout: Double, every interval: Double = 0.02, _ condition: () throws -> Bool) async rethrows -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-    while ContinuousClock.now < deadline {
-        if try condition() { return true }
-        try? await Task.sleep(for: .milliseconds(Int(interval * 1000)))
+/// A unix socket that listens and never accepts: libpulse connects (the kernel queues the connection)
+/// and then waits for an answer that never comes, as from a server that hangs.
+final class SilentSocket {
+    private var descriptor: Int32
+
+    /// Listens at `path`, making its folder.
+    init(path: String) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw CaptureTools.ToolError("socket() failed: errno \(errno)") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw CaptureTools.ToolError("socket path too long: \(path)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard bound == 0, listen(descriptor, 8) == 0 else {
+            throw CaptureTools.ToolError("cannot listen at \(path): errno \(errno)")
+        }
     }
-    return try condition()
+
+    func close() {
+        guard descriptor >= 0 else { return }
+        _ = Glibc.close(descriptor)
+        descriptor = -1
+    }
+
+    deinit { close() }
 }
 
-/// `poll` for helpers that cannot suspend (deinit): blocks the calling thread between tries.
+/// Polls `condition` every `interval` seconds until it holds or `timeout` seconds pass; returns
+/// whether it held. Only for what a real PulseAudio daemon (another process, which offers no
+/// notification) or the data it delivers brings about, and with `CaptureTools.failsafe` as the
+/// timeout: a guard against a hang, never the verdict.
+///
+/// Blocking, on purpose: the capture tests are synchronous, like the command-line tests beside them.
+/// An async test suspended in a poll waits for a thread of the cooperative pool (two on this machine)
+/// to resume it, and the blocking tests may hold both for minutes; a capture test resumed that late
+/// finds its 20 s tone played out. A synchronous test, once started, keeps its thread.
 func pollBlocking(timeout: Double, every interval: Double = 0.02, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-    while ContinuousClock.now < deadline {
-        if try condition() { return true }
-        Thread.sleep(forTimeInterval: interval)
+    try pollProcess(failsafe: timeout, every: interval, condition)
+}
+
+/// A clock that moves only when the test says (`advance(by:)`, synchronous, unlike swift-clocks'
+/// `TestClock`, whose async advance needs a free thread of the cooperative pool). For a capture, which
+/// reads its clock and never sleeps on it: `sleep` throws.
+final class ManualClock: Clock, Sendable {
+    struct Instant: InstantProtocol {
+        let offset: Duration
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
     }
-    return try condition()
+
+    private let time = Mutex(Duration.zero)
+
+    var now: Instant { Instant(offset: time.withLock { $0 }) }
+    var minimumResolution: Duration { .nanoseconds(1) }
+
+    func advance(by duration: Duration) { time.withLock { $0 += duration } }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws { throw CancellationError() }
 }
 
 /// Seconds since `start` on the monotonic clock.

@@ -23,7 +23,8 @@ final class TestPulseServer {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// Starts the daemon and waits (up to 10 s) until `pactl` reaches it.
+    /// Starts the daemon and waits until `pactl` reaches it (the daemon tells nothing: polled, with a
+    /// failsafe deadline).
     func start() throws {
         let status = try CaptureTools.reap(CaptureTools.spawn("pulseaudio", [
             "--daemonize=yes", "-n", "--exit-idle-time=-1", "--load=module-native-protocol-unix",
@@ -31,7 +32,7 @@ final class TestPulseServer {
         ], environment: ["XDG_RUNTIME_DIR": directory]))
         guard status == 0 else { throw CaptureTools.ToolError("pulseaudio exited with \(status) in \(directory)") }
         let pidFile = "\(directory)/pulse/pid"
-        let up = try pollBlocking(timeout: 10, every: 0.05) {
+        let up = try pollBlocking(timeout: CaptureTools.failsafe, every: 0.05) {
             guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
                   let value = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return false }
             pid = value

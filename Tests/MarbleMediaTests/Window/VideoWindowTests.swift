@@ -30,13 +30,13 @@ import Testing
         return t
     }
 
-    /// Takes screenshots until `accept` says yes (the X server draws asynchronously) or 5 s pass; the last.
+    /// Takes screenshots until `accept` says yes (the X server, another process, draws asynchronously
+    /// and tells nothing) or 60 s pass (a guard against a hang); the last.
     static func screen(_ server: XvfbServer, until accept: (Screenshot) -> Bool) throws -> Screenshot {
-        let deadline = Date().addingTimeInterval(5)
         var shot = try server.screenshot()
-        while !accept(shot) && Date() < deadline {
-            usleep(50_000)
+        _ = try pollProcess(every: 0.05) {
             shot = try server.screenshot()
+            return accept(shot)
         }
         return shot
     }
