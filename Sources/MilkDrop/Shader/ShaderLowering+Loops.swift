@@ -72,22 +72,27 @@ extension ShaderLowering {
 
     /// The loop with its lanes under a mask: carried variables in fixed registers, `loopBack` while a
     /// lane is active (at most ``ShaderProgram/maxLoopIterations`` times).
-    private mutating func masked(condition: ShaderExpression?, body: ShaderStatement, step: ShaderExpression?,
-                                 testFirst: Bool) throws(ShaderFault) {
-        let entryAlive = alive, entryLanes = lanes
+    /// The variables a masked loop carries from one iteration to the next: every one the loop's
+    /// `statements` and `expressions` may assign, shadowed ones too (a function the loop calls may
+    /// change a global that a local of the same name hides here), an array as its elements, and the
+    /// function's return flag and result when the loop may return. In id order.
+    private mutating func carried(by statements: [ShaderStatement], _ expressions: [ShaderExpression]) -> [Int] {
         var names = Set<String>()
-        ShaderAssignments.collect(body, functions: userFunctions, into: &names, cache: &assignedByFunction)
-        if let step { ShaderAssignments.collect(step, functions: userFunctions, into: &names, cache: &assignedByFunction) }
-        if let condition { ShaderAssignments.collect(condition, functions: userFunctions, into: &names, cache: &assignedByFunction) }
-        // Every variable of those names, shadowed ones too (a function the loop calls may change a
-        // global that a local of the same name hides here).
+        for s in statements { ShaderAssignments.collect(s, functions: userFunctions, into: &names, cache: &assignedByFunction) }
+        for e in expressions { ShaderAssignments.collect(e, functions: userFunctions, into: &names, cache: &assignedByFunction) }
         var carried = Set(names.flatMap { name in scopes.compactMap { $0[name] } })
-        carried.formUnion(carried.flatMap { variables[$0].elements })  // an array is carried as its elements
+        carried.formUnion(carried.flatMap { variables[$0].elements })
         if let frame = functions.last, names.contains(ShaderAssignments.returnMarker) {
             carried.insert(frame.returned)
             if let result = frame.result { carried.insert(result) }
         }
-        let ordered = carried.sorted()
+        return carried.sorted()
+    }
+
+    private mutating func masked(condition: ShaderExpression?, body: ShaderStatement, step: ShaderExpression?,
+                                 testFirst: Bool) throws(ShaderFault) {
+        let entryAlive = alive, entryLanes = lanes
+        let ordered = carried(by: [body], [step, condition].compactMap { $0 })
         emitter.forgetReuse()
         var fixed: [Int: [Int32]] = [:]
         for id in ordered {
