@@ -14,8 +14,14 @@ package enum ShaderCost {
     /// the rest of a MilkDrop frame (equations, mesh, waves, colour conversion: 4–6 ms at 720p) a frame
     /// stays within 16.7 ms at the 99th percentile (22 ms × 2 gave p50 14–17 ms, p99 17–25 ms at 720p).
     static let frameBudget: Float = 15_000_000
-    /// The smallest automatic scale (a quarter of the pixels).
-    static let smallestScale: Float = 0.5
+    /// Core nanoseconds per output pixel past 1280x720's of the frame's work that follows the output's
+    /// size, not the buffer's: the buffer scaled up to the output and the colour conversion. The
+    /// budget above holds it for 720p; a bigger output leaves the shaders that much less (measured:
+    /// the 1.x path of the same presets costs 6.7 ns more core time per added output pixel from 720p
+    /// to 1080p, one thread; 1080p leaves the shaders 8 ms of the 15).
+    static let perOutputPixel: Float = 6
+    /// The fewest pixels of an automatic buffer: a ninth of 1280x720's (427x240), at any output size.
+    static let smallestPixels: Float = 102_400
 
     /// One pixel of `program`.
     package static func perPixel(_ program: ShaderProgram) -> Float {
@@ -32,12 +38,26 @@ package enum ShaderCost {
     }
 
     /// The scale (of the output's width and height) at which a preset costing `costPerPixel` stays
-    /// within ``frameBudget``: 1 when the whole buffer is affordable, never below ``smallestScale``.
+    /// within ``budget(width:height:)``: 1 when the whole buffer is affordable, never below
+    /// ``smallestScale(width:height:)``.
     package static func automaticScale(costPerPixel: Float, width: Int, height: Int) -> Float {
         guard costPerPixel > 0, width > 0, height > 0 else { return 1 }
-        let affordable = frameBudget / costPerPixel
+        let affordable = budget(width: width, height: height) / costPerPixel
         let scale = (affordable / Float(width * height)).squareRoot()
-        return max(smallestScale, min(1, scale))
+        return max(smallestScale(width: width, height: height), min(1, scale))
+    }
+
+    /// The shaders' share of a frame of `width × height`, in core nanoseconds: ``frameBudget`` up to
+    /// 1280x720, less ``perOutputPixel`` for every pixel past it (never under a third of it).
+    static func budget(width: Int, height: Int) -> Float {
+        let extra = max(0, Float(width * height) - 1280 * 720)
+        return max(frameBudget / 3, frameBudget - perOutputPixel * extra)
+    }
+
+    /// The smallest automatic scale at a size: ``smallestPixels`` of buffer (half the width and height
+    /// at 720p was the old floor: a quarter of its pixels), or 1 for outputs smaller than that.
+    static func smallestScale(width: Int, height: Int) -> Float {
+        min(1, (smallestPixels / Float(max(1, width * height))).squareRoot())
     }
 
     private static func operation(_ op: ShaderOperation, _ program: ShaderProgram) -> Float {
