@@ -15,6 +15,8 @@
 set -euo pipefail
 
 die() { echo "install.sh: $*" >&2; exit 2; }
+# A manifest that names what install.sh never installs: one line, nothing removed, exit 1.
+refuse() { echo "install.sh: $*" >&2; exit 1; }
 self="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 
 prefix="${PREFIX:-/usr/local}"
@@ -30,32 +32,84 @@ while [[ $# -gt 0 ]]; do
         *) die "unknown argument '$1' (see Scripts/install.sh --help)" ;;
     esac
 done
+
+# --- the prefix: absolute, no "..", not / however it is spelled (/., //, a link to /) -----------------
+# Written with single slashes and without "." ("/usr/./local/" → "/usr/local"): every path below, and
+# every line of the manifest, is compared with this one spelling.
 [[ "$prefix" == /* ]] || die "the prefix must be an absolute path (got '$prefix')"
 [[ "$prefix" != *$'\n'* && "$prefix" != *$'\t'* ]] || die "the prefix must not contain newlines or tabs"
-prefix="${prefix%/}"; [[ -n "$prefix" ]] || prefix=/  # "/" stays "/"; "/usr/local/" → "/usr/local"
-[[ "$prefix" == / ]] && die "refusing to install into / (use --prefix /usr or /usr/local)"
+given="$prefix"; prefix=""
+IFS=/ read -ra parts <<<"$given"
+for part in "${parts[@]}"; do
+    case "$part" in
+        ""|.) ;;
+        ..) die "the prefix must not contain '..' (got '$given')" ;;
+        *) prefix+="/$part" ;;
+    esac
+done
+[[ -n "$prefix" ]] || die "refusing to install into / (got '$given'; use --prefix /usr or /usr/local)"
+real_prefix="$(realpath -m -- "$prefix" 2>/dev/null)" || die "cannot resolve the prefix '$given' (a loop of links?)"
+[[ "$real_prefix" != / ]] || die "refusing to install into / ('$given' leads there; use --prefix /usr or /usr/local)"
 if [[ -n "$stage" ]]; then
     [[ "$stage" == /* ]] || die "the stage directory must be an absolute path (got '$stage')"
     [[ "$mode" == install ]] || die "--stage and --uninstall do not go together"
 fi
 manifest="$prefix/share/marble/install-manifest"
 
-# --- uninstall: remove exactly the files and the directories the manifest lists ----------------------
+# What is wrong with removing the manifest entry KIND PATH (f: a file, d: a folder), or nothing when it
+# may go: PATH is written like the prefix (absolute, single slashes, no "." or ".."), it lies in the
+# prefix (a folder may be the prefix itself), its real path — its folder resolved, PATH itself not
+# followed — lies in the real prefix, and it is not a link (install.sh never makes one) nor of another
+# kind than its line says. Nothing checked here follows PATH if it is a link.
+entry_problem() {
+    local kind="$1" path="$2" part real
+    [[ "$kind" == f || "$kind" == d ]] || { echo "is not a file (f) or a folder (d) line"; return; }
+    [[ "$path" == /?* ]] || { echo "is not an absolute path below /"; return; }
+    IFS=/ read -ra parts <<<"${path#/}"
+    for part in "${parts[@]}"; do
+        [[ -n "$part" && "$part" != . && "$part" != .. ]] || { echo "has an empty, '.' or '..' part"; return; }
+    done
+    [[ "${path%/}" == "$path" ]] || { echo "ends with /"; return; }
+    [[ "$kind" == d && "$path" == "$prefix" ]] && return  # rmdir removes the prefix only if it is an empty folder
+    [[ "$path" == "$prefix"/* ]] || { echo "is outside $prefix"; return; }
+    real="$(realpath -m -- "$(dirname -- "$path")" 2>/dev/null)" || { echo "cannot be resolved"; return; }
+    real="${real%/}/$(basename -- "$path")"
+    [[ "$real" == "$real_prefix"/* ]] || { echo "leads outside $prefix (to $real)"; return; }
+    if [[ -L "$path" ]]; then echo "is a symbolic link"; return; fi
+    if [[ "$kind" == f && -e "$path" && ! -f "$path" ]]; then echo "is not a regular file"; return; fi
+    if [[ "$kind" == d && -e "$path" && ! -d "$path" ]]; then echo "is not a folder"; return; fi
+    return 0
+}
+
+# --- uninstall: remove exactly the files and the empty folders the manifest lists, all in the prefix ---
+# The whole manifest is checked first: one line that entry_problem rejects and nothing is removed.
 if [[ "$mode" == uninstall ]]; then
-    [[ -f "$manifest" ]] || die "nothing to uninstall: $manifest not found"
-    dirs=()
-    while IFS=$'\t' read -r kind path; do
-        [[ "$path" == /* ]] || die "unreadable manifest line in $manifest"
-        case "$kind" in
-            f) [[ "$path" == "$prefix"/* ]] || die "manifest entry outside $prefix: '$path'"; rm -f -- "$path" ;;
-            # The folders install.sh created: in the prefix, the prefix itself, or its parents it made.
-            d) [[ "$path" == "$prefix"/* || "$prefix/" == "$path"/* ]] || die "manifest entry outside $prefix: '$path'"; dirs+=("$path") ;;
-            *) die "unreadable manifest line in $manifest" ;;
-        esac
-    done < "$manifest"
-    rm -f -- "$manifest"
-    # Deepest first; a directory that holds something else now stays.
-    for ((i = ${#dirs[@]} - 1; i >= 0; i--)); do rmdir -- "${dirs[i]}" 2>/dev/null || true; done
+    [[ -f "$manifest" || -L "$manifest" ]] || die "nothing to uninstall: $manifest not found"
+    problem="$(entry_problem f "$manifest")"
+    [[ -z "$problem" ]] || refuse "refusing to uninstall: the manifest $manifest $problem; nothing removed"
+    (( $(wc -c <"$manifest") <= 1048576 )) || refuse "refusing to uninstall: $manifest is over 1 MB (install.sh writes about 2 KB); nothing removed"
+    files=(); dirs=(); number=0
+    while IFS= read -r line || [[ -n "$line" ]]; do
+        number=$((number + 1))
+        [[ "$line" == ?$'\t'* ]] || refuse "refusing to uninstall: line $number of $manifest is not 'f|d TAB PATH': '$line'; nothing removed"
+        kind="${line:0:1}"; path="${line:2}"
+        # install.sh used to record the parents of the prefix it created too: they are left alone.
+        if [[ "$kind" == d && "$path" == /?* && "$prefix" == "$path"/* ]]; then continue; fi
+        problem="$(entry_problem "$kind" "$path")"
+        [[ -z "$problem" ]] || refuse "refusing to uninstall: line $number of $manifest: '$path' $problem; nothing removed"
+        if [[ "$kind" == f ]]; then files+=("$path"); else dirs+=("$path"); fi
+    done <"$manifest"
+    # Checked again just before each removal: a folder swapped for a link meanwhile stops the uninstall.
+    for path in "${files[@]}" "$manifest"; do
+        problem="$(entry_problem f "$path")"
+        [[ -z "$problem" ]] || refuse "stopped uninstalling: '$path' $problem now"
+        if [[ -f "$path" ]]; then rm -f -- "$path"; fi
+    done
+    # Deepest first (by the number of slashes); a folder that holds something else now stays.
+    while IFS=$'\t' read -r _ path; do
+        [[ -n "$path" && -z "$(entry_problem d "$path")" && -d "$path" && ! -L "$path" ]] || continue
+        rmdir -- "$path" 2>/dev/null || true
+    done < <(for path in "${dirs[@]}"; do slashes="${path//[^\/]/}"; printf '%d\t%s\n' "${#slashes}" "$path"; done | sort -rn -k1,1)
     echo "uninstalled marble from $prefix"
     exit 0
 fi
@@ -64,7 +118,17 @@ fi
 cd "$(dirname "$0")/.."
 command -v swift >/dev/null || PATH="/opt/swift/usr/bin:$PATH"
 command -v swift >/dev/null || die "swift not found (add the toolchain's usr/bin to PATH)"
-if [[ -z "$stage" && -f "$manifest" ]]; then
+# Every file it will write, checked before the build like a manifest's lines: in the prefix, reached
+# through no link that leads out of it, not a link itself.
+if [[ -z "$stage" ]]; then
+    for path in bin/marble share/man/man1/marble.1 share/bash-completion/completions/marble share/zsh/site-functions/_marble \
+                share/fish/vendor_completions.d/marble.fish share/marble/install-manifest Samples/Presets/*.yaml; do
+        [[ "$path" != Samples/* ]] || path="share/marble/Presets/${path#Samples/Presets/}"
+        problem="$(entry_problem f "$prefix/$path")"
+        [[ -z "$problem" ]] || die "cannot install into $prefix: $prefix/$path $problem"
+    done
+fi
+if [[ -z "$stage" && ( -f "$manifest" || -L "$manifest" ) ]]; then
     echo "== removing the previous install in $prefix"
     "$self" --prefix "$prefix" --uninstall
 fi
@@ -117,10 +181,14 @@ echo "== generating the shell completions"
 
 # --- copy, recording every file and every directory created --------------------------------------------
 entries=()
-make_dir() {  # creates $1 and its missing parents; records those it created (outermost first)
+make_dir() {  # creates $1 and its missing parents; records those it created in the prefix (outermost first)
     local dir="$1" missing=()
     while [[ ! -d "$stage$dir" && "$dir" != / ]]; do missing=("$dir" "${missing[@]}"); dir="$(dirname "$dir")"; done
-    for dir in "${missing[@]}"; do mkdir -- "$stage$dir"; entries+=("d	$dir"); done
+    for dir in "${missing[@]}"; do
+        mkdir -- "$stage$dir"
+        # Parents of the prefix it had to create stay after --uninstall: it removes nothing outside the prefix.
+        if [[ "$dir" == "$prefix" || "$dir" == "$prefix"/* ]]; then entries+=("d	$dir"); fi
+    done
 }
 put() {  # put MODE SOURCE DESTINATION
     make_dir "$(dirname "$3")"
