@@ -62,7 +62,7 @@ manifest="$prefix/share/marble/install-manifest"
 # followed — lies in the real prefix, and it is not a link (install.sh never makes one) nor of another
 # kind than its line says. Nothing checked here follows PATH if it is a link.
 entry_problem() {
-    local kind="$1" path="$2" part real
+    local kind="$1" path="$2" part parts real
     [[ "$kind" == f || "$kind" == d ]] || { echo "is not a file (f) or a folder (d) line"; return; }
     [[ "$path" == /?* ]] || { echo "is not an absolute path below /"; return; }
     IFS=/ read -ra parts <<<"${path#/}"
