@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 case "${1:-}" in -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 filters=("$@")
 if [ ${#filters[@]} -eq 0 ]; then
-  mapfile -t filters < <(find Tests -maxdepth 1 -type d -name '*Tests' -printf '%f\n' | sort)
+  mapfile -t filters < <(find Tests -mindepth 1 -maxdepth 1 -type d -name '*Tests' -printf '%f\n' | sort)
 fi
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT

@@ -7,7 +7,7 @@ import Testing
 
 /// Golden images of MilkDrop presets from Debian's projectm-data (installed by CI; the presets
 /// themselves are not in the repository): six classic MilkDrop 1.x presets and twelve MilkDrop 2
-/// presets run with their HLSL shaders, the whole render path at 96x54, the frame at 3 s of
+/// presets run with their HLSL shaders, the whole render path at 96x54, the frame at 1 s of
 /// Samples/sample.ogg, within 2 levels per channel. Without the package the tests fail (they are
 /// not skipped: a missing preset would hide a broken renderer).
 /// The images are GoldenImages/<name>.pam (see `GoldenStore`); regenerate them with
@@ -48,7 +48,7 @@ struct MilkDropGoldenTests {
         "presets_milkdrop_200/Geiss - Myriad Spirals.milk",
     ]
 
-    @Test("each preset matches its golden image (96x54, 3 s of the sample, ±2 per channel)", arguments: presets + shaderPresets)
+    @Test("each preset matches its golden image (96x54, 1 s of the sample, ±2 per channel)", arguments: presets + shaderPresets)
     func golden(_ file: String) throws {
         let path = "/usr/share/projectM/presets/" + file
         try #require(FileManager.default.fileExists(atPath: path), "\(path) is not installed (apt-get install projectm-data)")
@@ -56,13 +56,13 @@ struct MilkDropGoldenTests {
         var o = RenderOptions(input: Self.song, output: TestMedia.output("milkdrop-\(stem).png"))
         o.width = 96
         o.height = 54
-        o.at = 3
+        o.at = 1
         o.scene = MilkDropScene(path: path).preset
         _ = try RenderJob(options: o).run()
         let rgba = [UInt8](try TestMedia.run("ffmpeg", ["-v", "error", "-i", o.output, "-f", "rawvideo", "-pix_fmt", "rgba", "-"]))
         try? FileManager.default.removeItem(atPath: o.output)
         #expect(rgba.count == 96 * 54 * 4)
-        // Not blank: a classic preset draws something within 3 s of music.
+        // Not blank: a classic preset draws something within 1 s of music.
         var levels = Set<Int>()
         for i in stride(from: 0, to: rgba.count, by: 4) {
             let sum: Int = Int(rgba[i]) + Int(rgba[i + 1]) + Int(rgba[i + 2])
