@@ -39,7 +39,7 @@ package final class InputFile: Sendable {
             }
         }
         Self.removeStaleCopies()
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("\(Self.prefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent(Self.prefix + PartialName.forThisProcess().tag).path
         try Self.spool(from: path, to: copy, shouldContinue: shouldContinue)
         self.path = copy
         isCopy = true
@@ -52,16 +52,29 @@ package final class InputFile: Sendable {
         }
     }
 
+    /// Refuses `path` when it names a device, a FIFO, a socket or a folder where a command needs a
+    /// regular file (one it opens more than once, or reads to the end: `join`'s pieces and sound): such
+    /// an input can be read only once, or never ends. Nothing is read from it. `role` names it in the
+    /// message ("a piece"); a missing path is left to the reader, which reports it.
+    package static func requireRegularFile(_ path: String, as role: String) throws(MarbleError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: throw MarbleError(.input, "\(path): is a folder; \(role) must be a file")
+        default:
+            guard case .special(let what) = OutputFile.kind(of: path) else { return }
+            throw MarbleError(.input, "\(path): is \(what), not a regular file; \(role) must be a file")
+        }
+    }
+
     private static let prefix = "marble-input-"
 
-    /// Deletes copies left by runs that ended without cleaning up (SIGKILL, a default-action signal):
-    /// `marble-input-PID-N` in `$TMPDIR` whose process no longer exists.
+    /// Deletes copies left by runs of this machine that ended without cleaning up (SIGKILL, a
+    /// default-action signal): `marble-input-TAG` in `$TMPDIR` whose writer is gone (``PartialName``).
     static func removeStaleCopies() {
-        let folder = FileManager.default.temporaryDirectory.path
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names where name.hasPrefix(prefix) {
-            guard let pid = pid_t(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0, pid != getpid() else { continue }
-            if kill(pid, 0) == -1 && errno == ESRCH { unlink(folder + "/" + name) }
+        PartialName.removeLeftOvers(in: FileManager.default.temporaryDirectory.path) { name in
+            name.hasPrefix(prefix) ? name.dropFirst(prefix.count) : nil
         }
     }
 
