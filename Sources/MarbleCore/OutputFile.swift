@@ -116,7 +116,8 @@ package enum OutputFile {
     /// Writes `data` to `path` without destroying anything: a regular file (or none) is replaced
     /// atomically (temporary file + rename); a device, FIFO or socket is written through (so
     /// `/dev/stdout` works, and `/dev/full` fails with "No space left on device"); a folder is refused.
-    /// A symbolic link is followed, and its target written.
+    /// A symbolic link is followed, and its target written. Like every file written, it first clears the
+    /// folder of this machine's left-over temporary files (``removeStaleTemporaries(for:)``).
     package static func write(_ data: Data, to path: String) throws(MarbleError) {
         let target = destination(path)
         switch kind(of: target) {
@@ -125,6 +126,7 @@ package enum OutputFile {
         case .special:
             try writeThrough(data, to: target, name: path)
         case .nothing, .regularFile:
+            removeStaleTemporaries(for: target)
             let temporary = temporaryPath(for: target)
             do {
                 try data.write(to: URL(fileURLWithPath: temporary))

@@ -49,9 +49,11 @@ package struct JoinSummary: Sendable {
 ///
 /// Checks, each a one-line error naming the file: a file that is not a piece; pieces of different
 /// renders (settings or input); two pieces holding the same frames, or overlapping ones; frames no
-/// piece holds (naming the missing piece, `3/8`, when they were cut with K/N); a sound file whose
-/// bytes are not the pieces' input; an output that is one of the inputs. While copying: a piece with
-/// more or fewer pictures than its label, or other codec headers. Nothing is written unless all pass.
+/// piece holds (naming the missing piece, `3/8`, when they were cut with K/N); a device or FIFO as a
+/// piece or as the sound (refused before it is read: it could never end); a sound file whose bytes are
+/// not the pieces' input; an output that is one of the inputs (a piece, the sound, or the input the
+/// labels name). While copying: a piece with more or fewer pictures than its label, one whose file
+/// ends inside a picture, or other codec headers. Nothing is written unless all pass.
 package final class JoinJob {
     /// The options as given.
     package let options: JoinOptions
@@ -76,7 +78,7 @@ package final class JoinJob {
 
         var labelled: [(path: String, label: SegmentLabel)] = []
         for path in options.pieces { try InputFile.requireRegularFile(path, as: "a piece") }
-        if let audio = options.audio, !options.noAudio { try InputFile.requireRegularFile(audio, as: "the --audio sound") }
+        if let audio = options.audio { try InputFile.requireRegularFile(audio, as: "the --audio sound") }
         for path in options.pieces {
             guard let label = SegmentLabel(tags: try MediaInput(path: path).tags) else {
                 throw MarbleError(.input, "\(path): not a piece of a marble render (no segment label: render pieces with --segment K/N)")
