@@ -24,11 +24,14 @@ package final class InputFile: Sendable {
     ///
     /// - Parameters:
     ///   - path: a file name, or `-` for standard input.
+    ///   - limit: the most bytes a copy may hold (``copyLimit``): past it the copy is deleted and the
+    ///     input refused, so an endless stream (`/dev/zero`) cannot fill the disk.
     ///   - shouldContinue: polled (from the calling thread) at least every 100 ms while a pipe or FIFO
     ///     is copied; returning false stops the copy and throws.
-    /// - Throws: ``MarbleError`` with kind `.input` when the input cannot be opened or read, `.output`
-    ///   when the temporary copy cannot be written, `.cancelled` when `shouldContinue` said stop.
-    package init(_ path: String, shouldContinue: () -> Bool = { true }) throws(MarbleError) {
+    /// - Throws: ``MarbleError`` with kind `.input` when the input cannot be opened or read or is longer
+    ///   than `limit`, `.output` when the temporary copy cannot be written, `.cancelled` when
+    ///   `shouldContinue` said stop.
+    package init(_ path: String, limit: Int = copyLimit, shouldContinue: () -> Bool = { true }) throws(MarbleError) {
         if path != "-" {
             var info = stat()
             // A missing or regular file is left to the readers (they report a missing one themselves).
@@ -39,8 +42,8 @@ package final class InputFile: Sendable {
             }
         }
         Self.removeStaleCopies()
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("\(Self.prefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
-        try Self.spool(from: path, to: copy, shouldContinue: shouldContinue)
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent(Self.prefix + PartialName.forThisProcess().tag).path
+        try Self.spool(from: path, to: copy, limit: limit, shouldContinue: shouldContinue)
         self.path = copy
         isCopy = true
     }
@@ -52,20 +55,37 @@ package final class InputFile: Sendable {
         }
     }
 
-    private static let prefix = "marble-input-"
-
-    /// Deletes copies left by runs that ended without cleaning up (SIGKILL, a default-action signal):
-    /// `marble-input-PID-N` in `$TMPDIR` whose process no longer exists.
-    static func removeStaleCopies() {
-        let folder = FileManager.default.temporaryDirectory.path
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names where name.hasPrefix(prefix) {
-            guard let pid = pid_t(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0, pid != getpid() else { continue }
-            if kill(pid, 0) == -1 && errno == ESRCH { unlink(folder + "/" + name) }
+    /// Refuses `path` when it names a device, a FIFO, a socket or a folder where a command needs a
+    /// regular file (one it opens more than once, or reads to the end: `join`'s pieces and sound): such
+    /// an input can be read only once, or never ends. Nothing is read from it. `role` names it in the
+    /// message ("a piece"); a missing path is left to the reader, which reports it.
+    package static func requireRegularFile(_ path: String, as role: String) throws(MarbleError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: throw MarbleError(.input, "\(path): is a folder; \(role) must be a file")
+        default:
+            guard case .special(let what) = OutputFile.kind(of: path) else { return }
+            throw MarbleError(.input, "\(path): is \(what), not a regular file; \(role) must be a file")
         }
     }
 
-    private static func spool(from source: String, to copy: String, shouldContinue: () -> Bool) throws(MarbleError) {
+    private static let prefix = "marble-input-"
+
+    /// The most a copy of a stream input may hold: 4 GiB, 100 hours of MP3 at 80 kbit/s or ten of
+    /// CD-quality FLAC. A longer input is given as a file (read in place, with no copy).
+    package static let copyLimit = 4 << 30
+
+    /// Deletes copies left by runs of this machine that ended without cleaning up (SIGKILL, a
+    /// default-action signal): `marble-input-TAG` in `$TMPDIR` whose writer is gone (``PartialName``).
+    static func removeStaleCopies() {
+        PartialName.removeLeftOvers(in: FileManager.default.temporaryDirectory.path) { name in
+            name.hasPrefix(prefix) ? name.dropFirst(prefix.count) : nil
+        }
+    }
+
+    private static func spool(from source: String, to copy: String, limit: Int, shouldContinue: () -> Bool) throws(MarbleError) {
         let label = source == "-" ? "standard input" : source
         // Non-blocking open: a FIFO with no writer yet must not block before the first stop check.
         let input = source == "-" ? dup(0) : open(source, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -99,6 +119,9 @@ package final class InputFile: Sendable {
                 throw MarbleError(.input, "\(label): cannot read (\(String(cString: strerror(errno))))")
             }
             if n == 0 { break }   // the writer closed its end: the whole input is here
+            guard total + n <= limit else {
+                throw MarbleError(.input, "\(label): longer than \(describe(bytes: limit)), the most a stream input is copied to $TMPDIR; give it as a file")
+            }
             var written = 0
             while written < n {
                 let w = write(output, buffer + written, n - written)
@@ -112,5 +135,12 @@ package final class InputFile: Sendable {
         }
         guard total > 0 else { throw MarbleError(.input, "\(label): the input is empty") }
         finished = true
+    }
+
+    /// "4 GiB", "1 MiB", or bytes.
+    private static func describe(bytes: Int) -> String {
+        if bytes >= 1 << 30 && bytes % (1 << 30) == 0 { return "\(bytes >> 30) GiB" }
+        if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        return "\(bytes) bytes"
     }
 }

@@ -88,12 +88,19 @@ package enum OutputFile {
     }
 
     /// The temporary name a file is written under before it is renamed to `path`: hidden, in the same
-    /// folder (so the rename stays on one file system), and tagged with the process id so that two
-    /// runs never share one. The file name is shortened when the tags would make it longer than
-    /// 255 bytes (the file-system limit), so any legal output name gets a legal temporary name.
+    /// folder (so the rename stays on one file system), and tagged with who writes it
+    /// (`.NAME.partial-HOST-BOOT-PIDNS-PID-START-RANDOM`, see ``PartialName``) so that no two runs share
+    /// one, even on a folder many machines or containers write into. A new name at each call: keep it.
+    /// The file name is shortened when the tag would make it longer than 255 bytes (the file-system
+    /// limit), so any legal output name gets a legal temporary name.
     package static func temporaryPath(for path: String) -> String {
+        temporaryPath(for: path, name: PartialName.forThisProcess())
+    }
+
+    /// The temporary name of `path` for the writer and random part of `partial`.
+    package static func temporaryPath(for path: String, name partial: PartialName) -> String {
         let url = URL(fileURLWithPath: path)
-        let suffix = ".partial-\(getpid())"
+        let suffix = partialMarker + partial.tag
         var name = url.lastPathComponent
         let room = 255 - 1 - suffix.utf8.count
         if name.utf8.count > room {
@@ -104,10 +111,13 @@ package enum OutputFile {
         return url.deletingLastPathComponent().appendingPathComponent("." + name + suffix).path
     }
 
+    private static let partialMarker = ".partial-"
+
     /// Writes `data` to `path` without destroying anything: a regular file (or none) is replaced
     /// atomically (temporary file + rename); a device, FIFO or socket is written through (so
     /// `/dev/stdout` works, and `/dev/full` fails with "No space left on device"); a folder is refused.
-    /// A symbolic link is followed, and its target written.
+    /// A symbolic link is followed, and its target written. Like every file written, it first clears the
+    /// folder of this machine's left-over temporary files (``removeStaleTemporaries(for:)``).
     package static func write(_ data: Data, to path: String) throws(MarbleError) {
         let target = destination(path)
         switch kind(of: target) {
@@ -116,6 +126,7 @@ package enum OutputFile {
         case .special:
             try writeThrough(data, to: target, name: path)
         case .nothing, .regularFile:
+            removeStaleTemporaries(for: target)
             let temporary = temporaryPath(for: target)
             do {
                 try data.write(to: URL(fileURLWithPath: temporary))
@@ -170,18 +181,15 @@ package enum OutputFile {
         for path in inFlight.withLock({ paths in defer { paths.removeAll() }; return paths }) { unlink(path) }
     }
 
-    /// Deletes temporary files of `path` left by runs that ended without cleaning up (SIGKILL, a power
-    /// cut): `.NAME.partial-PID` beside it whose process no longer exists. Only this output's own.
+    /// Deletes the temporary files in the folder `path` is written in that runs of this machine left
+    /// when they ended without cleaning up (SIGKILL, a power cut): `.NAME.partial-TAG`, of any output,
+    /// whose writer is gone (see ``PartialName/isLeftOver(_:us:state:)``). Files of a live render — here
+    /// or on another machine or container sharing the folder — and names in any other form are kept.
     package static func removeStaleTemporaries(for path: String) {
-        let url = URL(fileURLWithPath: destination(path))
-        let folder = url.deletingLastPathComponent().path
-        let stem = URL(fileURLWithPath: temporaryPath(for: url.path)).lastPathComponent
-        guard let marker = stem.range(of: ".partial-", options: .backwards) else { return }
-        let prefix = String(stem[..<marker.upperBound])
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names where name.hasPrefix(prefix) {
-            guard let pid = pid_t(name.dropFirst(prefix.count)), pid > 0, pid != getpid() else { continue }
-            if kill(pid, 0) == -1 && errno == ESRCH { unlink(folder + "/" + name) }
+        let folder = URL(fileURLWithPath: destination(path)).deletingLastPathComponent().path
+        PartialName.removeLeftOvers(in: folder) { name in
+            guard name.hasPrefix("."), let marker = name.range(of: partialMarker, options: .backwards) else { return nil }
+            return name[marker.upperBound...]
         }
     }
 }

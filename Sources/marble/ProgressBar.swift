@@ -39,7 +39,7 @@ struct ProgressBar {
 /// Raises a cancellation flag on Ctrl-C (SIGINT), SIGTERM, SIGHUP (the terminal closed), SIGQUIT and
 /// SIGUSR1/SIGUSR2/SIGALRM (whose default would end the process mid-write): the job stops at the next
 /// frame and removes or finishes its output. A second signal ends the process at once, after deleting
-/// the temporary files still being written, so no `.NAME.partial-PID` is left behind.
+/// the temporary files still being written, so no `.NAME.partial-TAG` is left behind.
 final class InterruptHandler {
     let flag = CancellationFlag()
     private let sources: [any DispatchSourceSignal]

@@ -35,7 +35,7 @@ enum CLI {
 
     static func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
-    /// Waits until `folder` holds a temporary file of the output `name` (`.NAME.partial-PID`) larger
+    /// Waits until `folder` holds a temporary file of the output `name` (`.NAME.partial-TAG`) larger
     /// than `bytes`: with the default, the muxer has written frames (it writes in 32 KB pieces). Polled,
     /// the process telling nothing else, with a deadline that only guards against a hang.
     static func partialFile(of name: String, in folder: String, grows bytes: Int = 32_768) -> Bool {

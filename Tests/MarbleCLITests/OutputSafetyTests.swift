@@ -47,6 +47,45 @@ struct OutputSafetyTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.contains(".partial-") })
     }
 
+    @Test("play: -o naming a song it plays (directly, ./, a symbolic or hard link, an M3U entry) is exit 2 and leaves the song intact")
+    func playOutputIsSong() throws {
+        let song = path("played.mp4"), other = path("other-song.wav")
+        try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=330:d=1:r=22050", "-c:a", "aac", song])
+        try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=440:d=1:r=22050", other])
+        for name in ["played-link.mp4", "played-hard.mp4"] { try? FileManager.default.removeItem(atPath: path(name)) }
+        try FileManager.default.createSymbolicLink(atPath: path("played-link.mp4"), withDestinationPath: song)
+        #expect(link(song, path("played-hard.mp4")) == 0)
+        try "#EXTM3U\nother-song.wav\nplayed.mp4\n".write(toFile: path("list.m3u"), atomically: true, encoding: .utf8)
+        let before = try bytes(song)
+        let cases: [[String]] = [
+            ["played.mp4", "-o", "played.mp4"],
+            ["played.mp4", "-o", "./played.mp4"],
+            [song, "-o", "played-link.mp4"],
+            ["other-song.wav", "played.mp4", "-o", "played-hard.mp4"],
+            ["list.m3u", "-o", song],
+            ["list.m3u", "-o", "other.mp4", "-o", "sub/../played.mp4"],
+        ]
+        try FileManager.default.createDirectory(atPath: path("sub"), withIntermediateDirectories: true)
+        for arguments in cases {
+            let p = Process()
+            p.executableURL = CLI.executable
+            p.arguments = ["play"] + arguments + ["--size", "64x36"]
+            p.currentDirectoryURL = folder
+            let err = Pipe()
+            p.standardError = err
+            p.standardOutput = FileHandle.nullDevice
+            try p.run()
+            #expect(CLI.exits(p), "\(arguments) did not end")
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(p.terminationStatus == 2, "\(arguments): \(message)")
+            #expect(message.contains("is a song it plays"), "\(arguments): \(message)")
+            #expect(message.split(separator: "\n").count == 1, "\(message)")
+        }
+        #expect(try bytes(song) == before)
+        #expect(!FileManager.default.fileExists(atPath: path("other.mp4")))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.contains(".partial-") })
+    }
+
     @Test("render: -o naming the --background picture is exit 2 and leaves the picture intact")
     func outputIsBackground() throws {
         let song = path("tone.wav"), picture = path("picture.png")

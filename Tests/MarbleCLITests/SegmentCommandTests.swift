@@ -214,6 +214,103 @@ struct SegmentCommandTests {
         #expect(s.stderr.contains("no sound"), "\(s.stderr)")
     }
 
+    /// Runs marble in `folder` (for relative paths); a run past the deadline (a read that never ends)
+    /// is killed and fails the test rather than hanging it.
+    func runInFolder(_ arguments: [String]) throws -> CLI.Result {
+        let p = Process()
+        p.executableURL = CLI.executable
+        p.arguments = arguments
+        p.currentDirectoryURL = folder
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        #expect(CLI.exits(p), "\(arguments) did not end")
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        return CLI.Result(status: p.terminationStatus, stdout: "", stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    @Test("join never writes over an input it knows of, however spelled: a piece, --audio, the pieces' input even with --no-audio (exit 2, untouched)")
+    func joinKeepsItsInputs() throws {
+        // The pieces' input is an .mp4, so it is a name a join could be asked to write.
+        let source = path("keep-song.mp4")
+        try CLI.ffmpeg(["-i", song, "-c:a", "aac", source])
+        var pieces: [String] = []
+        for k in 1...2 {
+            pieces.append(path("keep-\(k).mp4"))
+            let r = try CLI.run(["render", source, "-o", pieces.last!, "--size", "64x36", "--preset", preset, "--fps", "30", "--segment", "\(k)/2", "-q"])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        for name in ["keep-link.mp4", "keep-hard.mp4", "keep-piece-link.mp4"] { try? FileManager.default.removeItem(atPath: path(name)) }
+        try FileManager.default.createSymbolicLink(atPath: path("keep-link.mp4"), withDestinationPath: source)
+        #expect(link(source, path("keep-hard.mp4")) == 0)
+        try FileManager.default.createSymbolicLink(atPath: path("keep-piece-link.mp4"), withDestinationPath: pieces[1])
+        let before = try [source, pieces[0], pieces[1]].map(md5)
+        let names = ["keep-1.mp4", "keep-2.mp4"]  // relative to the folder
+        let cases: [([String], String, String)] = [
+            (names + ["--no-audio"], "keep-song.mp4", "is the pieces' input"),
+            (names + ["--no-audio"], "./keep-song.mp4", "is the pieces' input"),
+            (names + ["--no-audio"], "keep-link.mp4", "is the pieces' input"),
+            (names + ["--no-audio"], "keep-hard.mp4", "is the pieces' input"),
+            (names + ["--audio", "keep-hard.mp4"], "./keep-hard.mp4", "is the sound"),
+            (names, source, "is the sound"),
+            (names, "keep-piece-link.mp4", "is a piece"),
+            (["./keep-1.mp4", folder.path + "/keep-2.mp4"], "sub/../keep-1.mp4", "is a piece"),
+        ]
+        try FileManager.default.createDirectory(atPath: path("sub"), withIntermediateDirectories: true)
+        for (arguments, output, message) in cases {
+            let r = try runInFolder(["join"] + arguments + ["-o", output])
+            #expect(r.status == 2, "\(output): \(r.stderr)")
+            #expect(r.stderr.contains(message), "\(output): \(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        }
+        #expect(try [source, pieces[0], pieces[1]].map(md5) == before)
+        #expect(try leftovers().isEmpty)
+    }
+
+    @Test("join refuses a FIFO or a device as a piece, as --audio or as the pieces' input before reading it, and a piece whose file ends inside a picture, by name")
+    func joinRefusesStreamsAndCutFiles() throws {
+        let source = path("stream-song.flac")
+        try? FileManager.default.removeItem(atPath: source)
+        try FileManager.default.copyItem(atPath: song, toPath: source)
+        var pieces: [String] = []
+        for k in 1...2 {
+            pieces.append(path("stream-\(k).mp4"))
+            let r = try CLI.run(["render", source, "-o", pieces.last!, "--size", "64x36", "--preset", preset, "--fps", "30", "--segment", "\(k)/2", "-q"])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let fifo = path("stream-fifo.mp4")
+        try? FileManager.default.removeItem(atPath: fifo)
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // The last picture's bytes cut by 20: the file still lists it (its index is at the start).
+        let data = try Data(contentsOf: URL(fileURLWithPath: pieces[1]))
+        let cut = path("stream-2-cut.mp4")
+        try data.prefix(data.count - 20).write(to: URL(fileURLWithPath: cut))
+        let out = path("stream-joined.mp4")
+        let cases: [([String], String)] = [
+            ([pieces[0], fifo], "stream-fifo.mp4: is a FIFO, not a regular file; a piece must be a file"),
+            (pieces + ["--audio", "/dev/zero"], "/dev/zero: is a character device, not a regular file; the --audio sound must be a file"),
+            (pieces + ["--audio", fifo], "stream-fifo.mp4: is a FIFO"),
+            ([pieces[0], cut], "stream-2-cut.mp4: cut short: frame 47 of its 47 is incomplete"),
+        ]
+        for (arguments, message) in cases {
+            let r = try runInFolder(["join"] + arguments + ["-o", out])
+            #expect(r.status == 1, "\(message): \(r.stderr)")
+            #expect(r.stderr.contains(message), "\(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+        // The input the labels name, become a FIFO: refused without waiting for a writer.
+        let kept = path("stream-song-kept.flac")
+        try? FileManager.default.removeItem(atPath: kept)
+        try FileManager.default.moveItem(atPath: source, toPath: kept)
+        #expect(mkfifo(source, 0o600) == 0)
+        let r = try runInFolder(["join"] + pieces + ["-o", out])
+        #expect(r.status == 1 && r.stderr.contains("stream-song.flac: is a FIFO"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(try leftovers().isEmpty)
+    }
+
     @Test("render --segment: bad pieces are option errors (exit 2) before anything is written")
     func segmentOptions() throws {
         let out = path("bad-piece.mp4")

@@ -59,6 +59,19 @@ struct OutputFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.contains(".partial-") })
     }
 
+    @Test("writing a file first deletes what a dead run of this machine left in the folder")
+    func writeClearsLeftOvers() throws {
+        var dead: pid_t = 999_999
+        while kill(dead, 0) == 0 || errno != ESRCH { dead -= 1 }
+        var writer = PartialName.Writer.thisProcess
+        writer.pid = dead
+        let left = ".report.json.partial-" + PartialName(writer: writer, random: "00000000000000ff").tag
+        try Data("half".utf8).write(to: URL(fileURLWithPath: path(left)))
+        try OutputFile.write(Data("{}".utf8), to: path("other.json"))
+        #expect(!FileManager.default.fileExists(atPath: path(left)))
+        #expect(FileManager.default.fileExists(atPath: path("other.json")))
+    }
+
     @Test("a device is written through and stays a device; a full one is a clear error")
     func devices() throws {
         try OutputFile.write(Data("discarded".utf8), to: "/dev/null")
@@ -100,10 +113,11 @@ struct OutputFileTests {
             let temporary = OutputFile.temporaryPath(for: path(name))
             let file = URL(fileURLWithPath: temporary).lastPathComponent
             #expect(file.utf8.count <= 255, "\(file.utf8.count) bytes")
-            #expect(file.hasPrefix(".") && file.hasSuffix(".partial-\(getpid())"))
+            let tag = file.range(of: ".partial-", options: .backwards).map { file[$0.upperBound...] } ?? ""
+            #expect(file.hasPrefix(".") && PartialName(tag: tag)?.writer == PartialName.Writer.thisProcess, "\(file)")
             try OutputFile.write(Data("x".utf8), to: path(name))
             #expect(FileManager.default.fileExists(atPath: path(name)))
         }
-        #expect(OutputFile.temporaryPath(for: path("short.mp4")).hasSuffix("/.short.mp4.partial-\(getpid())"))
+        #expect(OutputFile.temporaryPath(for: path("short.mp4")).contains("/.short.mp4.partial-"))
     }
 }

@@ -96,7 +96,7 @@ public struct LiveOptions: Sendable {
         }
         if let bitrate { _ = try Limits.check(bitrate, in: 100...100_000, "--bitrate", unit: " kbit/s") }
         _ = try Limits.check(keyframeSeconds, in: 0.1...60, "--keyframe", unit: " s")
-        _ = try targets()
+        try checkRecordingsAreNotSongs(try targets())
         if outputs.isEmpty && !terminal && !window {
             throw MarbleError(.option, "nothing to show: standard output is not a terminal (use --window, or -o FILE or -o URL)")
         }
@@ -119,6 +119,15 @@ public struct LiveOptions: Sendable {
             }
         }
         return targets
+    }
+
+    /// A recording must not be one of the songs it plays (the same device and inode, however the path
+    /// is spelled: `./song.mp4`, a symbolic or hard link, an M3U entry): it would replace what it reads.
+    private func checkRecordingsAreNotSongs(_ targets: [MediaWriter.Target]) throws(MarbleError) {
+        guard case .playlist(let songs, _) = sound else { return }
+        for case .file(let path) in targets {
+            try OutputFile.checkNotAnInput(path, inputs: songs.map { (path: $0, role: "a song it plays") })
+        }
     }
 
     /// The stream bitrate (kbit/s) for a picture of `pixels`: ``bitrate``, or 0.1 bit per pixel and

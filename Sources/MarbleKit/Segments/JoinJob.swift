@@ -49,9 +49,11 @@ package struct JoinSummary: Sendable {
 ///
 /// Checks, each a one-line error naming the file: a file that is not a piece; pieces of different
 /// renders (settings or input); two pieces holding the same frames, or overlapping ones; frames no
-/// piece holds (naming the missing piece, `3/8`, when they were cut with K/N); a sound file whose
-/// bytes are not the pieces' input; an output that is one of the inputs. While copying: a piece with
-/// more or fewer pictures than its label, or other codec headers. Nothing is written unless all pass.
+/// piece holds (naming the missing piece, `3/8`, when they were cut with K/N); a device or FIFO as a
+/// piece or as the sound (refused before it is read: it could never end); a sound file whose bytes are
+/// not the pieces' input; an output that is one of the inputs (a piece, the sound, or the input the
+/// labels name). While copying: a piece with more or fewer pictures than its label, one whose file
+/// ends inside a picture, or other codec headers. Nothing is written unless all pass.
 package final class JoinJob {
     /// The options as given.
     package let options: JoinOptions
@@ -75,6 +77,8 @@ package final class JoinJob {
         if options.noAudio && options.audio != nil { throw MarbleError(.option, "--audio and --no-audio: give one of them") }
 
         var labelled: [(path: String, label: SegmentLabel)] = []
+        for path in options.pieces { try InputFile.requireRegularFile(path, as: "a piece") }
+        if let audio = options.audio { try InputFile.requireRegularFile(audio, as: "the --audio sound") }
         for path in options.pieces {
             guard let label = SegmentLabel(tags: try MediaInput(path: path).tags) else {
                 throw MarbleError(.input, "\(path): not a piece of a marble render (no segment label: render pieces with --segment K/N)")
@@ -102,15 +106,27 @@ package final class JoinJob {
             guard path != "-", FileManager.default.fileExists(atPath: path) else {
                 throw MarbleError(.input, "the pieces' input \(path) is not here: give the sound with --audio FILE, or --no-audio")
             }
+            if !given { try InputFile.requireRegularFile(path, as: "the pieces' input (their sound)") }
             guard try Fingerprint.of(file: path) == first.label.inputID else {
                 let what = given ? "--audio \(path)" : "\(path) (the pieces' input)"
                 throw MarbleError(.input, "\(what): not the file the pieces were rendered from (its bytes differ)")
             }
             audio = path
         }
-        try OutputFile.checkNotAnInput(options.output, inputs: plan.map { ($0.path, "a piece") } + (audio.map { [($0, "the sound")] } ?? []))
-        _ = try OutputFile.checkReplaceable(options.output)
-        try OutputFile.checkFolder(of: options.output)
+        try Self.checkOutput(options.output, plan: plan, audio: audio)
+    }
+
+    /// The output must not be an input it knows of, however the path is spelled (same device and inode):
+    /// a piece, the sound, or the input named in the pieces' labels even when its sound is not used
+    /// (`--no-audio`, `--audio`). It must be replaceable, in a folder that exists.
+    private static func checkOutput(_ output: String, plan: [(path: String, label: SegmentLabel)], audio: String?) throws(MarbleError) {
+        var inputs = plan.map { (path: $0.path, role: "a piece") }
+        if let audio { inputs.append((audio, "the sound")) }
+        let labelled = plan[0].label.input
+        if !labelled.isEmpty && labelled != "-" { inputs.append((labelled, "the pieces' input")) }
+        try OutputFile.checkNotAnInput(output, inputs: inputs)
+        _ = try OutputFile.checkReplaceable(output)
+        try OutputFile.checkFolder(of: output)
     }
 
     /// Frames 0 ..< total, each in exactly one piece.

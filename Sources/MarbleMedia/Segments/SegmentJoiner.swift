@@ -14,7 +14,8 @@ import MarbleCore
 ///
 /// Checks (each a one-line error naming the file; the output is then abandoned, nothing is left
 /// behind): a piece whose video codec, size, pixel format or codec headers differ from the first's;
-/// one that does not start on a keyframe; one with more or fewer pictures than it should hold.
+/// one that does not start on a keyframe; one with more or fewer pictures than it should hold, or
+/// whose file ends inside a picture (cut short).
 package final class SegmentJoiner {
     private let muxer: Muxer
     private let outputStream: Int32
@@ -101,6 +102,11 @@ package final class SegmentJoiner {
             case .packet: break
             }
             guard p.pointee.stream_index == index else { av_packet_unref(p); continue }
+            // A file cut inside its last picture still lists it: the demuxer hands over what is there, marked corrupt.
+            guard p.pointee.flags & AV_PKT_FLAG_CORRUPT == 0 else {
+                av_packet_unref(p)
+                throw MarbleError(.input, "\(path): cut short: frame \(copied + 1) of its \(frames) is incomplete (the file ends inside it)")
+            }
             if offset == nil {
                 guard p.pointee.flags & AV_PKT_FLAG_KEY != 0, p.pointee.pts != marble_av_nopts_value() else {
                     av_packet_unref(p)
