@@ -85,7 +85,7 @@ struct RenderCommandTests {
     @Test("Ctrl-C stops the render (exit 130) and leaves a valid, playable file")
     func interrupt() throws {
         let long = CLI.path("long.wav")
-        try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=330:d=600:r=8000", long])
+        try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=330:d=120:r=8000", long])
         let out = CLI.path("interrupted.mp4")
         let (p, _, err) = try CLI.start(["render", long, "-o", out, "--size", "64x36", "--fps", "30", "--encoder-preset", "ultrafast"])
         // Interrupted once frames are in the file (its temporary file has grown).

@@ -13,7 +13,7 @@ struct SignalLeftoverTests {
         folder = try CLI.subfolder("signals")
         long = folder.appendingPathComponent("long.wav").path
         if !FileManager.default.fileExists(atPath: long) {
-            try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=330:d=600:r=8000", long])
+            try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=330:d=120:r=8000", long])
         }
     }
 
@@ -24,7 +24,8 @@ struct SignalLeftoverTests {
     /// Starts a long render and returns once frames are in its temporary file.
     func startRender(_ name: String) throws -> Process {
         let out = folder.appendingPathComponent(name).path
-        let (p, _, _) = try CLI.start(["render", long, "-o", out, "--size", "64x36", "--fps", "30", "--encoder-preset", "ultrafast", "-q"])
+        // Lossless: its frames fill the muxer's first 32 KB write within a few dozen frames.
+        let (p, _, _) = try CLI.start(["render", long, "-o", out, "--size", "64x36", "--fps", "30", "--encoder-preset", "ultrafast", "--crf", "0", "-q"])
         #expect(CLI.partialFile(of: name, in: folder.path))
         return p
     }

@@ -75,11 +75,11 @@ struct MilkRendererTests {
         #expect(try frame(base + "fGammaAdj=2\nfVideoEchoAlpha=0.5\nfVideoEchoZoom=1\n") == 200)
     }
 
-    @Test("the built-in preset has the same mean luma at 160x90 and 640x360 (lines scale with the texture)")
+    @Test("the built-in preset has the same mean luma at 80x45 and 320x180 (lines scale with the texture)")
     func sizeIndependence() throws {
-        let small = try meanLuma(width: 160, height: 90), large = try meanLuma(width: 640, height: 360)
+        let small = try meanLuma(width: 80, height: 45), large = try meanLuma(width: 320, height: 180)
         #expect(large > 5)   // something is drawn
-        #expect(abs(small - large) <= 4, "160x90: \(small), 640x360: \(large)")
+        #expect(abs(small - large) <= 4, "80x45: \(small), 320x180: \(large)")
     }
 
     /// Mean luma (0.299 R + 0.587 G + 0.114 B) of the built-in preset's frame 120 over the survey song.
