@@ -92,6 +92,7 @@ package final class SegmentJoiner {
         }
         let timeBase = stream.pointee.time_base
         let frameBase = AVRational(num: Int32(fps.denominator), den: Int32(fps.numerator))
+        let reorder = Int64(stream.pointee.codecpar.pointee.video_delay)
         var offset: Int64?
         var copied = 0
         let p = packet.pointer
@@ -115,7 +116,13 @@ package final class SegmentJoiner {
                 offset = av_rescale_q(Int64(firstFrame), frameBase, timeBase) - p.pointee.pts
             }
             if p.pointee.pts != marble_av_nopts_value() { p.pointee.pts += offset! }
-            if p.pointee.dts != marble_av_nopts_value() { p.pointee.dts += offset! }
+            if p.pointee.dts != marble_av_nopts_value() {
+                p.pointee.dts += offset!
+            } else {
+                // Matroska stores no decoding times: its first `reorder` pictures arrive without one (and a
+                // muxer refuses them). A piece is CFR, so its n-th packet decodes at frame n − reorder.
+                p.pointee.dts = av_rescale_q(Int64(firstFrame + copied) - reorder, frameBase, timeBase)
+            }
             copied += 1
             guard copied <= frames else {
                 av_packet_unref(p)
