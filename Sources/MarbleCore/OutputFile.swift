@@ -66,11 +66,28 @@ package enum OutputFile {
     /// Checks that a media file (video, PNG) can be written at `path` by temporary file + rename:
     /// refuses folders and special files. Returns the path to write (a symbolic link's target).
     package static func checkReplaceable(_ path: String) throws(MarbleError) -> String {
+        try checkName(path)
         let target = destination(path)
         switch kind(of: target) {
         case .nothing, .regularFile: return target
         case .folder: throw MarbleError(.output, "\(path): is a folder; give a file name")
         case .special(let what): throw MarbleError(.output, "\(path): is \(what), not a regular file; write to a file")
+        }
+    }
+
+    /// Checks that `path` can name a file at all, before any work (else the render would fail only when
+    /// its finished file is moved into place): no trailing `/` (a folder's name), a file name of at
+    /// most 255 bytes and a path of at most 4,095 (Linux's NAME_MAX and PATH_MAX).
+    package static func checkName(_ path: String) throws(MarbleError) {
+        if path.hasSuffix("/") {
+            throw MarbleError(.output, "\(path): ends with '/', the name of a folder; give a file name")
+        }
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        if name.utf8.count > 255 {
+            throw MarbleError(.output, "\(path.prefix(40))…: the file name is \(name.utf8.count) bytes, more than the 255 a file system allows")
+        }
+        if path.utf8.count > 4095 {
+            throw MarbleError(.output, "\(path.prefix(40))…: the path is \(path.utf8.count) bytes, more than the 4,095 Linux allows")
         }
     }
 

@@ -12,12 +12,29 @@ import MarbleKit
 enum Console {
     private static let progressShown = Atomic<Bool>(false)
     private static let stdoutFailed = Atomic<Bool>(false)
+    private static let stdoutFailure = Mutex<String?>(nil)
 
     static func error(_ message: String) { clearProgress(); writeErr("marble: error: \(message)\n") }
     static func warning(_ message: String) { clearProgress(); writeErr("marble: warning: \(message)\n") }
     static func writeErr(_ text: String) { try? FileHandle.standardError.write(contentsOf: Data(text.utf8)) }
     static func print(_ text: String) {
-        do { try FileHandle.standardOutput.write(contentsOf: Data((text + "\n").utf8)) } catch { stdoutFailed.store(true, ordering: .relaxed) }
+        do {
+            try FileHandle.standardOutput.write(contentsOf: Data((text + "\n").utf8))
+        } catch {
+            // The first failure's reason is the one worth telling (later ones repeat it).
+            stdoutFailure.withLock { if $0 == nil { $0 = Self.reason(of: error) } }
+            stdoutFailed.store(true, ordering: .relaxed)
+        }
+    }
+
+    /// The system's words for a failed write ("No space left on device", "Broken pipe").
+    private static func reason(of error: any Error) -> String {
+        let ns = error as NSError
+        let posix = ns.domain == NSPOSIXErrorDomain ? ns : ns.userInfo[NSUnderlyingErrorKey] as? NSError
+        guard let posix, posix.domain == NSPOSIXErrorDomain, let code = Int32(exactly: posix.code), code > 0 else {
+            return ns.localizedDescription
+        }
+        return String(cString: strerror(code))
     }
     static var stderrIsTerminal: Bool { isatty(2) == 1 }
 
@@ -34,6 +51,9 @@ enum Console {
 
     /// Whether a result written to stdout was lost.
     static var outputFailed: Bool { stdoutFailed.load(ordering: .relaxed) }
+
+    /// Why the first lost stdout write failed.
+    static var outputFailure: String { stdoutFailure.withLock { $0 } ?? "the write failed" }
 }
 
 extension MarbleError {

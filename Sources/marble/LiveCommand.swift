@@ -116,7 +116,7 @@ struct LiveCommand: AsyncParsableCommand {
         }
         o.fps = try OptionParsing.fps(fps)
         o.preset = preset
-        o.scene = try milkdrop.scene()
+        o.scene = try milkdrop.scene(besides: preset)
         if let duration {
             o.duration = try OptionParsing.seconds(duration, "--duration")
         }

@@ -24,7 +24,10 @@ struct Marble: AsyncParsableCommand {
         } catch {
             exit(usageError: error)
         }
-        if Console.outputFailed { exit(withError: ExitCode(1)) }
+        if Console.outputFailed {
+            Console.error("standard output: the result could not be written (\(Console.outputFailure))")
+            exit(withError: ExitCode(1))
+        }
     }
 
     /// Usage errors (unknown options, bad values, a missing input) are one line and exit 2, like the

@@ -31,8 +31,17 @@ struct MilkDropOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --milkdrop: seeds the shuffle and the presets' random numbers (0–2147483647).", valueName: "n"))
     var seed = 0
 
+    /// The scene, or nil without --milkdrop, refusing a `--preset` beside it (the MilkDrop preset is
+    /// drawn instead, so the other would be silently ignored). Validates every value.
+    func scene(besides preset: String?) throws(MarbleError) -> Preset? {
+        if preset != nil && milkdrop != nil {
+            throw MarbleError(.option, "--preset and --milkdrop: give one of them (--milkdrop draws a MilkDrop preset instead of a bundled one)")
+        }
+        return try scene()
+    }
+
     /// The scene, or nil without --milkdrop. Validates every value.
-    func scene() throws(MarbleError) -> Preset? {
+    private func scene() throws(MarbleError) -> Preset? {
         guard let milkdrop else {
             if shuffle || noHardCuts || renderScale != nil || milkdropTextures != nil || milkdropShaders != "on" {
                 throw MarbleError(.option, "--shuffle, --no-hard-cuts, --render-scale, --milkdrop-shaders and --milkdrop-textures go with --milkdrop")

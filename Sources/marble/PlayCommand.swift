@@ -114,7 +114,7 @@ struct PlayCommand: AsyncParsableCommand {
         options.noAudio = noAudio
         options.threads = threads
         options.keepOpen = keepOpen
-        options.scene = try milkdrop.scene()
+        options.scene = try milkdrop.scene(besides: preset)
         options.terminal = isatty(0) == 1 && isatty(1) == 1
         options.window = outputs.window || outputs.fullscreen
         options.fullscreen = outputs.fullscreen
@@ -135,7 +135,7 @@ struct PlayCommand: AsyncParsableCommand {
             o.size = (s.width, s.height)
         }
         o.preset = preset
-        o.scene = try milkdrop.scene()
+        o.scene = try milkdrop.scene(besides: preset)
         o.threads = threads
         o.encoderPreset = try OptionParsing.encoderPreset(encoderPreset)
         o.audioBitrate = audioBitrate

@@ -39,8 +39,8 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Frames per second: 24, 25, 30, 50, 60, or a fraction like 30000/1001.", valueName: "rate"))
     var fps: String = "60"
 
-    @Option(help: ArgumentHelp("A bundled preset name (see `marble effects`) or a path to a preset .yaml file.", valueName: "name|file"))
-    var preset: String = PresetLibrary.defaultName
+    @Option(help: ArgumentHelp("A bundled preset name (see `marble effects`) or a path to a preset .yaml file (default: \(PresetLibrary.defaultName)).", valueName: "name|file"))
+    var preset: String?
 
     @OptionGroup(title: "MilkDrop presets")
     var milkdrop: MilkDropOptions
@@ -138,8 +138,8 @@ struct RenderCommand: AsyncParsableCommand {
         o.width = frameSize.width
         o.height = frameSize.height
         o.fps = try OptionParsing.fps(fps)
-        o.preset = preset
-        o.scene = try milkdrop.scene()
+        o.preset = preset ?? PresetLibrary.defaultName
+        o.scene = try milkdrop.scene(besides: preset)
         o.effects = effects
         o.background = background
         o.title = title

@@ -81,9 +81,11 @@ package final class AudioDecoder {
         }
         codec = ctx
         let rate = Int(ctx!.pointee.sample_rate)
-        guard (1_000...768_000).contains(rate) else {
+        // The analysis reads 8–192 kHz (`FeatureExtractor`): a file outside it is a bad input (exit 1),
+        // said here, where the file is named, rather than as an option error later.
+        guard (8_000...192_000).contains(rate) else {
             avcodec_free_context(&ctx)
-            throw MarbleError(.input, "\(path): unsupported audio sample rate \(rate) Hz")
+            throw MarbleError(.input, "\(path): its sound is at \(rate) Hz; marble reads 8–192 kHz (convert it, e.g. ffmpeg -i IN -ar 48000 OUT)")
         }
         sampleRate = rate
         channels = ctx!.pointee.ch_layout.nb_channels == 1 ? 1 : 2

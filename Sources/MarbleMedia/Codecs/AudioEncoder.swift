@@ -216,10 +216,47 @@ final class AudioEncoder {
         }
         try ffCheck(produced, .media, "audio conversion failed")
         if produced > 0 {
+            clip(samples: Int(produced))
             let written = convertBuffer.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 8) {
                 av_audio_fifo_write(fifo, $0, produced)
             }
             try ffCheck(written, .media, "out of memory buffering audio")
+        }
+    }
+
+    /// Samples of the input that were beyond ±1 (or not numbers) and were clipped, and the largest
+    /// magnitude among them: a WAV of floats like 1e30 would make the AAC encoder fail ("Invalid
+    /// argument"), and louder than full scale is never what a file means to hold.
+    private(set) var clipped = (count: 0, peak: Float(0))
+
+    /// One line about ``clipped`` for the input `name`, or nil when nothing was clipped.
+    func clipWarning(for name: String) -> String? {
+        guard clipped.count > 0 else { return nil }
+        let peak = clipped.peak.isFinite ? String(format: "%.3g", Double(clipped.peak)) : "not a number"
+        return "\(name): \(clipped.count) sound samples beyond ±1 (peak \(peak)) were clipped to ±1 before encoding"
+    }
+
+    /// Clips the `samples` just converted into the buffer to ±1 (a non-number becomes 0), when the
+    /// encoder takes floats; integer formats are saturated by the converter already.
+    private func clip(samples: Int) {
+        let format = context.pointee.sample_fmt
+        let planes: Int, perPlane: Int
+        switch format {
+        case AV_SAMPLE_FMT_FLTP: (planes, perPlane) = (Int(context.pointee.ch_layout.nb_channels), samples)
+        case AV_SAMPLE_FMT_FLT: (planes, perPlane) = (1, samples * Int(context.pointee.ch_layout.nb_channels))
+        default: return
+        }
+        for plane in 0..<planes {
+            guard let raw = convertBuffer[plane] else { continue }
+            raw.withMemoryRebound(to: Float.self, capacity: perPlane) { values in
+                for i in 0..<perPlane {
+                    let v = values[i]
+                    guard !(abs(v) <= 1) else { continue }  // the common case; NaN falls through
+                    clipped.count += 1
+                    clipped.peak = v.isNaN ? .nan : (clipped.peak.isNaN ? clipped.peak : max(clipped.peak, abs(v)))
+                    values[i] = v.isNaN ? 0 : (v > 0 ? 1 : -1)
+                }
+            }
         }
     }
 

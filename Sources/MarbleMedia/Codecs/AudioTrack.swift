@@ -155,14 +155,16 @@ final class AudioTrack {
 final class AudioTranscoder {
     let encoder: AudioEncoder
     private let decoder: AudioDecoder
+    private let name: String
     private var decoderDone = false
-    var warnings: [String] { decoder.warnings }
+    var warnings: [String] { decoder.warnings + [encoder.clipWarning(for: name)].compactMap { $0 } }
 
     /// Seconds encoded so far; infinity once everything has been.
     var encodedSeconds: Double { encoder.isFinished ? .infinity : encoder.encodedSeconds }
 
     /// `bitrate` in kbit/s; nil: 160 (96 for mono).
     init(path: String, codecName: String, globalHeader: Bool, bitrate: Int? = nil) throws(MarbleError) {
+        name = path
         decoder = try AudioDecoder(path: path)
         encoder = try AudioEncoder(codecName: codecName, inputSampleRate: decoder.sampleRate, channels: decoder.channels,
                                    bitrate: bitrate, globalHeader: globalHeader)
