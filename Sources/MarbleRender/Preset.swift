@@ -123,6 +123,7 @@ extension Preset {
         func fail(_ field: String, _ problem: String) -> MarbleError {
             MarbleError(.preset, "\(source): \(field.isEmpty ? "" : field + ": ")\(problem)")
         }
+        try PresetTextShape.check(text, source: source)
         let node: Node?
         do { node = try Yams.compose(yaml: text) } catch {
             throw fail("", "not valid YAML (\(String(describing: error).split(separator: "\n").first ?? ""))")

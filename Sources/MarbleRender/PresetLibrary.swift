@@ -58,9 +58,7 @@ public enum PresetLibrary {
                 throw MarbleError(.preset, "unknown preset \"\(nameOrPath)\" (available: \(names().joined(separator: ", ")))")
             }
         }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw MarbleError(.preset, "\(url.path): cannot read the preset file")
-        }
+        let data = try FileBounds.read(url.path, limit: FileBounds.presetBytes, what: "preset", kind: .preset)
         guard let text = String(data: data, encoding: .utf8) else {
             throw MarbleError(.preset, "\(url.path): not UTF-8 text")
         }

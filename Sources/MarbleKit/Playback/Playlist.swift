@@ -16,13 +16,16 @@ public enum Playlist {
                 songs.append(input)
                 continue
             }
-            guard let data = FileManager.default.contents(atPath: input),
-                  let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
+            let data = try FileBounds.read(input, limit: FileBounds.playlistBytes, what: "playlist", kind: .input)
+            guard let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
                 throw MarbleError(.input, "\(input): cannot read the playlist")
             }
             let folder = URL(fileURLWithPath: input).deletingLastPathComponent()
             let entries = parse(text, relativeTo: folder)
             guard !entries.isEmpty else { throw MarbleError(.input, "\(input): the playlist names no song") }
+            guard songs.count + entries.count <= FileBounds.playlistEntries else {
+                throw MarbleError(.input, "\(input): more than \(FileBounds.playlistEntries) songs in all: split the playlist")
+            }
             songs += entries
         }
         return songs

@@ -52,6 +52,9 @@ package final class PictureSource {
         let start = stream.pointee.start_time
         startTime = origin ?? (start == marble_av_nopts_value() ? 0 : Double(start) * stream.pointee.time_base.doubleValue)
         let parameters = stream.pointee.codecpar!
+        if parameters.pointee.width > 0 && parameters.pointee.height > 0 {
+            try FileBounds.checkPicture(width: Int(parameters.pointee.width), height: Int(parameters.pointee.height), path)
+        }
         guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw MarbleError(.input, "\(path): no decoder for its video codec")
         }
@@ -61,6 +64,7 @@ package final class PictureSource {
             try ffCheck(avcodec_parameters_to_context(ctx, parameters), .input, "\(path): bad video parameters")
             ctx!.pointee.pkt_timebase = stream.pointee.time_base
             ctx!.pointee.thread_count = 0
+            ctx!.pointee.max_pixels = Int64(FileBounds.picturePixels)  // a header that lies is refused by the decoder too
             try ffCheck(avcodec_open2(ctx, decoder, nil), .input, "\(path): cannot open its video decoder")
         } catch {
             avcodec_free_context(&ctx)

@@ -24,4 +24,17 @@ import Testing
         #expect(throws: MarbleError.self) { try Playlist.expand([empty]) }
         #expect(throws: MarbleError.self) { try Playlist.expand([folder + "/missing.m3u"]) }
     }
+
+    @Test("a playlist over 1 MB, or naming more than 10,000 songs in all, is one line naming it")
+    func bounds() throws {
+        let folder = TestMedia.output("playlist-bounds-\(getpid())")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let big = folder + "/big.m3u"
+        try String(repeating: "# a comment line of the playlist, repeated\n", count: 30_000).write(toFile: big, atomically: true, encoding: .utf8)
+        #expect(throws: MarbleError(.input, "\(big): larger than the 1024 KB a playlist may be")) { try Playlist.expand([big]) }
+        let many = folder + "/many.m3u"
+        try (0..<6_000).map { "song\($0).mp3" }.joined(separator: "\n").write(toFile: many, atomically: true, encoding: .utf8)
+        #expect(try Playlist.expand([many]).count == 6_000)
+        #expect(throws: MarbleError(.input, "\(many): more than 10000 songs in all: split the playlist")) { try Playlist.expand([many, many]) }
+    }
 }
