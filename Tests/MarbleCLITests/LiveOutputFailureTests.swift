@@ -16,7 +16,7 @@ struct LiveOutputFailureTests {
     final class SmallDisk {
         let path: String
 
-        init(size: Int = 300 * 1024, free: Int = 16 * 1024) throws {
+        init(size: Int = 300 * 1024, free: Int = 4 * 1024) throws {
             path = PlayTools.makeDirectory("marble-full")
             let r = try PlayTools.run("mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path])
             guard r.status == 0 else { throw CLIError("cannot mount a tmpfs on \(path) (the test needs root): \(r.output)") }

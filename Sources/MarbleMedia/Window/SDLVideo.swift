@@ -90,9 +90,18 @@ enum SDLVideo {
     static func surviveLostDisplay(of window: OpaquePointer) {
         guard let display = marble_sdl_x11_display(window) else { return }
         marble_x11_survive_lost_display(display, { _ in
-            SDLVideo.displayLostFlag.store(true, ordering: .releasing)
+            SDLVideo.displayWasLost()
             return 0
-        }, { _, _ in SDLVideo.displayLostFlag.store(true, ordering: .releasing) })
+        }, { _, _ in SDLVideo.displayWasLost() })
+    }
+
+    /// Records the loss (once). The process will then end without running the libraries' destructors:
+    /// libGLX's (SDL's OpenGL renderer) takes the dead display's lock at exit and waits for it forever
+    /// (seen with Mesa's llvmpipe on Xvfb), so the process would never end after a finished session.
+    /// `on_exit` handlers run before them, and this one ends the process with the status it was given.
+    private static func displayWasLost() {
+        guard !displayLostFlag.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        on_exit({ status, _ in _exit(status) }, nil)
     }
 
     /// `SDL_GetError` as a Swift string.
