@@ -34,7 +34,9 @@ package final class FramePipeline {
 
     /// Runs until the source ends, `cancel` is raised, or a stage fails. `progress` is called on the
     /// calling thread after a frame was consumed, at most every `progressInterval` seconds. Sinks are
-    /// finished (or, after an error, aborted) before it returns.
+    /// finished (or, after an error, aborted) on their own threads before it returns, except a sink
+    /// that stopped returning, which is abandoned (see ``SinkWorker``). A sink's error is what
+    /// ``sinkFailures`` says: the run's, or that sink's alone (``PipelineStatistics/failedOutputs``).
     package func run(cancel: CancellationFlag, progressInterval: Double = 0.2,
              progress: (PipelineStatistics) -> Void = { _ in }) throws(MarbleError) -> PipelineStatistics {
         let queues = try makeQueues()

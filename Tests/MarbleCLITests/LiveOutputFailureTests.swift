@@ -140,4 +140,20 @@ struct LiveOutputFailureTests {
         #expect(abs(facts.soundDuration - Double(facts.frames) / Double(Self.fps)) < 0.05, "sound as long as the picture")
         #expect(Self.partials(of: name).isEmpty)
     }
+
+    @Test("SIGUSR2 stops `play -o` the same way: exit 130, a whole file, no partial (one session, one signal list)")
+    func playStopSignal() throws {
+        let song = try TestMedia.tone("wav", seconds: 30)
+        let name = "play-signal.mp4", file = LiveCommandTests.path(name)
+        let (play, _, err) = try CLI.start(["play", song, "-o", file] + Self.small)
+        #expect(LiveCommandTests.recordingStarted(name))
+        #expect(pollProcess { CLI.catches(SIGUSR2, play.processIdentifier) })
+        kill(play.processIdentifier, SIGUSR2)
+        #expect(CLI.exits(play))
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(play.terminationReason == .exit && play.terminationStatus == 130, "\(text)")
+        let facts = try LiveCommandTests.Facts(file)
+        #expect(facts.frames > 0 && abs(facts.soundDuration - Double(facts.frames) / Double(Self.fps)) < 0.05, "\(text)")
+        #expect(Self.partials(of: name).isEmpty)
+    }
 }
