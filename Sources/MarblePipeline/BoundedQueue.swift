@@ -34,6 +34,26 @@ final class BoundedQueue<Element>: @unchecked Sendable {
         return take()
     }
 
+    /// What ``push(_:waitingAtMost:)`` did.
+    enum TimedPush { case pushed, full, closed }
+
+    /// Appends, waiting at most `seconds` for room: `.full` when there was none by then (the element
+    /// is not taken), `.closed` once the queue is closed.
+    func push(_ element: Element, waitingAtMost seconds: Double) -> TimedPush {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while count == items.count && !closed {
+            if !condition.wait(until: deadline) { break }
+        }
+        guard !closed else { return .closed }
+        guard count < items.count else { return .full }
+        items[(head + count) % items.count] = element
+        count += 1
+        condition.broadcast()
+        return .pushed
+    }
+
     /// Appends if there is room, without waiting; false when full or closed.
     func tryPush(_ element: Element) -> Bool {
         condition.lock()

@@ -18,20 +18,25 @@ package final class FramePipeline {
     let renderer: FrameRenderer
     let sinks: [any FrameSink]
     let policy: FramePolicy
+    /// What a sink's error does: ends the run, or closes that sink alone.
+    let sinkFailures: SinkFailureRule
     private let poolSize: Int
 
     package init(source: any FrameSource, renderer: FrameRenderer, sinks: [any FrameSink], policy: FramePolicy,
-         poolSize: Int = 4) {
+                 sinkFailures: SinkFailureRule = .stopsRun, poolSize: Int = 4) {
         self.source = source
         self.renderer = renderer
         self.sinks = sinks
         self.policy = policy
+        self.sinkFailures = sinkFailures
         self.poolSize = poolSize
     }
 
     /// Runs until the source ends, `cancel` is raised, or a stage fails. `progress` is called on the
     /// calling thread after a frame was consumed, at most every `progressInterval` seconds. Sinks are
-    /// finished (or, after an error, aborted) before it returns.
+    /// finished (or, after an error, aborted) on their own threads before it returns, except a sink
+    /// that stopped returning, which is abandoned (see ``SinkWorker``). A sink's error is what
+    /// ``sinkFailures`` says: the run's, or that sink's alone (``PipelineStatistics/failedOutputs``).
     package func run(cancel: CancellationFlag, progressInterval: Double = 0.2,
              progress: (PipelineStatistics) -> Void = { _ in }) throws(MarbleError) -> PipelineStatistics {
         let queues = try makeQueues()
@@ -41,47 +46,71 @@ package final class FramePipeline {
         let stopAll: @Sendable () -> Void = { free.close(); toRender.close(); toSinks.close() }
         let sourceDone = DispatchSemaphore(value: 0)
         let renderDone = DispatchSemaphore(value: 0)
-        var joined = false
-        func join() {
-            guard !joined else { return }
-            sourceDone.wait()
-            renderDone.wait()
-            joined = true
-        }
         let stepper = SourceStepper(source: source, policy: policy, counters: counters, cancel: cancel)
         startThreads(stepper: stepper, queues: queues, failure: failure, stopAll: stopAll,
                      sourceDone: sourceDone, renderDone: renderDone)
 
         // The fan-out: each sink on its own thread. In real time a sink that is behind misses frames
         // (its own count) rather than holding up the others; a lone sink is waited for, so that the
-        // source drops frames as before (``FramePolicy/realtime``).
+        // source drops frames as before (``FramePolicy/realtime``), unless it stops returning.
         let workers = zip(sinks, queues.capacities).map { SinkWorker(sink: $0, capacity: $1) }
         let release: @Sendable (FrameSlot) -> Void = { slot in
             if slot.holders.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { free.push(slot) }
         }
+        let rule = sinkFailures
         for worker in workers {
-            worker.start(release: release, fail: { failure.record($0); stopAll() })
+            worker.start(release: release, fail: { error in
+                // The failed sink is already aborted on its thread; the run ends only when no sink is left.
+                if rule == .stopsRun || workers.allSatisfy(\.hasFailed) {
+                    failure.record(error)
+                    stopAll()
+                }
+            })
         }
-        func stopWorkers(drain: Bool) { for worker in workers { worker.stop(drain: drain) } }
 
         var statistics = PipelineStatistics()
         let started = MonotonicClock.now()
-        do throws(MarbleError) {
-            deliver(toSinks, to: workers, waits: waits, release: release, counters: counters, started: started,
-                    statistics: &statistics, progressInterval: progressInterval, progress: progress)
-            stopWorkers(drain: true)
-            join()
-            if let e = failure.error { throw e }
-            for sink in sinks { try sink.finish(stopped: cancel.isCancelled) }
-        } catch {
-            stopAll()
-            stopWorkers(drain: false)
-            join()
-            for sink in sinks { sink.abort() }
-            throw error
+        let offer: SinkWorker.Offer = !waits ? .dropWhenFull : policy == .offline ? .wait : .waitUnlessStalled
+        deliver(toSinks, to: workers, offer: offer, release: release, counters: counters, started: started,
+                statistics: &statistics, progressInterval: progressInterval, progress: progress)
+        sourceDone.wait()
+        renderDone.wait()
+        // Each sink ends on its own thread: finished (what is queued first), or aborted after an error.
+        let failed = failure.error
+        for worker in workers { worker.end(failed == nil ? .finish(stopped: cancel.isCancelled) : .abort) }
+        for worker in workers { worker.waitForEnd() }
+        if let failed {
+            abortFinished(workers)
+            throw failed
         }
+        try settle(workers, into: &statistics)
         finish(&statistics, counters: counters, workers: workers, stepper: stepper, started: started)
         return statistics
+    }
+
+    /// After every sink ended: the sinks that failed or stopped returning. Under ``SinkFailureRule/stopsRun``
+    /// the first of them fails the run (the others' outputs removed); under ``SinkFailureRule/closesSink``
+    /// they are listed in `statistics` and the run fails only when no sink is left.
+    private func settle(_ workers: [SinkWorker], into statistics: inout PipelineStatistics) throws(MarbleError) {
+        let lost = workers.compactMap { worker -> (label: String, error: MarbleError)? in
+            if worker.isAbandoned {
+                let seconds = String(format: "%g", worker.sink.stallLimit)
+                return (worker.sink.label, MarbleError(.device, "\(worker.sink.label): not responding for \(seconds) s; abandoned"))
+            }
+            return worker.failure.map { (worker.sink.label, $0) }
+        }
+        guard let first = lost.first else { return }
+        if sinkFailures == .stopsRun || lost.count == workers.count {
+            abortFinished(workers)
+            throw first.error
+        }
+        statistics.failedOutputs = lost.map { PipelineStatistics.FailedOutput(label: $0.label, message: $0.error.message) }
+    }
+
+    /// Removes what the sinks that ended wrote (a failed run leaves nothing behind); a sink that was
+    /// abandoned is not called again.
+    private func abortFinished(_ workers: [SinkWorker]) {
+        for worker in workers where !worker.isAbandoned { worker.sink.abort() }
     }
 }
 
@@ -133,7 +162,7 @@ extension FramePipeline {
 
     /// Hands each rendered slot to every sink worker (a slot a worker does not take is released for
     /// it) until the render thread closes `toSinks`, reporting `progress` at most every `progressInterval` seconds.
-    fileprivate func deliver(_ toSinks: BoundedQueue<FrameSlot>, to workers: [SinkWorker], waits: Bool,
+    fileprivate func deliver(_ toSinks: BoundedQueue<FrameSlot>, to workers: [SinkWorker], offer: SinkWorker.Offer,
                              release: (FrameSlot) -> Void, counters: PipelineCounters, started: UInt64,
                              statistics: inout PipelineStatistics, progressInterval: Double,
                              progress: (PipelineStatistics) -> Void) {
@@ -141,7 +170,7 @@ extension FramePipeline {
         while let slot = toSinks.pop() {
             statistics.record(slot, previousIndex: statistics.lastIndex)
             slot.holders.store(workers.count, ordering: .releasing)
-            for worker in workers where !worker.offer(slot, wait: waits) { release(slot) }
+            for worker in workers where !worker.offer(slot, offer) { release(slot) }
             let now = MonotonicClock.now()
             if Double(now &- lastReport) >= progressInterval * 1e9 {
                 lastReport = now

@@ -20,9 +20,27 @@ package protocol FrameSink: AnyObject {
     var label: String { get }
     /// A display: when it is behind, it skips to the newest frame waiting rather than show one late.
     var showsLatestOnly: Bool { get }
+    /// Seconds one call into the sink may last before the pipeline gives up on it (a window on a frozen
+    /// X server, a write to a hung mount): the sink is abandoned where it is, reported, and the run
+    /// ends without it (see ``SinkWorker``).
+    var stallLimit: Double { get }
 }
 
 extension FrameSink {
     package var label: String { "output" }
     package var showsLatestOnly: Bool { false }
+    /// A display 2 s (a present takes a refresh period; two seconds is a display that stopped); any
+    /// other sink 30 s (one call may be a finish that flushes an encoder's lookahead and writes the
+    /// file's end on a loaded machine: it must never be cut short while it works).
+    package var stallLimit: Double { showsLatestOnly ? 2 : 30 }
+}
+
+/// What a sink's error does to a run.
+package enum SinkFailureRule: Sendable {
+    /// Ends the run, every other sink aborted (`render`: all of its outputs or none).
+    case stopsRun
+    /// Closes that sink alone (its output removed, a line in ``PipelineStatistics/failedOutputs``)
+    /// while the others go on; the run fails only when every sink has failed (`play`, `live`: a
+    /// recording survives a lost window or a full disk beside it).
+    case closesSink
 }

@@ -25,6 +25,15 @@ public struct PipelineStatistics: Sendable {
         /// Frames the output missed because it was behind.
         public var dropped: Int
     }
+    /// The outputs that failed during the run and were closed while the others went on
+    /// (``SinkFailureRule/closesSink``): their label and what happened, one line each.
+    public var failedOutputs: [FailedOutput] = []
+
+    /// An output closed on its own: the sink's label and its error.
+    public struct FailedOutput: Sendable, Equatable {
+        public var label: String
+        public var message: String
+    }
     /// Frames not drawn on purpose while the input was idle (silence).
     public var idleSkipped = 0
     /// Seconds of wall time from the start of the run to its end.

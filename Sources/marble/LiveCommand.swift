@@ -89,7 +89,7 @@ struct LiveCommand: AsyncParsableCommand {
             let store = session.makeStore(availablePresets: PresetLibrary.names(),
                                           settings: PlayerSettings(preset: options.preset ?? PresetLibrary.defaultName))
             let outcome = try await LiveReports.runOnOwnThread(session, store)
-            if !quiet { LiveReports.summarize(session) }
+            LiveReports.summarize(session, quiet: quiet)
             if outcome == .interrupted { throw ExitCode(130) }
         }
     }

@@ -52,7 +52,13 @@ enum LiveReports {
         }
     }
 
-    static func summarize(_ session: RealTimeSession) {
+    /// The warnings, then the figures; with `quiet`, only the outputs lost during the run (a file that
+    /// is missing must be named whatever the verbosity).
+    static func summarize(_ session: RealTimeSession, quiet: Bool = false) {
+        guard !quiet else {
+            for line in session.lostOutputs { Console.warning(line) }
+            return
+        }
         for w in session.warnings { Console.warning(w) }
         let s = session.statistics
         var line = String(format: "%@: %d frames in %.1f s (%.1f fps), %d dropped, %d idle",
@@ -68,7 +74,8 @@ enum LiveReports {
             }
         }
         if session.recordedBytes > 0 {
-            let files = session.outputs.filter { (try? StreamURL($0)) == nil }
+            // A recording lost during the run (a full disk) is named in a warning above, not here.
+            let files = session.outputs.filter { (try? StreamURL($0)) == nil && FileManager.default.fileExists(atPath: $0) }
             Console.writeErr("  recorded \(files.joined(separator: ", ")) (\(Format.bytes(session.recordedBytes)))\n")
         }
         for (url, stream) in session.streamReports {

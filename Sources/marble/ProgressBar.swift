@@ -36,31 +36,22 @@ struct ProgressBar {
     }
 }
 
-/// Raises a cancellation flag on Ctrl-C (SIGINT), SIGTERM, SIGHUP (the terminal closed), SIGQUIT and
-/// SIGUSR1/SIGUSR2/SIGALRM (whose default would end the process mid-write): the job stops at the next
-/// frame and removes or finishes its output. A second signal ends the process at once, after deleting
-/// the temporary files still being written, so no `.NAME.partial-TAG` is left behind.
+/// Raises a cancellation flag on any of the ``StopSignals`` (Ctrl-C, SIGTERM, SIGHUP, SIGQUIT,
+/// SIGUSR1/SIGUSR2, SIGALRM, SIGPIPE from another process): the job stops at the next frame and removes
+/// or finishes its output. A second signal ends the process at once, after deleting the temporary files
+/// still being written, so no `.NAME.partial-TAG` is left behind.
 final class InterruptHandler {
     let flag = CancellationFlag()
     private let sources: [any DispatchSourceSignal]
-    static let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM]
 
     init() {
-        var made: [any DispatchSourceSignal] = []
         let flag = self.flag
-        for sig in Self.signals {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler {
-                if flag.isCancelled {
-                    OutputFile.removeTemporaryFiles()
-                    _exit(130)
-                }
-                flag.cancel()
+        sources = StopSignals.watch { _ in
+            if flag.isCancelled {
+                OutputFile.removeTemporaryFiles()
+                _exit(130)
             }
-            source.resume()
-            made.append(source)
+            flag.cancel()
         }
-        sources = made
     }
 }

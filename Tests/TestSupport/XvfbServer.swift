@@ -86,10 +86,18 @@ public final class XvfbServer {
 
     deinit { stop() }
 
-    /// Stops the server (SIGTERM, then waits for it). Calling it again does nothing.
+    /// Sends `signal` to the server: SIGKILL makes it go away at once (its clients' connections
+    /// break), SIGSTOP freezes it (their calls that wait for it block) until SIGCONT or ``stop()``.
+    public func send(_ signal: Int32) {
+        if let pid { kill(pid, signal) }
+    }
+
+    /// Stops the server (SIGTERM, and SIGCONT in case it was frozen, then waits for it). Calling it
+    /// again does nothing.
     public func stop() {
         guard let pid else { return }
         kill(pid, SIGTERM)
+        kill(pid, SIGCONT)
         ChildProcess.reap(pid)
         self.pid = nil
     }

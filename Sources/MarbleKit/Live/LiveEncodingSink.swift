@@ -16,6 +16,9 @@ final class LiveEncodingSink: FrameSink {
     let files: [String]
     /// The streams among the outputs.
     var streams: [StreamStatus] { video.writer.streams }
+    /// The outputs of this encoding dropped after a failed write while the others went on (a
+    /// recording on a full disk beside one on a good disk): one error each, their files removed.
+    var lostOutputs: [MarbleError] { video.writer.lostOutputs }
     private let video: EncodingSink
     private let buffer: CaptureBuffer
     /// The sample of the buffer that is the recording's time 0 (the source's, see ``start(at:)``).

@@ -91,6 +91,9 @@ final class LiveEngine: SessionEngine {
 
     func stop() { sound.stop() }
 
+    /// The outputs that failed inside an encoding shared with others (see ``LiveEncodingSink/lostOutputs``).
+    var lostOutputs: [MarbleError] { encodings.flatMap(\.lostOutputs) }
+
     /// The recordings' size in bytes.
     var recordedBytes: Int {
         encodings.flatMap(\.files).reduce(0) {

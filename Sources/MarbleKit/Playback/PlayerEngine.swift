@@ -66,6 +66,7 @@ final class PlayerEngine: SessionEngine {
 
     var name: String? { nil }
     var warnings: [String] { first.warnings }
+    var lostOutputs: [MarbleError] { [] }
 
     func report(to store: SessionComponent) {}  // the frame source reports the songs' ends
 

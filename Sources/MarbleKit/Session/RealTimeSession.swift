@@ -16,6 +16,12 @@ import MarblePipeline
 /// until the store ends the session (q, Ctrl-C, the end of the media, `--duration`) or the source ends.
 /// The terminal is restored, the window closed and every recording finished on every way out.
 ///
+/// The outputs are neighbours, not a chain: one that fails (a recording on a full disk, a window whose
+/// X server went away or froze, a stream that stalls) is closed on its own, its partial file removed
+/// and a warning naming it kept in ``warnings`` (``lostOutputs``), while the others go on to a whole
+/// end; the session fails only when every output has failed. Every stop signal `render` handles
+/// (``StopSignals``) ends it like `q`, with finished recordings.
+///
 /// The engine follows the input: songs with no outputs play through the speakers with the sound card
 /// as the clock and a transport (`PlayerEngine`); a capture, or songs with outputs, fill a live
 /// buffer that the recordings and streams share (`LiveEngine`).
@@ -36,8 +42,11 @@ public final class RealTimeSession {
     public private(set) var sourceName: String?
     /// The renderer SDL chose for the window (nil without one).
     public private(set) var windowRenderer: String?
-    /// Songs skipped, damaged packets, window warnings.
+    /// Songs skipped, damaged packets, window warnings, outputs lost during the run.
     public private(set) var warnings: [String] = []
+    /// The outputs (a path, a URL, "window") that failed during the last run and were closed while the
+    /// others went on, one line each saying what happened.
+    public private(set) var lostOutputs: [String] = []
     /// Called (on the store's notification thread) when a capture's connection changes: capturing from
     /// a source, reconnecting.
     public var onConnectionChange: (@Sendable (SessionComponent.Connection) -> Void)?
@@ -115,7 +124,8 @@ public final class RealTimeSession {
         let screens = try SessionScreens(plan: plan, onKey: onKey, onClose: { store.send(.controls(.quitRequested)) })
         defer {
             windowRenderer = screens.windowRenderer
-            warnings = engine.warnings + store.snapshot.skipped + screens.windowWarnings
+            lostOutputs = Self.lostOutputLines(statistics.failedOutputs, inside: engine.lostOutputs)
+            warnings = engine.warnings + store.snapshot.skipped + screens.windowWarnings + lostOutputs
         }
         guard try draw(store, screens: screens, signals: signals, onKey: onKey) else {
             return store.snapshot.outcome ?? .interrupted
@@ -149,7 +159,8 @@ public final class RealTimeSession {
         defer { input.stop() }
         engine.start(store: store)
         let pipeline = FramePipeline(source: path.source, renderer: renderer,
-                                     sinks: path.sinks + screens.sinks(terminal: terminal), policy: plan.policy)
+                                     sinks: path.sinks + screens.sinks(terminal: terminal), policy: plan.policy,
+                                     sinkFailures: .closesSink)
         do {
             statistics = try pipeline.run(cancel: cancel, progressInterval: path.progressInterval,
                                           progress: path.progress)
@@ -159,6 +170,13 @@ public final class RealTimeSession {
         }
         cells = (terminal?.columns ?? 0, terminal?.rows ?? 0)
         return !cancel.isCancelled
+    }
+
+    /// One line per output lost during the run: the sinks the pipeline closed on their own, and the
+    /// files an encoding dropped while its other outputs went on; each names the output.
+    static func lostOutputLines(_ sinks: [PipelineStatistics.FailedOutput], inside encodings: [MarbleError]) -> [String] {
+        let closed = sinks.map { $0.message.hasPrefix($0.label) ? $0.message : "\($0.label): \($0.message)" }
+        return (encodings.map(\.message) + closed).map { $0 + " (closed; the other outputs went on)" }
     }
 
     /// Starts the store, which loads the first song or connects the capture (its `onStart`), and

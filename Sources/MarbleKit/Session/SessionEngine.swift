@@ -15,6 +15,8 @@ protocol SessionEngine: AnyObject {
     var name: String? { get }
     /// Songs skipped, damaged packets: one line each, for after the screens are restored.
     var warnings: [String] { get }
+    /// Outputs that failed inside an encoding shared with others (their files removed), one error each.
+    var lostOutputs: [MarbleError] { get }
     /// Reports the input's facts to `store` as events: a song started, the capture's state.
     func report(to store: SessionComponent)
     /// What a key does: the transport's keys for songs, then the keys every session shares.

@@ -113,14 +113,25 @@ final class Muxer: PacketDestination {
         av_packet_rescale_ts(packet, timeBase, self.timeBase(ofStream: index))
         packet.pointee.pos = -1
         try ffCheck(av_interleaved_write_frame(context, packet), .output, "\(destination): cannot write")
+        try checkWrites()
+    }
+
+    /// AVIO keeps a failed write's error (a full disk: ENOSPC) in the context's `error`, and neither
+    /// `av_interleaved_write_frame` nor `av_write_trailer` reliably returns it (FFmpeg 5.1 finished a
+    /// file cut short at the disk's end without a word): checked after each.
+    private func checkWrites() throws(MarbleError) {
+        guard let pb = context.pointee.pb, pb.pointee.error < 0 else { return }
+        throw MarbleError(.output, "\(destination): cannot write: \(ffErrorString(pb.pointee.error))")
     }
 
     /// Writes the trailer and moves the finished file into place.
     func finish() throws(MarbleError) {
         do throws(MarbleError) {
             try ffCheck(av_write_trailer(context), .output, "\(destination): cannot finish the file")
-            avio_closep(&context.pointee.pb)
+            try checkWrites()
+            let closed = avio_closep(&context.pointee.pb)
             isOpen = false
+            try ffCheck(closed, .output, "\(destination): cannot write")
             guard rename(temporaryPath, destination) == 0 else {
                 throw MarbleError(.output, "\(destination): cannot move the finished file into place (\(String(cString: strerror(errno))))")
             }

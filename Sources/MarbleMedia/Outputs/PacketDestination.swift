@@ -43,9 +43,17 @@ extension PacketDestination {
 /// muxer does the same, but writes to every output synchronously; here a network stream queues the
 /// packet and returns (``StreamMuxer``), so a stalled connection never holds up a recording.
 ///
+/// A destination that fails to write (a full disk, a lost mount) is dropped on its own: aborted (its
+/// temporary file removed) and listed in ``lost``, while the others go on, as a stream that fails goes
+/// on without holding up the recordings. Only when the last destination fails does `write` throw.
+///
 /// Streams are added to every destination in the same order, so a stream has one index everywhere.
 final class PacketFanOut: PacketDestination {
     let destinations: [any PacketDestination]
+    /// The destinations still written to (guarded by `lock` once the header is written).
+    private var alive: [any PacketDestination]
+    /// The destinations dropped after a failed write, with their errors (guarded by `lock`).
+    private var dropped: [MarbleError] = []
     private let copy: Packet
     /// Video and sound arrive from two threads; the shared scratch packet needs one at a time.
     private let lock = NSLock()
@@ -53,12 +61,16 @@ final class PacketFanOut: PacketDestination {
     init(_ destinations: [any PacketDestination]) throws(MarbleError) {
         precondition(!destinations.isEmpty, "a fan-out needs a destination")
         self.destinations = destinations
+        alive = destinations
         copy = try Packet()
     }
 
     var name: String { destinations.map(\.name).joined(separator: ", ") }
     var needsGlobalHeader: Bool { destinations.contains { $0.needsGlobalHeader } }
     func canHold(_ codec: AVCodecID) -> Bool { destinations.allSatisfy { $0.canHold(codec) } }
+
+    /// The errors of the destinations dropped so far, one per destination.
+    var lost: [MarbleError] { locked { dropped } }
 
     func addStream(encoder: UnsafeMutablePointer<AVCodecContext>) throws(MarbleError) -> Int32 {
         try sameIndex { d throws(MarbleError) in try d.addStream(encoder: encoder) }
@@ -85,28 +97,57 @@ final class PacketFanOut: PacketDestination {
     func write(_ packet: UnsafeMutablePointer<AVPacket>, stream index: Int32, timeBase: AVRational) throws(MarbleError) {
         lock.lock()
         defer { lock.unlock() }
-        for d in destinations.dropLast() {
-            try ffCheck(av_packet_ref(copy.pointer, packet), .media, "out of memory copying a packet")
-            defer { av_packet_unref(copy.pointer) }
-            try d.write(copy.pointer, stream: index, timeBase: timeBase)
+        var failed: [Int] = []
+        for (n, d) in alive.enumerated() {
+            do throws(MarbleError) {
+                if n == alive.count - 1 {
+                    try d.write(packet, stream: index, timeBase: timeBase)
+                } else {
+                    try ffCheck(av_packet_ref(copy.pointer, packet), .media, "out of memory copying a packet")
+                    defer { av_packet_unref(copy.pointer) }
+                    try d.write(copy.pointer, stream: index, timeBase: timeBase)
+                }
+            } catch {
+                if failed.count == alive.count - 1 { throw error }   // the last one: the encoding has nowhere to go
+                d.abort()
+                dropped.append(error)
+                failed.append(n)
+            }
         }
-        try destinations.last!.write(packet, stream: index, timeBase: timeBase)
+        if !failed.isEmpty {
+            alive = alive.enumerated().filter { !failed.contains($0.offset) }.map(\.element)
+        }
     }
 
-    /// Finishes every destination, even after one failed (a stream's end must not cost the recording
-    /// its file); the first error is thrown after the others are done.
+    /// Finishes every destination still written to, even after one failed (a stream's end must not
+    /// cost the recording its file): one that cannot be finished (a full disk at its last write) is
+    /// dropped like a failed write, and only when none could be finished is the first error thrown.
     func finish() throws(MarbleError) {
-        var first: MarbleError?
-        for d in destinations {
-            do throws(MarbleError) { try d.finish() } catch { if first == nil { first = error } }
+        var first: MarbleError?, finished = 0
+        for d in locked({ alive }) {
+            do throws(MarbleError) {
+                try d.finish()
+                finished += 1
+            } catch {
+                d.abort()
+                locked { dropped.append(error) }
+                if first == nil { first = error }
+            }
         }
-        if let first { throw first }
+        if finished == 0, let first { throw first }
     }
 
     func abort() { for d in destinations { d.abort() } }
-    var wantsKeyframe: Bool { destinations.contains { $0.wantsKeyframe } }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    var wantsKeyframe: Bool { locked { alive }.contains { $0.wantsKeyframe } }
     var bytesWritten: Int64? {
-        let known = destinations.compactMap(\.bytesWritten)
+        let known = locked { alive }.compactMap(\.bytesWritten)
         return known.isEmpty ? nil : known.reduce(0, +)
     }
 }

@@ -75,6 +75,35 @@ enum SDLVideo {
         // (The screensaver stays off while a window is open, SDL's default, as for any video player.)
     }
 
+    /// Set (for the rest of the process) once the X server's connection broke: Xlib's handlers were
+    /// told to return rather than end the process (see ``surviveLostDisplay(of:)``), and every window
+    /// then reports its display lost instead of calling SDL again.
+    private static let displayLostFlag = Atomic<Bool>(false)
+
+    /// Whether the X server's connection broke (the server stopped or was killed).
+    static var displayLost: Bool { displayLostFlag.load(ordering: .acquiring) }
+
+    /// Keeps a broken X connection from ending the process: when SDL drew `window` on X11, Xlib's
+    /// fatal I/O error handlers are replaced by ones that record the loss and return (SDL 2.26 leaves
+    /// Xlib's default, which calls `exit(1)` when the server goes away: every recording would be lost
+    /// with it). Nothing to do on Wayland or the offscreen driver, whose errors SDL reports itself.
+    static func surviveLostDisplay(of window: OpaquePointer) {
+        guard let display = marble_sdl_x11_display(window) else { return }
+        marble_x11_survive_lost_display(display, { _ in
+            SDLVideo.displayWasLost()
+            return 0
+        }, { _, _ in SDLVideo.displayWasLost() })
+    }
+
+    /// Records the loss (once). The process will then end without running the libraries' destructors:
+    /// libGLX's (SDL's OpenGL renderer) takes the dead display's lock at exit and waits for it forever
+    /// (seen with Mesa's llvmpipe on Xvfb), so the process would never end after a finished session.
+    /// `on_exit` handlers run before them, and this one ends the process with the status it was given.
+    private static func displayWasLost() {
+        guard !displayLostFlag.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        on_exit({ status, _ in _exit(status) }, nil)
+    }
+
     /// `SDL_GetError` as a Swift string.
     static var lastError: String {
         guard let text = SDL_GetError(), text.pointee != 0 else { return "unknown error" }

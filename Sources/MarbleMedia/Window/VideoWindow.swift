@@ -86,6 +86,7 @@ package final class VideoWindow {
             rendererName = "unknown"
             hasVSync = false
         }
+        SDLVideo.surviveLostDisplay(of: window)
         self.window = window
         self.renderer = renderer
         windowedSize = (Int32(width), Int32(height))
@@ -126,6 +127,7 @@ package final class VideoWindow {
     ///   allows, a lost display).
     package func present(_ picture: Texture) throws(MarbleError) {
         guard let renderer else { throw MarbleError(.device, "cannot show a frame: the window is closed") }
+        try checkDisplay()
         if texture == nil || picture.width != textureWidth || picture.height != textureHeight {
             if let texture { SDL_DestroyTexture(texture) }
             texture = nil
@@ -151,6 +153,12 @@ package final class VideoWindow {
             throw MarbleError(.device, "cannot draw a frame in the window: \(SDLVideo.lastError)")
         }
         SDL_RenderPresent(renderer)
+        try checkDisplay()
+    }
+
+    /// Throws `.device` once the X server's connection broke (see ``SDLVideo/surviveLostDisplay(of:)``).
+    private func checkDisplay() throws(MarbleError) {
+        if SDLVideo.displayLost { throw MarbleError(.device, "the display's connection was lost (its X server went away)") }
     }
 
     /// The largest rectangle of `width`:`height` proportions inside `area`, centred (pixels, rounded):
@@ -251,9 +259,16 @@ package final class VideoWindow {
         if !on { SDL_SetWindowSize(window, windowedSize.width, windowedSize.height) }
     }
 
-    /// Closes the window and frees its renderer and texture. Calling it again does nothing.
+    /// Closes the window and frees its renderer and texture. Calling it again does nothing. After the
+    /// display's connection broke, SDL is not called again (its renderer may talk to the dead server
+    /// in ways Xlib's dead-display checks do not cover): the window is only forgotten, and the video
+    /// subsystem stays initialised for the rest of the process.
     package func close() {
         guard let window else { return }
+        if SDLVideo.displayLost {
+            (texture, renderer, self.window) = (nil, nil, nil)
+            return
+        }
         if let texture { SDL_DestroyTexture(texture) }
         if let renderer { SDL_DestroyRenderer(renderer) }
         SDL_DestroyWindow(window)

@@ -79,6 +79,10 @@ package final class MediaWriter {
         }
     }
 
+    /// The outputs dropped during the run after a failed write (a full disk), one error each, while the
+    /// others went on (see ``PacketFanOut``); their files were removed.
+    package var lostOutputs: [MarbleError] { (muxer as? PacketFanOut)?.lost ?? [] }
+
     /// Bytes the muxer has handed to the file so far (`avio_tell`; AVIO may still hold some of them),
     /// for a live recording's status line. Nil while a ``SoundThread`` writes into the muxer too, and
     /// once the file is finished or abandoned.

@@ -1,8 +1,11 @@
 import Foundation
 import Synchronization
+import MarbleCore
 
-/// Signals a full-screen program must handle: SIGINT, SIGTERM and SIGHUP raise ``stopRequested``
-/// (the frame loop then restores the terminal and exits), SIGWINCH raises the flag ``takeResized()`` reads.
+/// Signals a real-time session must handle: the ``StopSignals`` (the set `render` stops on: SIGINT,
+/// SIGTERM, SIGHUP, SIGQUIT, SIGUSR1/2, SIGALRM, SIGPIPE) raise ``stopRequested`` (the frame loop then
+/// finishes the recordings, restores the terminal and exits), SIGWINCH raises the flag
+/// ``takeResized()`` reads.
 ///
 /// The handlers run on a dispatch queue and only set atomic flags; the frame loop polls them.
 /// While an instance is alive the default actions of those signals are ignored.
@@ -22,21 +25,19 @@ package final class TerminalSignals: Sendable {
 
     /// Installs the handlers; they stay until this value goes away, and the signals' default actions are restored then.
     package init() {
-        var made: [any DispatchSourceSignal] = []
-        for sig in [SIGINT, SIGTERM, SIGHUP, SIGWINCH] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            let flag = sig == SIGWINCH ? resize : stop
-            source.setEventHandler { flag.raise() }
-            source.resume()
-            made.append(source)
-        }
+        let stop = self.stop, resize = self.resize
+        var made = StopSignals.watch { _ in stop.raise() }
+        signal(SIGWINCH, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
+        source.setEventHandler { resize.raise() }
+        source.resume()
+        made.append(source)
         sources = made
     }
 
     deinit {
-        for s in sources { s.cancel() }
-        for sig in [SIGINT, SIGTERM, SIGHUP, SIGWINCH] { signal(sig, SIG_DFL) }
+        StopSignals.stopWatching(sources)
+        signal(SIGWINCH, SIG_DFL)
     }
 
     /// True once a stop signal arrived.
