@@ -287,8 +287,9 @@ struct LiveCommandTests {
         #expect(started, "\(Self.read(log))")
         // Interrupted once frames are in the file: noise plays (so the sound is not a few bytes of
         // silence, and the file soon grows past the muxer's first 32 KB write).
-        let noise = Self.path("noise-30s.wav")
-        try CLI.ffmpeg(["-f", "lavfi", "-i", "anoisesrc=d=30:c=white:seed=3:a=0.5:r=48000", "-ac", "2", noise])
+        // As long as the wait's failsafe, so that a starved machine still records noise until it is seen.
+        let noise = Self.path("noise-120s.wav")
+        try CLI.ffmpeg(["-f", "lavfi", "-i", "anoisesrc=d=120:c=white:seed=3:a=0.5:r=24000", "-ac", "2", noise])
         let player = try pulse.play(noise)
         defer { player.terminate() }
         #expect(CLI.partialFile(of: "live-ctrlc.mp4", in: Self.folder.path), "\(Self.read(log))")
