@@ -42,11 +42,11 @@ struct ProgressBar {
 /// still being written, so no `.NAME.partial-TAG` is left behind.
 final class InterruptHandler {
     let flag = CancellationFlag()
-    private let sources: [any DispatchSourceSignal]
+    private let watch: StopSignals.Watch
 
     init() {
         let flag = self.flag
-        sources = StopSignals.watch { _ in
+        watch = StopSignals.watch { _ in
             if flag.isCancelled {
                 OutputFile.removeTemporaryFiles()
                 _exit(130)

@@ -7,7 +7,7 @@ import MarbleCore
 /// finishes the recordings, restores the terminal and exits), SIGWINCH raises the flag
 /// ``takeResized()`` reads.
 ///
-/// The handlers run on a dispatch queue and only set atomic flags; the frame loop polls them.
+/// The handlers only set atomic flags (on the signal thread, or a dispatch queue for SIGWINCH); the frame loop polls them.
 /// While an instance is alive the default actions of those signals are ignored.
 package final class TerminalSignals: Sendable {
     private let stop = Flag()
@@ -21,22 +21,23 @@ package final class TerminalSignals: Sendable {
         func take() -> Bool { value.exchange(false, ordering: .relaxed) }
     }
     /// Written once in `init`, read once in `deinit` (no concurrent access): safe without a lock.
-    private nonisolated(unsafe) let sources: [any DispatchSourceSignal]
+    private nonisolated(unsafe) let resizeSource: any DispatchSourceSignal
+    private let stopWatch: StopSignals.Watch
 
     /// Installs the handlers; they stay until this value goes away, and the signals' default actions are restored then.
     package init() {
         let stop = self.stop, resize = self.resize
-        var made = StopSignals.watch { _ in stop.raise() }
+        stopWatch = StopSignals.watch { _ in stop.raise() }
         signal(SIGWINCH, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
         source.setEventHandler { resize.raise() }
         source.resume()
-        made.append(source)
-        sources = made
+        resizeSource = source
     }
 
     deinit {
-        StopSignals.stopWatching(sources)
+        stopWatch.stop()
+        resizeSource.cancel()
         signal(SIGWINCH, SIG_DFL)
     }
 
