@@ -15,4 +15,18 @@ package enum MilkDropLimits {
     package static let shapeInstances = 1024
     /// Sides of a custom shape (MilkDrop: 3 to 100).
     package static let shapeSides = 3...100
+
+    /// Instructions a preset's code may run per frame, by kind (per vertex for per-vertex code); see
+    /// ``MilkWork`` and docs/MILKDROP.md ("Work budget").
+    ///
+    /// PROVISIONAL: measured figures to come.
+    package static let workBudget: MilkWorkAmounts = {
+        var b = MilkWorkAmounts()
+        b[.initial] = 1 << 25
+        b[.perFrame] = 1 << 21
+        b[.perVertex] = 1 << 13
+        b[.wavePoint] = 1 << 24
+        b[.shapeInstance] = 1 << 22
+        return b
+    }()
 }
