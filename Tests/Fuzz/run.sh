@@ -104,7 +104,7 @@ shapecode_0_enabled=1\nshapecode_0_num_inst=1024\nshape_0_per_frame1=loop(100000
 per_frame_1=memcpy(0, 4194304, 4194304); memcpy(4194304, 0, 4194304);
 HOSTILE
     printf '[preset00]\nper_pixel_1=' > "$dir/hostile-long.milk"
-    for _ in $(seq 1 3000); do printf 'a = a + 1; ' >> "$dir/hostile-long.milk"; done
+    for _ in $(seq 1 6000); do printf 'a=a+1;' >> "$dir/hostile-long.milk"; done
 }
 
 # lld, because gold crashes ("internal error in format_file_lineno") linking the sanitized objects.

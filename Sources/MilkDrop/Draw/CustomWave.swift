@@ -137,13 +137,13 @@ package final class CustomWave {
         let r = f[fR], g = f[fG], b = f[fB], a = f[fA]
         let space = list.space
         points.removeAll(keepingCapacity: true); colors.removeAll(keepingCapacity: true)
-        let step = 1 / Double(count - 1)
+        let step = 1 / Double(count - 1), label = perPointLabel
         for i in 0..<count {
             let l = Double(left[i]), rr = Double(right[i])
             p[pSample] = Double(i) * step; p[pValue1] = l; p[pValue2] = rr
             p[pX] = 0.5 + l; p[pY] = 0.5 + rr
             p[pR] = r; p[pG] = g; p[pB] = b; p[pA] = a
-            if let perPoint { _ = work.run(perPoint, perPointLabel) }
+            if let perPoint { _ = work.run(perPoint, label) }
             let x = Float(p[pX]), y = Float(p[pY])
             points.append(x.isFinite && y.isFinite ? space.pixel(presetX: x, presetY: y) : SIMD2(.nan, .nan))
             colors.append(milkWrappedColor(p[pR], p[pG], p[pB], p[pA]))

@@ -272,7 +272,10 @@ package final class MilkPreset {
         }
         for (i, s) in vertexInputSlots.enumerated() { vertexMemory[s] = inputs.value(i) }
         for (i, s) in vertexQSlots.enumerated() { vertexMemory[s] = q[i] }
-        let m = vertexMotionSlots
+        let m = vertexMotionSlots, label = perVertexLabel
+        // The meter in a local for the loop: no access check on the class's property per vertex.
+        var work = self.work
+        defer { self.work = work }
         for k in 0..<mesh.vertexCount {
             vertexMemory[vertexX] = Double(mesh.positionX[k] * 0.5 * mesh.aspectX + 0.5)
             vertexMemory[vertexY] = Double(mesh.positionY[k] * 0.5 * mesh.aspectY + 0.5)
@@ -283,7 +286,7 @@ package final class MilkPreset {
             vertexMemory[m[4]] = Double(motion.centerX); vertexMemory[m[5]] = Double(motion.centerY)
             vertexMemory[m[6]] = Double(motion.dx); vertexMemory[m[7]] = Double(motion.dy)
             vertexMemory[m[8]] = Double(motion.stretchX); vertexMemory[m[9]] = Double(motion.stretchY)
-            _ = work.run(perVertex, perVertexLabel)
+            _ = work.run(perVertex, label)
             var v = WarpMesh.Motion()
             v.zoom = finite(vertexMemory[m[0]], motion.zoom); v.zoomExponent = finite(vertexMemory[m[1]], motion.zoomExponent)
             v.rotation = finite(vertexMemory[m[2]], motion.rotation); v.warp = finite(vertexMemory[m[3]], motion.warp)

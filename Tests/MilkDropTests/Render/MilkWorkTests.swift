@@ -84,8 +84,8 @@ struct MilkWorkTests {
             guard let e = error as? MilkPresetError else { return false }
             return e.reason == .overBudget && e.line == 2 && e.message.hasPrefix("per_pixel: 100201 instructions are over")
         }
-        // Shapes count their instances: 1,024 instances of a long-ish block.
-        let shapeLine = String(repeating: "a = a + 1; ", count: 2000)
+        // Shapes count their instances: 1,024 instances of 9,001 instructions.
+        let shapeLine = String(repeating: "a = a + 1; ", count: 3000)
         let shape = "[preset00]\nshapecode_0_enabled=1\nshapecode_0_num_inst=1024\nshape_0_per_frame1=\(shapeLine)\n"
         let shapeFile = try MilkPresetParser.parse(Array(shape.utf8), path: "shape.milk")
         #expect(throws: MilkPresetError.self) { try MilkPreset(file: shapeFile) }
