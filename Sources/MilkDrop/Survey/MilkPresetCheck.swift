@@ -60,7 +60,8 @@ package enum MilkPresetCheck {
         switch preset.shaderStatus {
         case .none: return Result(outcome: outcome, shaders: .none, peakWork: preset.peakWork)
         case .off: return Result(outcome: outcome, shaders: .off, peakWork: preset.peakWork)
-        case .failed(let reason, let message): return Result(outcome: outcome, shaders: .failed(reason: reason, message: message), peakWork: preset.peakWork)
+        case .failed(let reason, let message):
+            return Result(outcome: outcome, shaders: .failed(reason: reason, message: message), peakWork: preset.peakWork)
         case .running:
             guard let plain = try? MilkPreset(file: file, shaders: false) else {
                 return Result(outcome: outcome, shaders: .compiled(differs: true, standIns: renderer.shaderStandIns.count),
