@@ -172,5 +172,6 @@ if Context.environment["MARBLE_FUZZ"] != nil {
         .executableTarget(name: "FuzzPreset", dependencies: ["CLibFuzzer", "MarbleCore", "MarbleRender"], path: "Tests/Fuzz/FuzzPreset"),
         .executableTarget(name: "FuzzOptions", dependencies: ["CLibFuzzer", "MarbleKit"], path: "Tests/Fuzz/FuzzOptions"),
         .executableTarget(name: "FuzzShader", dependencies: ["CLibFuzzer", "MilkDrop"], path: "Tests/Fuzz/FuzzShader"),
+        .executableTarget(name: "FuzzMilk", dependencies: ["CLibFuzzer", "MilkDrop"], path: "Tests/Fuzz/FuzzMilk"),
     ]
 }

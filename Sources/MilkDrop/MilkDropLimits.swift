@@ -15,4 +15,33 @@ package enum MilkDropLimits {
     package static let shapeInstances = 1024
     /// Sides of a custom shape (MilkDrop: 3 to 100).
     package static let shapeSides = 3...100
+
+    /// Instructions a preset's code may run per frame, by kind of code (per vertex for per-pixel code:
+    /// each vertex gets the same allowance, so a frame never depends on how vertices are shared out);
+    /// see ``MilkWork`` for how work is counted and docs/MILKDROP.md ("The work budget").
+    ///
+    /// Set from the most work any real preset did in one frame (`marble effects --milkdrop DIR
+    /// --milkdrop-shaders off`, 60 frames at 128x72, with no budget), over Debian's projectm-data
+    /// (4,189 files) and Cream of the Crop (9,795), each budget 7.7× to 15.5× the larger peak:
+    ///
+    /// | kind | Debian peak | CotC peak | budget | margin |
+    /// |---|---:|---:|---:|---:|
+    /// | init (once) | 2,600,062 | 9,532,992 | 2^27 = 134,217,728 | 14.1× |
+    /// | per-frame | 106,754 | 1,433,605 | 2^24 = 16,777,216 | 11.7× |
+    /// | per vertex | 671 | 1,060 | 2^14 = 16,384 | 15.5× |
+    /// | per wave point (all waves) | 1,852,320 | 1,852,320 | 2^24 = 16,777,216 | 9.1× |
+    /// | per shape instance (all shapes) | 270,431 | 687,872 | 2^23 = 8,388,608 | 12.2× |
+    ///
+    /// At about 1–2 ns an instruction, a frame's code is bounded by about 72 M instructions at the
+    /// default 48×36 mesh (30 M of them per-pixel), 0.1–0.15 s in the worst case, and the first frame's
+    /// init code by 0.2 s more; a hostile preset spends that once, then the survey and playlists drop it.
+    package static let workBudget: MilkWorkAmounts = {
+        var b = MilkWorkAmounts()
+        b[.initial] = 1 << 27
+        b[.perFrame] = 1 << 24
+        b[.perVertex] = 1 << 14
+        b[.wavePoint] = 1 << 24
+        b[.shapeInstance] = 1 << 23
+        return b
+    }()
 }

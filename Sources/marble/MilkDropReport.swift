@@ -43,10 +43,13 @@ extension EffectsCommand {
 /// `marble effects --milkdrop DIR --json`.
 struct MilkDropSurveyJSON: Encodable {
     struct Failure: Encodable { var reason: String, count: Int, files: [String] }
+    /// The most one preset's code of a kind ran in one frame, its budget, and the preset.
+    struct Work: Encodable { var kind: String, instructions: Int, budget: Int, file: String? }
     var root: String, frames: Int, files: Int, loaded: Int, rendered: Int, blank: Int
     var withShaders: Int, renderedWithShaders: Int, nonFinite: Int
     var shadersCompiled: Int, shadersRendered: Int, shadersDiffer: Int, shadersWithStandIns: Int
     var failures: [Failure], shaderFailures: [Failure], blankFiles: [String]
+    var peakWork: [Work]
 
     init(_ s: MilkDropSurvey) {
         root = s.root; frames = s.frames; files = s.files; loaded = s.loaded; rendered = s.rendered; blank = s.blank
@@ -56,5 +59,8 @@ struct MilkDropSurveyJSON: Encodable {
         failures = s.failures.map { Failure(reason: $0.reason, count: $0.errors.count, files: $0.errors) }
         shaderFailures = s.shaderFailures.map { Failure(reason: $0.reason, count: $0.errors.count, files: $0.errors) }
         blankFiles = s.entries.compactMap { if case .blank = $0.outcome { $0.path } else { nil } }
+        peakWork = s.peakWork.map {
+            Work(kind: $0.kind, instructions: $0.instructions, budget: $0.budget, file: $0.path)
+        }
     }
 }

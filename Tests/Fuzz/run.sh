@@ -4,6 +4,7 @@
 #   FuzzPreset   preset YAML → preset → scene → compositor → a 64x36 frame
 #   FuzzOptions  command-line values (NUL-separated) → parsers and options validation
 #   FuzzShader   MilkDrop 2 shader text → ShaderCompiler → program invariants → one pixel on ShaderReference
+#   FuzzMilk     .milk files → parser → compiled equations → two frames, every one within the work budget
 # Usage: Tests/Fuzz/run.sh [SECONDS_PER_HARNESS (default 60)] [HARNESS...]
 # Builds into .build-fuzz (MARBLE_FUZZ=1 adds the harness targets to the package), seeds corpora in
 # .build-fuzz/corpus/NAME (generated: ffmpeg lavfi clips, the bundled presets, argument vectors), keeps
@@ -14,7 +15,7 @@ cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(FuzzMedia FuzzPreset FuzzOptions FuzzShader)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(FuzzMedia FuzzPreset FuzzOptions FuzzShader FuzzMilk)
 scratch=.build-fuzz
 corpus=$scratch/corpus
 mkdir -p "$scratch/crashes"
@@ -75,6 +76,37 @@ seed_shader() {
     done
 }
 
+# Every eighth installed projectm-data preset (when present), and the hostile cases of issue 27: loops
+# per pixel, nested loops per frame and in init code, a loop per wave point and per shape instance,
+# while(1), memset of the whole megabuf per pixel, a per-pixel block too long for the budget.
+seed_milk() {
+    local dir=$corpus/FuzzMilk i=0
+    mkdir -p "$dir"
+    [ -n "$(ls -A "$dir" 2>/dev/null)" ] && return
+    if [ -d /usr/share/projectM/presets ]; then
+        find /usr/share/projectM/presets -name '*.milk' -size -8k | sort | awk 'NR % 8 == 0' | while IFS= read -r file; do
+            cp "$file" "$dir/debian-$i.milk"
+            i=$((i + 1))
+        done
+    fi
+    while IFS= read -r line; do
+        printf '[preset00]\n%b\n' "$line" > "$dir/hostile-$i.milk"
+        i=$((i + 1))
+    done <<'HOSTILE'
+per_pixel_1=loop(1000000000, n = n + 1);
+per_pixel_1=while(1);
+per_pixel_1=memset(0, 1, 8388608);
+per_pixel_1=loop(100000, loop(100000, n = n + 1));
+per_frame_1=loop(1000000, loop(1000000, m = m + 1));
+per_frame_init_1=loop(1000000, while(k = k + 1; 1));
+wavecode_0_enabled=1\nwave_0_per_point1=loop(1000000, a = a + 1);
+shapecode_0_enabled=1\nshapecode_0_num_inst=1024\nshape_0_per_frame1=loop(1000000, a = a + 1);
+per_frame_1=memcpy(0, 4194304, 4194304); memcpy(4194304, 0, 4194304);
+HOSTILE
+    printf '[preset00]\nper_pixel_1=' > "$dir/hostile-long.milk"
+    for _ in $(seq 1 6000); do printf 'a=a+1;' >> "$dir/hostile-long.milk"; done
+}
+
 # lld, because gold crashes ("internal error in format_file_lineno") linking the sanitized objects.
 echo "== building ${harnesses[*]} (MARBLE_FUZZ=1, -sanitize=fuzzer,address, $scratch)"
 for name in "${harnesses[@]}"; do
@@ -92,6 +124,7 @@ for name in "${harnesses[@]}"; do
         FuzzPreset) seed_preset; extra=(-max_len=8192 -timeout=10 -dict=Tests/Fuzz/preset.dict) ;;
         FuzzOptions) seed_options; extra=(-max_len=512 -timeout=5) ;;
         FuzzShader) seed_shader; extra=(-max_len=16384 -timeout=10 -dict=Tests/Fuzz/shader.dict) ;;
+        FuzzMilk) seed_milk; extra=(-max_len=65536 -timeout=10 -dict=Tests/Fuzz/milk.dict) ;;
         *) echo "unknown harness $name"; exit 2 ;;
     esac
     echo "== $name for ${seconds}s"

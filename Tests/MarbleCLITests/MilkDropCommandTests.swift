@@ -53,6 +53,30 @@ struct MilkDropCommandTests {
         #expect(missing.status == 1 && missing.stderr.split(separator: "\n").count == 1, "\(missing.stderr)")
     }
 
+    @Test("effects --milkdrop over a folder of hostile presets finishes and lists each under the work budget")
+    func hostileSurvey() throws {
+        let folder = try CLI.subfolder("milkdrop-hostile")
+        let code = [
+            "per_pixel_1=loop(1000000000, n = n + 1);", "per_pixel_1=while(1);", "per_pixel_1=memset(0, 1, 8388608);",
+            "per_pixel_1=loop(100000, loop(100000, n = n + 1));", "per_frame_1=loop(1000000, loop(1000000, m = m + 1));",
+            "per_frame_init_1=loop(1000000, while(k = k + 1; 1));", "per_frame_1=loop(1000000, while(1));",
+            "wavecode_0_enabled=1\nwave_0_per_point1=loop(1000000, a = a + 1);",
+            "shapecode_0_enabled=1\nshapecode_0_num_inst=1024\nshape_0_per_frame1=loop(1000000, a = a + 1);",
+            "per_pixel_1=" + String(repeating: "a = a + 1; ", count: 40_000),
+        ]
+        for (i, c) in code.enumerated() {
+            try Data("[preset00]\n\(c)\n".utf8).write(to: folder.appendingPathComponent("hostile-\(i).milk"))
+        }
+        let r = try CLI.run(["effects", "--milkdrop", folder.path, "--frames", "5", "--threads", "2", "--milkdrop-shaders", "off"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("10 presets") && r.stdout.contains("over the work budget: 10"), "\(r.stdout)")
+        // The line of the block's code: after `[preset00]` and the settings before it.
+        for (i, c) in code.enumerated() {
+            let line = 2 + c.split(separator: "\n").count - 1
+            #expect(r.stdout.contains("hostile-\(i).milk:\(line): "), "\(i): \(r.stdout)")
+        }
+    }
+
     @Test("render --milkdrop FILE writes a video whose frames move; a folder plays as a playlist")
     func render() throws {
         let folder = try Self.presets()

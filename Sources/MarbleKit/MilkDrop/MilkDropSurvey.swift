@@ -14,6 +14,8 @@ package struct MilkDropSurvey: Sendable {
         package var path: String
         package var outcome: MilkPresetCheck.Outcome
         package var shaders: MilkPresetCheck.ShaderOutcome
+        /// The most each kind of its code spent in one frame.
+        package var peakWork: MilkWorkAmounts
     }
 
     /// The folder (or file) surveyed.
@@ -52,7 +54,10 @@ package struct MilkDropSurvey: Sendable {
         }
         let outcomes = results.withLock { $0 }
         return MilkDropSurvey(root: path, frames: frames, width: width, height: height,
-                              entries: paths.indices.map { Entry(path: paths[$0], outcome: outcomes[$0]!.outcome, shaders: outcomes[$0]!.shaders) },
+                              entries: paths.indices.map {
+                                  Entry(path: paths[$0], outcome: outcomes[$0]!.outcome, shaders: outcomes[$0]!.shaders,
+                                        peakWork: outcomes[$0]!.peakWork)
+                              },
                               problems: catalog.problems.map(\.description))
     }
 
@@ -93,6 +98,16 @@ package struct MilkDropSurvey: Sendable {
     /// Rendered files whose equations produced NaN or infinity on some frame (contained).
     package var nonFinite: Int { entries.count { if case .rendered(_, let n) = $0.outcome { n > 0 } else { false } } }
 
+    /// Per kind of code, the most one frame of one preset spent (per vertex: one vertex), and that
+    /// preset (nil when no preset ran code of that kind): the figures the work budget is set from.
+    package var peakWork: [(kind: String, instructions: Int, budget: Int, path: String?)] {
+        MilkCodeKind.allCases.map { kind in
+            let top = entries.max { $0.peakWork[kind] < $1.peakWork[kind] }
+            let n = top?.peakWork[kind] ?? 0
+            return (kind: kind.description, instructions: n, budget: MilkDropLimits.workBudget[kind], path: n > 0 ? top?.path : nil)
+        }
+    }
+
     /// Failures by reason (parse reasons, then compile errors), with the files.
     package var failures: [(reason: String, errors: [String])] {
         var groups: [MilkPresetError.Reason: [String]] = [:]
@@ -128,6 +143,10 @@ extension MilkDropSurvey: CustomStringConvertible {
             }
         }
         out += "  NaN/infinity in equations:    \(nonFinite) rendered preset\(nonFinite == 1 ? "" : "s") (contained: defaults used)\n"
+        out += "  most work in one frame, by kind of code (budget):\n"
+        for peak in peakWork {
+            out += "    \(peak.kind): \(peak.instructions) (\(peak.budget))\(peak.path.map { ", \($0)" } ?? "")\n"
+        }
         let failed = failures
         out += "  failed: \(files - loaded)\(failed.isEmpty ? "" : ", by reason:")\n"
         for group in failed {

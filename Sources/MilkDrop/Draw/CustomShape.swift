@@ -63,6 +63,8 @@ package final class CustomShape {
     /// The variables of the shape's code (its own `megabuf`; `gmegabuf` shared with the preset).
     package let memory: ExpressionMemory
     let initCode: ExpressionProgram?, perFrame: ExpressionProgram?
+    /// The blocks as reports name them (`shape 0 per_frame` and the file line).
+    let initLabel: MilkCodeLabel, perFrameLabel: MilkCodeLabel
     let frameSlots: FrameSlots
     let x: Int, y: Int, rad: Int, ang: Int, texAng: Int, texZoom: Int, sides: Int, textured: Int
     let instance: Int, numInst: Int, additive: Int, thick: Int
@@ -91,6 +93,8 @@ package final class CustomShape {
         borderR = try s("border_r"); borderG = try s("border_g"); borderB = try s("border_b"); borderA = try s("border_a")
         initCode = try CustomCodeError.compile(code.initCode, "shape \(index) init", m)
         perFrame = try CustomCodeError.compile(code.perFrame, "shape \(index) per_frame", m)
+        initLabel = MilkCodeLabel("shape \(index) init", code.initCode, .initial)
+        perFrameLabel = MilkCodeLabel("shape \(index) per_frame", code.perFrame, .shapeInstance)
     }
 
     /// Makes the next ``build(_:into:)`` run the init code again (a preset restart).
@@ -110,21 +114,33 @@ package final class CustomShape {
         m[borderB] = st.borderColor.z; m[borderA] = st.borderColor.w
     }
 
-    /// Runs the code for every instance and adds the visible polygons (and outlines) to `list`.
+    /// Instances drawn a frame: `num_inst`, 1 … ``MilkDropLimits/shapeInstances``.
+    var instanceCount: Int {
+        settings.instances.isFinite ? Int(min(max(settings.instances, 1), Double(MilkDropLimits.shapeInstances))) : 1
+    }
+
+    /// Runs the code for every instance and adds the visible polygons (and outlines) to `list`, with no
+    /// work budget.
     package func build(_ f: MilkFrameValues, into list: inout MilkDrawList) {
+        var work = MilkWork(budget: .unlimited)
+        build(f, into: &list, work: &work)
+    }
+
+    /// Runs the code for every instance within `work` and adds the visible polygons to `list` (once the
+    /// budget ran out, the instances left are drawn from their settings).
+    package func build(_ f: MilkFrameValues, into list: inout MilkDrawList, work: inout MilkWork) {
         guard settings.enabled else { return }
         let m = memory
         if !started {
             started = true
             loadInstance(f, 0)
-            initCode?.run()
+            if let initCode { _ = work.run(initCode, initLabel) }
             tAfterInit = frameSlots.readT(m)
         }
-        let count = settings.instances.isFinite ? Int(min(max(settings.instances, 1), Double(MilkDropLimits.shapeInstances))) : 1
-        for i in 0..<count {
+        for i in 0..<instanceCount {
             loadInstance(f, i)
             frameSlots.loadT(tAfterInit, into: m)
-            perFrame?.run()
+            if let perFrame { _ = work.run(perFrame, perFrameLabel) }
             addPolygon(into: &list)
         }
     }

@@ -59,6 +59,8 @@ package final class CustomWave {
     /// Variables of the per-frame and init code; of the per-point code.
     package let frameMemory: ExpressionMemory, pointMemory: ExpressionMemory
     let initCode: ExpressionProgram?, perFrame: ExpressionProgram?, perPoint: ExpressionProgram?
+    /// The blocks as reports name them (`wave 1 per_point` and the file line).
+    let initLabel: MilkCodeLabel, perFrameLabel: MilkCodeLabel, perPointLabel: MilkCodeLabel
     let frameSlots: FrameSlots, pointSlots: FrameSlots
     let fR: Int, fG: Int, fB: Int, fA: Int, fSamples: Int
     let pSample: Int, pValue1: Int, pValue2: Int, pX: Int, pY: Int, pR: Int, pG: Int, pB: Int, pA: Int
@@ -84,6 +86,9 @@ package final class CustomWave {
         initCode = try CustomCodeError.compile(code.initCode, "wave \(index) init", f)
         perFrame = try CustomCodeError.compile(code.perFrame, "wave \(index) per_frame", f)
         perPoint = try CustomCodeError.compile(code.perPoint, "wave \(index) per_point", p)
+        initLabel = MilkCodeLabel("wave \(index) init", code.initCode, .initial)
+        perFrameLabel = MilkCodeLabel("wave \(index) per_frame", code.perFrame, .perFrame)
+        perPointLabel = MilkCodeLabel("wave \(index) per_point", code.perPoint, .wavePoint)
         let n = MilkDropLimits.wavePoints
         left = [Float](repeating: 0, count: n); right = left
         points = []; points.reserveCapacity(n)
@@ -100,19 +105,26 @@ package final class CustomWave {
         m[fSamples] = st.samples
     }
 
-    /// Runs the per-frame and per-point code and adds the wave to `list`.
+    /// Runs the per-frame and per-point code and adds the wave to `list`, with no work budget.
     package func build(_ v: MilkFrameValues, audio: MilkAudio, into list: inout MilkDrawList) {
+        var work = MilkWork(budget: .unlimited)
+        build(v, audio: audio, into: &list, work: &work)
+    }
+
+    /// Runs the per-frame and per-point code within `work` and adds the wave to `list` (code stopped
+    /// by the budget leaves what it reached; the points are still drawn).
+    package func build(_ v: MilkFrameValues, audio: MilkAudio, into list: inout MilkDrawList, work: inout MilkWork) {
         guard settings.enabled else { return }
         let f = frameMemory, p = pointMemory
         if !started {
             started = true
             loadFrame(v)
-            initCode?.run()
+            if let initCode { _ = work.run(initCode, initLabel) }
             tAfterInit = frameSlots.readT(f)
         }
         loadFrame(v)
         frameSlots.loadT(tAfterInit, into: f)
-        perFrame?.run()
+        if let perFrame { _ = work.run(perFrame, perFrameLabel) }
         let maximum = settings.spectrum ? MilkAudio.spectrumLength : 480
         let requested = f[fSamples]
         let count = requested.isFinite ? Int(min(max(requested, 0), Double(maximum))) : 0
@@ -125,13 +137,13 @@ package final class CustomWave {
         let r = f[fR], g = f[fG], b = f[fB], a = f[fA]
         let space = list.space
         points.removeAll(keepingCapacity: true); colors.removeAll(keepingCapacity: true)
-        let step = 1 / Double(count - 1)
+        let step = 1 / Double(count - 1), label = perPointLabel
         for i in 0..<count {
             let l = Double(left[i]), rr = Double(right[i])
             p[pSample] = Double(i) * step; p[pValue1] = l; p[pValue2] = rr
             p[pX] = 0.5 + l; p[pY] = 0.5 + rr
             p[pR] = r; p[pG] = g; p[pB] = b; p[pA] = a
-            perPoint?.run()
+            if let perPoint { _ = work.run(perPoint, label) }
             let x = Float(p[pX]), y = Float(p[pY])
             points.append(x.isFinite && y.isFinite ? space.pixel(presetX: x, presetY: y) : SIMD2(.nan, .nan))
             colors.append(milkWrappedColor(p[pR], p[pG], p[pB], p[pA]))

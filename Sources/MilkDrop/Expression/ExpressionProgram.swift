@@ -12,6 +12,14 @@ import Foundation
 /// Speed (release, one core of the CI-class machine): a per-pixel block of five statements with four
 /// sin/cos calls compiles to 50 instructions and runs in about 110–150 ns, half of it in libm's sin/cos;
 /// the interpreter itself costs about 1 ns per instruction.
+///
+/// Work: a run is charged in instructions without a count per instruction, so the budget costs the
+/// hot loop nothing measurable. A run costs the block's static length up front (``instructionCount``,
+/// known when it compiles: an upper bound on straight-line code, whichever branches it takes); each
+/// loop back edge (`loopNext`, `whileNext`) charges the static length of the loop's body, which the
+/// instruction finds from its own jump target; `memset` charges an eighth of its entries and `memcpy`
+/// all of them (a fill runs at memory speed, a copy entry by entry). ``run(budget:)`` stops as soon
+/// as the budget is spent, so a hostile loop costs at most one body's length past it.
 package final class ExpressionProgram {
     /// The memory this program's variables live in (kept alive by the program).
     package let memory: ExpressionMemory
@@ -65,18 +73,30 @@ package final class ExpressionProgram {
         for _ in 0..<max(0, times) { run() }
     }
 
-    /// Evaluates the block once.
-    // Long on purpose: the interpreter's one switch over opcodes; split, each instruction would pay a call.
+    /// Evaluates the block once, with no bound on its work but the loops' own caps.
     package func run() {
+        var unlimited = Int.max
+        _ = run(budget: &unlimited)
+    }
+
+    /// Evaluates the block once within `budget` instructions (see the type's "Work"), taking what it
+    /// used from `budget`. Returns false when the budget ran out: the run stopped there at once (what it
+    /// wrote so far stays written, the same on every run) and `budget` is 0. A block longer than the
+    /// budget does not start.
+    // Long on purpose: the interpreter's one switch over opcodes; split, each instruction would pay a call.
+    package func run(budget: inout Int) -> Bool {
         let code = self.code, stack = self.stack, vars = self.variables, counters = self.counters
         var pc = 0, sp = 0, loops = 0
+        var left = budget &- codeCount
+        guard left >= 0 else { budget = 0; return false }
         while true {
             let i = code[pc]
             pc += 1
             switch i.op {
             case .end:
                 assert(sp == 0 && loops == 0, "compiled program left its stack unbalanced")
-                return
+                budget = left
+                return true
             case .pushConst: stack[sp] = i.k; sp += 1
             case .pushVar: stack[sp] = vars[Int(i.a)]; sp += 1
             case .pushRegister: stack[sp] = registers[Int(i.a)]; sp += 1
@@ -158,7 +178,13 @@ package final class ExpressionProgram {
                 }
             case .loopNext:
                 counters[loops - 1] -= 1
-                if counters[loops - 1] > 0 { pc = Int(i.a) } else { loops -= 1 }
+                if counters[loops - 1] > 0 {
+                    left &-= pc &- Int(i.a)          // the body again: from its start to here
+                    if left < 0 { budget = 0; return false }
+                    pc = Int(i.a)
+                } else {
+                    loops -= 1
+                }
             case .whileStart:
                 stack[sp] = 0
                 sp += 1
@@ -166,7 +192,13 @@ package final class ExpressionProgram {
                 loops += 1
             case .whileNext:
                 counters[loops - 1] -= 1
-                if ExpressionMath.truth(stack[sp - 1]) && counters[loops - 1] > 0 { pc = Int(i.a) } else { loops -= 1 }
+                if ExpressionMath.truth(stack[sp - 1]) && counters[loops - 1] > 0 {
+                    left &-= pc &- Int(i.a)
+                    if left < 0 { budget = 0; return false }
+                    pc = Int(i.a)
+                } else {
+                    loops -= 1
+                }
 
             case .memLoad: stack[sp - 1] = MegaBuffer.read(localBlocks, stack[sp - 1])
             case .globalLoad: stack[sp - 1] = MegaBuffer.read(globalBlocks, stack[sp - 1])
@@ -187,9 +219,13 @@ package final class ExpressionProgram {
                 stack[sp - 1] = value
             case .memset:
                 sp -= 2
+                left &-= MegaBuffer.clampedCount(stack[sp + 1]) >> 3
+                if left < 0 { budget = 0; return false }
                 MegaBuffer.fill(localBlocks, from: stack[sp - 1], value: stack[sp], count: stack[sp + 1])
             case .memcpy:
                 sp -= 2
+                left &-= MegaBuffer.clampedCount(stack[sp + 1])
+                if left < 0 { budget = 0; return false }
                 MegaBuffer.copy(localBlocks, to: stack[sp - 1], from: stack[sp], count: stack[sp + 1])
             }
         }

@@ -29,6 +29,12 @@ extension MegaBuffer {
         }
     }
 
+    /// A `memset`/`memcpy` count as the buffer takes it: 0 … ``MilkDropLimits/megabufEntries`` (the
+    /// work a call is charged).
+    static func clampedCount(_ count: Double) -> Int {
+        Int(ExpressionMath.integer(count).clamped(to: 0...Int64(MilkDropLimits.megabufEntries)))
+    }
+
     /// A start and count inside the buffer, nil when nothing of it is.
     private static func range(_ dest: Double, _ count: Double) -> (Int, Int)? {
         var start = Int(entryClamped(dest))

@@ -8,8 +8,9 @@ import MarbleCore
 /// blend of `blendSeconds`, during which both presets run and their pictures are mixed. A very
 /// strong beat (`bass` at least ``Options/earlyCutBass``) may cut once half the time has passed.
 /// Everything is decided from the frame's time and sound, so a render is the same every time.
-/// Presets that fail to load are skipped and listed in ``skipped``. The path ``DefaultPreset/name``
-/// stands for the built-in preset.
+/// Presets that fail to load are skipped and listed in ``skipped``; so is a preset whose code runs out
+/// of its work budget (``MilkDropLimits/workBudget``): the next frame cuts to the next preset, and the
+/// list never plays it again. The path ``DefaultPreset/name`` stands for the built-in preset.
 package final class MilkPlaylist {
     package struct Options: Sendable {
         /// Seconds per preset (0: never switch).
@@ -50,7 +51,8 @@ package final class MilkPlaylist {
     /// The preset blending in, during a blend.
     package private(set) var incoming: MilkRenderer?
     package private(set) var transition = Transition.none
-    /// Files that failed to load, with the reason, in the order they were met.
+    /// Files that failed to load or ran out of their work budget, with the reason, in the order they
+    /// were met.
     package private(set) var skipped: [(path: String, reason: String)] = []
     /// Switches so far, and how many of them were cuts.
     package private(set) var switches = 0, cuts = 0
@@ -59,6 +61,8 @@ package final class MilkPlaylist {
     private var shownSince = 0.0, blendStart = 0.0
     private var width = 0, height = 0, scale: Float = 1, compositeAtScale = false
     private var loads = 0
+    /// Files whose code ran out of its work budget: never loaded again.
+    private var overBudget: Set<String> = []
     /// Where the presets' shaders find their disk textures (shared: a texture loads once).
     private let textures: DiskTextures?
 
@@ -104,6 +108,7 @@ package final class MilkPlaylist {
 
     /// Decides this frame's switch: call once per frame before preparing the presets.
     package func update(time: Double, isBeat: Bool, bass: Float) {
+        skipOverBudget(time: time)
         if case .blending = transition, let next = incoming {
             let t = options.blendSeconds > 0 ? (time - blendStart) / options.blendSeconds : 1
             if t >= 1 || time < blendStart {
@@ -132,6 +137,27 @@ package final class MilkPlaylist {
         }
     }
 
+    /// Drops a preset whose code ran out of its work budget on the last frame: a blend in with it is
+    /// called off; the one on screen is cut to the next preset that loads (kept when none does).
+    private func skipOverBudget(time: Double) {
+        if let next = incoming, let error = next.preset.overrunError {
+            markOverBudget(error)
+            incoming = nil; transition = .none
+        }
+        // Once per preset: when no other one loads, it stays on screen (each frame still bounded).
+        guard let error = active.preset.overrunError, markOverBudget(error), paths.count > 1 else { return }
+        guard let next = loadNext() else { return }
+        active = next; shownSince = time; switches += 1; cuts += 1
+    }
+
+    /// Lists `error`'s file as over budget; false when it already was.
+    @discardableResult
+    private func markOverBudget(_ error: MilkPresetError) -> Bool {
+        guard overBudget.insert(error.path).inserted else { return false }
+        skipped.append((path: error.path, reason: error.description))
+        return true
+    }
+
     /// The file at `path`, or the built-in preset for ``DefaultPreset/name``.
     private static func load(_ path: String) throws(MilkPresetError) -> MilkPresetFile {
         path == DefaultPreset.name ? try DefaultPreset.file() : try MilkPresetParser.parse(contentsOf: path)
@@ -154,6 +180,7 @@ package final class MilkPlaylist {
         for _ in 0..<paths.count {
             position = (position + 1) % paths.count
             let path = paths[position]
+            if overBudget.contains(path) { continue }
             do {
                 let renderer = try Self.renderer(path, index: position, options: options, textures: textures)
                 renderer.configure(width: width, height: height, scale: scale, compositeAtScale: compositeAtScale)

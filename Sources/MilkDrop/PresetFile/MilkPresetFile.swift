@@ -123,6 +123,9 @@ package struct MilkPresetError: Error, CustomStringConvertible, Sendable {
         case noPresetContent = "no preset content"
         /// An equation that does not compile (``MilkPreset``).
         case doesNotCompile = "an equation does not compile"
+        /// Its code runs past its work budget (``MilkDropLimits/workBudget``): refused when it loads,
+        /// or stopped on the frame it ran out.
+        case overBudget = "over the work budget"
 
         package static func < (a: Reason, b: Reason) -> Bool {
             allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!

@@ -57,13 +57,28 @@ package final class MilkPreset {
     /// Frames whose per-frame equations left NaN or infinity in a variable the renderer reads (the
     /// renderer used the default instead).
     package internal(set) var nonFiniteFrames = 0
+    /// This frame's work under ``MilkDropLimits/workBudget`` (or the budget given at init).
+    var work: MilkWork
+    /// The first block that ran out of its work budget (reported once; the preset's code was stopped
+    /// for that frame), and how many frames ran out.
+    package private(set) var workOverrun: MilkCodeLabel?
+    package private(set) var overBudgetFrames = 0
+    /// The most each kind of code spent in one frame so far (measuring real presets against the budget).
+    package var peakWork: MilkWorkAmounts { work.peak }
+    private let initLabel: MilkCodeLabel, perFrameLabel: MilkCodeLabel, perVertexLabel: MilkCodeLabel
 
     /// Compiles `file`'s equations, and its HLSL shaders when `shaders` is on; `seed` makes `rand`
     /// repeatable. Throws with the file line of the first equation that does not compile (a shader
-    /// that does not compile is not an error: see ``shaderStatus``).
-    package init(file: MilkPresetFile, seed: UInt64 = 0, shaders: Bool = true) throws(MilkPresetError) {
+    /// that does not compile is not an error: see ``shaderStatus``). A block too long to run within
+    /// `workBudget` (its static length times its runs a frame) is refused (``MilkPresetError/Reason/overBudget``).
+    package init(file: MilkPresetFile, seed: UInt64 = 0, shaders: Bool = true,
+                 workBudget: MilkWorkAmounts = MilkDropLimits.workBudget) throws(MilkPresetError) {
         self.file = file
         self.seed = seed
+        work = MilkWork(budget: workBudget)
+        initLabel = MilkCodeLabel("per_frame_init", file.perFrameInit, .initial)
+        perFrameLabel = MilkCodeLabel("per_frame", file.perFrame, .perFrame)
+        perVertexLabel = MilkCodeLabel("per_pixel", file.perPixel, .perVertex)
         (warpProgram, compositeProgram, shaderStatus) = Self.compileShaders(file, enabled: shaders)
         let base = file.path.split(separator: "/").last.map(String.init) ?? file.path
         name = base.hasSuffix(".milk") ? String(base.dropLast(5)) : base
@@ -98,6 +113,43 @@ package final class MilkPreset {
         snapshots = [MemorySnapshot(frameMemory), MemorySnapshot(vertexMemory)]
             + waves.flatMap { [MemorySnapshot($0.frameMemory), MemorySnapshot($0.pointMemory)] }
             + shapes.map { MemorySnapshot($0.memory) }
+        try checkSizes(workBudget)
+    }
+
+    /// Refuses the preset when one block's code, run as often as a frame runs it, is already over its
+    /// kind's budget (100,000 instructions of per-pixel code): it would never finish a frame.
+    private func checkSizes(_ budget: MilkWorkAmounts) throws(MilkPresetError) {
+        var blocks: [(MilkCodeLabel, ExpressionProgram?, Int)] = [
+            (initLabel, initCode, 1), (perFrameLabel, perFrame, 1), (perVertexLabel, perVertex, 1),
+        ]
+        for w in waves {
+            blocks += [(w.initLabel, w.initCode, 1), (w.perFrameLabel, w.perFrame, 1),
+                       (w.perPointLabel, w.perPoint, MilkDropLimits.wavePoints)]
+        }
+        for s in shapes {
+            blocks += [(s.initLabel, s.initCode, 1), (s.perFrameLabel, s.perFrame, s.instanceCount)]
+        }
+        for (label, program, runs) in blocks {
+            guard let program, let why = MilkCodeLabel.refusal(label, size: program.instructionCount + 1, runs: runs,
+                                                               budget: budget) else { continue }
+            throw MilkPresetError(path: file.path, line: label.line, message: why, reason: .overBudget)
+        }
+    }
+
+    /// The first overrun as a survey or playlist reports it: the file, the block's line, which block.
+    package var overrunError: MilkPresetError? {
+        workOverrun.map {
+            MilkPresetError(path: file.path, line: $0.line,
+                            message: "\($0.block) ran out of the work budget (\($0.kind.allowance(work.budget[$0.kind])))",
+                            reason: .overBudget)
+        }
+    }
+
+    /// Ends a frame's work: an overrun is counted, and the first one kept for the report.
+    func finishWork() {
+        guard let overrun = work.overrun else { return }
+        overBudgetFrames += 1
+        if workOverrun == nil { workOverrun = overrun }
     }
 
     /// The number `key` of `file`, or `fallback` when it is missing or not finite; clamped to ±10⁶.
@@ -184,18 +236,20 @@ package final class MilkPreset {
     }
 
     /// Runs one frame's equations (the init equations first, on the first frame) and returns the
-    /// per-frame values; ``q`` holds q1…q32 afterwards.
+    /// per-frame values; ``q`` holds q1…q32 afterwards. Starts the frame's work budget: code that runs
+    /// out of it stops there, and the rest of the preset's code does not run this frame.
     package func runFrame(_ inputs: Inputs) -> FrameValues {
+        work.startFrame()
         for (i, s) in inputSlots.enumerated() { frameMemory[s] = inputs.value(i) }
         if !initialised {
             initialised = true
             for (i, s) in writableSlots.enumerated() { frameMemory[s] = starts[i] }
-            initCode.run()
+            _ = work.run(initCode, initLabel)
             for (i, s) in qSlots.enumerated() { qAfterInit[i] = frameMemory[s] }
         }
         for (i, s) in writableSlots.enumerated() { frameMemory[s] = starts[i] }
         for (i, s) in qSlots.enumerated() { frameMemory[s] = qAfterInit[i] }
-        perFrame.run()
+        _ = work.run(perFrame, perFrameLabel)
         for (i, s) in qSlots.enumerated() { q[i] = frameMemory[s] }
         var finite = true
         for (i, s) in writableSlots.enumerated() {
@@ -207,7 +261,8 @@ package final class MilkPreset {
     }
 
     /// Warps every vertex of `mesh` for this frame: through the per-vertex equations when the preset
-    /// has them (each vertex starting from the per-frame values), else all alike.
+    /// has them (each vertex starting from the per-frame values), else all alike. Once the code ran out of
+    /// its budget, the vertices left get the per-frame values.
     package func warp(_ mesh: WarpMesh, _ values: FrameValues, _ inputs: Inputs) {
         let wobble = WarpMesh.Wobble(time: inputs.time, animationSpeed: warpAnimationSpeed, scale: warpScale)
         let motion = values.motion
@@ -217,7 +272,10 @@ package final class MilkPreset {
         }
         for (i, s) in vertexInputSlots.enumerated() { vertexMemory[s] = inputs.value(i) }
         for (i, s) in vertexQSlots.enumerated() { vertexMemory[s] = q[i] }
-        let m = vertexMotionSlots
+        let m = vertexMotionSlots, label = perVertexLabel
+        // The meter in a local for the loop: no access check on the class's property per vertex.
+        var work = self.work
+        defer { self.work = work }
         for k in 0..<mesh.vertexCount {
             vertexMemory[vertexX] = Double(mesh.positionX[k] * 0.5 * mesh.aspectX + 0.5)
             vertexMemory[vertexY] = Double(mesh.positionY[k] * 0.5 * mesh.aspectY + 0.5)
@@ -228,7 +286,7 @@ package final class MilkPreset {
             vertexMemory[m[4]] = Double(motion.centerX); vertexMemory[m[5]] = Double(motion.centerY)
             vertexMemory[m[6]] = Double(motion.dx); vertexMemory[m[7]] = Double(motion.dy)
             vertexMemory[m[8]] = Double(motion.stretchX); vertexMemory[m[9]] = Double(motion.stretchY)
-            perVertex.run()
+            _ = work.run(perVertex, label)
             var v = WarpMesh.Motion()
             v.zoom = finite(vertexMemory[m[0]], motion.zoom); v.zoomExponent = finite(vertexMemory[m[1]], motion.zoomExponent)
             v.rotation = finite(vertexMemory[m[2]], motion.rotation); v.warp = finite(vertexMemory[m[3]], motion.warp)

@@ -137,6 +137,7 @@ package final class MilkRenderer {
         shaders?.runBlur(from: buffers[current].view, range: BlurRange(min: values.blurMin, max: values.blurMax),
                          edgeDarken: values.blurEdgeDarken, strips: strips)
         buildDrawing(inputs, audio: audio)
+        preset.finishWork()
         if drawPass.list.commandCount > 0 {
             drawPass.target = buffers[current].view
             drawPass.texture = previous
@@ -181,8 +182,8 @@ package final class MilkRenderer {
             var f = MilkFrameValues(time: time, fps: inputs.fps, frame: inputs.frame, progress: inputs.progress, audio: audio)
             for i in 0..<FrameVariables.qCount { f.q[i] = preset.q[i] }
             f.waveScale = Double(preset.waveScale)
-            for shape in preset.shapes { shape.build(f, into: &drawPass.list) }
-            for wave in preset.waves { wave.build(f, audio: audio, into: &drawPass.list) }
+            for shape in preset.shapes { shape.build(f, into: &drawPass.list, work: &preset.work) }
+            for wave in preset.waves { wave.build(f, audio: audio, into: &drawPass.list, work: &preset.work) }
         }
         var w = BuiltInWave.Settings()
         w.mode = v.waveMode; w.x = v.waveX; w.y = v.waveY

@@ -12,7 +12,8 @@ package enum MilkPresetCheck {
         /// Every frame came out one flat colour (often black: a preset that draws only in reaction to
         /// sounds the check does not make).
         case blank(hasShaders: Bool)
-        /// It could not be read, parsed or compiled.
+        /// It could not be read, parsed or compiled, or its code ran out of its work budget
+        /// (``MilkPresetError/Reason/overBudget``: the check stopped on that frame).
         case failed(MilkPresetError)
     }
 
@@ -31,12 +32,15 @@ package enum MilkPresetCheck {
     package struct Result: Sendable {
         package var outcome: Outcome
         package var shaders: ShaderOutcome
+        /// The most each kind of code spent in one frame (zero for a file that did not load).
+        package var peakWork = MilkWorkAmounts()
     }
 
     /// Renders `frames` frames of the preset at `path` at `width × height` with ``SurveySignal``'s
     /// sound and judges the pictures of the second half; a preset whose shaders compiled is drawn a
     /// second time without them, to see whether they change the picture. `textures` finds disk
-    /// textures (nil: stand-ins).
+    /// textures (nil: stand-ins). A preset whose code runs out of its work budget is stopped on that
+    /// frame and fails as ``MilkPresetError/Reason/overBudget``.
     package static func check(path: String, width: Int = 128, height: Int = 72, frames: Int = 60,
                               shaders: Bool = true, textures: DiskTextures? = nil) -> Result {
         let file: MilkPresetFile, preset: MilkPreset
@@ -48,23 +52,30 @@ package enum MilkPresetCheck {
         }
         let renderer = MilkRenderer(preset: preset, seed: 0, textures: textures)
         let run = render(renderer, width: width, height: height, frames: frames)
+        if let overrun = preset.overrunError {
+            return Result(outcome: .failed(overrun), shaders: .none, peakWork: preset.peakWork)
+        }
         let outcome: Outcome = run.flat ? .blank(hasShaders: preset.hasShaders)
             : .rendered(hasShaders: preset.hasShaders, nonFiniteFrames: preset.nonFiniteFrames)
         switch preset.shaderStatus {
-        case .none: return Result(outcome: outcome, shaders: .none)
-        case .off: return Result(outcome: outcome, shaders: .off)
-        case .failed(let reason, let message): return Result(outcome: outcome, shaders: .failed(reason: reason, message: message))
+        case .none: return Result(outcome: outcome, shaders: .none, peakWork: preset.peakWork)
+        case .off: return Result(outcome: outcome, shaders: .off, peakWork: preset.peakWork)
+        case .failed(let reason, let message):
+            return Result(outcome: outcome, shaders: .failed(reason: reason, message: message), peakWork: preset.peakWork)
         case .running:
             guard let plain = try? MilkPreset(file: file, shaders: false) else {
-                return Result(outcome: outcome, shaders: .compiled(differs: true, standIns: renderer.shaderStandIns.count))
+                return Result(outcome: outcome, shaders: .compiled(differs: true, standIns: renderer.shaderStandIns.count),
+                              peakWork: preset.peakWork)
             }
             let without = render(MilkRenderer(preset: plain, seed: 0), width: width, height: height, frames: frames)
             return Result(outcome: outcome, shaders: .compiled(differs: differ(run.last, without.last),
-                                                                standIns: renderer.shaderStandIns.count))
+                                                                standIns: renderer.shaderStandIns.count),
+                          peakWork: preset.peakWork)
         }
     }
 
-    /// Draws the frames; whether every picture of the second half was flat, and the last one.
+    /// Draws the frames (up to the first that runs out of its work budget); whether every picture of
+    /// the second half was flat, and the last one.
     private static func render(_ renderer: MilkRenderer, width: Int, height: Int, frames: Int) -> (flat: Bool, last: Texture) {
         renderer.configure(width: width, height: height, scale: 1)
         let audio = MilkAudio(), signal = SurveySignal()
@@ -78,6 +89,7 @@ package enum MilkPresetCheck {
             inputs.bassAtt = Double(audio.bassAttenuated); inputs.midAtt = Double(audio.midAttenuated)
             inputs.trebAtt = Double(audio.trebleAttenuated)
             renderer.prepare(inputs, audio: audio, strips: nil)
+            if renderer.preset.workOverrun != nil { break }
             if n >= frames / 2 {   // the second half: after the first frames' build-up
                 renderer.composite(into: picture.view, rows: 0..<height)
                 if flat { flat = isFlat(picture) }
