@@ -129,7 +129,8 @@ struct LiveOutputFailureTests {
         defer { player.terminate() }
         let name = "live-signal-\(signal).mp4", file = LiveCommandTests.path(name)
         let (live, log) = try LiveCommandTests.startLive(["-o", file] + Self.small, pulse: pulse)
-        #expect(LiveCommandTests.recordingStarted(name), "\(LiveCommandTests.read(log))")
+        // Stopped once frames are in the file (the muxer's first write), not merely once it exists.
+        #expect(CLI.partialFile(of: name, in: LiveCommandTests.folder.path), "\(LiveCommandTests.read(log))")
         #expect(pollProcess { CLI.catches(signal, live.processIdentifier) })
         kill(live.processIdentifier, signal)
         #expect(CLI.exits(live))
@@ -146,7 +147,7 @@ struct LiveOutputFailureTests {
         let song = try TestMedia.tone("wav", seconds: 30)
         let name = "play-signal.mp4", file = LiveCommandTests.path(name)
         let (play, _, err) = try CLI.start(["play", song, "-o", file] + Self.small)
-        #expect(LiveCommandTests.recordingStarted(name))
+        #expect(CLI.partialFile(of: name, in: LiveCommandTests.folder.path))
         #expect(pollProcess { CLI.catches(SIGUSR2, play.processIdentifier) })
         kill(play.processIdentifier, SIGUSR2)
         #expect(CLI.exits(play))
