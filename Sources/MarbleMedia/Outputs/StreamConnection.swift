@@ -102,7 +102,7 @@ final class StreamConnection {
     /// Connects to `url` within ``connectTimeout`` and writes the header for `tracks`.
     init(url: StreamURL, tracks: [StreamTrack], interrupt: StreamInterrupt) throws(MarbleError) {
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
-        try ffCheck(avformat_alloc_output_context2(&ctx, nil, url.muxerName, url.text), .output,
+        try ffCheck(avformat_alloc_output_context2(&ctx, nil, url.muxerName, url.address), .output,
                     "\(url.text): cannot set up a \(url.muxerName) stream")
         context = ctx!
         self.tracks = tracks
@@ -138,7 +138,7 @@ final class StreamConnection {
         var callback = interrupt.callback
         interrupt.arm(Self.connectTimeout)
         defer { interrupt.disarm() }
-        let opened = avio_open2(&context.pointee.pb, url.text, AVIO_FLAG_WRITE, &callback, &io)
+        let opened = avio_open2(&context.pointee.pb, url.address, AVIO_FLAG_WRITE, &callback, &io)
         if opened < 0 {
             let why = Self.resolves(url.host) ? reason(opened, timeout: Self.connectTimeout) : "unknown host \(url.host)"
             throw MarbleError(.output, "\(url.text): cannot connect (\(why))")

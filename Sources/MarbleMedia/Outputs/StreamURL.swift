@@ -13,6 +13,9 @@ package struct StreamURL: Sendable, Equatable, CustomStringConvertible {
 
     /// The URL as given.
     package let text: String
+    /// The URL FFmpeg opens: `text` with its scheme in lower case (FFmpeg's protocol names are, and
+    /// `RTMP://…` would be "Protocol not found").
+    package let address: String
     /// The protocol.
     package let kind: Kind
     /// The host name or address.
@@ -36,6 +39,9 @@ package struct StreamURL: Sendable, Equatable, CustomStringConvertible {
         // [user@]host[:port]; IPv6 hosts in brackets.
         let hostPort = authority.split(separator: "@", omittingEmptySubsequences: false).last.map(String.init) ?? ""
         var host = hostPort, portText: String?
+        if hostPort.hasPrefix("[") && !hostPort.contains("]") {
+            throw MarbleError(.option, "\(text): an IPv6 host needs its closing ']' (\(scheme)://[::1]:PORT)")
+        }
         if hostPort.hasPrefix("["), let close = hostPort.firstIndex(of: "]") {
             host = String(hostPort[hostPort.index(after: hostPort.startIndex)..<close])
             let after = hostPort[hostPort.index(after: close)...]
@@ -67,6 +73,7 @@ package struct StreamURL: Sendable, Equatable, CustomStringConvertible {
             throw MarbleError(.option, "\(text): this FFmpeg build cannot send \(kind.rawValue) streams")
         }
         self.text = text
+        self.address = scheme + text[schemeEnd.lowerBound...]
         self.kind = kind
         self.host = host
         self.port = port

@@ -250,6 +250,12 @@ struct StreamMuxerTests {
         #expect(udp.kind == .udp && udp.port == 5000 && udp.muxerName == "mpegts")
         let v6 = try #require(try StreamURL("srt://[::1]:9000"))
         #expect(v6.host == "::1" && v6.port == 9000)
+        // The scheme in any case; FFmpeg is given it in lower case (its protocol names are).
+        let upper = try #require(try StreamURL("RTMP://Example.com/Live/Key"))
+        #expect(upper.kind == .rtmp && upper.text == "RTMP://Example.com/Live/Key" && upper.address == "rtmp://Example.com/Live/Key")
+        #expect(throws: MarbleError(.option, "udp://[::1: an IPv6 host needs its closing ']' (udp://[::1]:PORT)")) {
+            try StreamURL("udp://[::1")
+        }
         #expect(try StreamURL("/tmp/out.mp4") == nil)
         #expect(try StreamURL("out.flv") == nil)
         for bad in ["udp://127.0.0.1", "udp://127.0.0.1:0", "udp://127.0.0.1:70000", "rtmp://host", "rtmp://host/",
