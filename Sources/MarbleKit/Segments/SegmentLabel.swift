@@ -39,14 +39,16 @@ package struct SegmentLabel: Sendable, Equatable {
          ("marble_input", input), ("marble_input_id", inputID)]
     }
 
-    /// Reads a label back from a file's tags; nil when they are missing or malformed (not a segment).
+    /// Reads a label back from a file's tags; nil when they are missing or malformed (not a segment),
+    /// including a frame rate outside 1–240 fps or more frames than 100 hours hold.
     /// Names match in any case: Matroska stores them upper-case.
     package init?(tags fileTags: [String: String]) {
         let tags = Dictionary(fileTags.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         guard let frames = tags["marble_frames"], let fpsText = tags["marble_fps"], let fps = Rational(parsing: fpsText),
-              fps.numerator > 0, let render = tags["marble_render"], let inputID = tags["marble_input_id"] else { return nil }
+              (try? Limits.check(rate: fps)) != nil, let render = tags["marble_render"], let inputID = tags["marble_input_id"] else { return nil }
         let parts = frames.split(separator: "/")
-        guard parts.count == 2, let total = Int(parts[1]) else { return nil }
+        // At most 100 hours of frames (Limits.seconds): a label is a file's text, read before it sizes anything.
+        guard parts.count == 2, let total = Int(parts[1]), Double(total) <= fps.doubleValue * Limits.seconds.upperBound else { return nil }
         let bounds = parts[0].split(separator: "-", omittingEmptySubsequences: false)
         guard bounds.count == 2, let first = Int(bounds[0]), let last = Int(bounds[1]),
               first >= 0, last >= first, last < total else { return nil }

@@ -71,7 +71,14 @@ struct SegmentLabelTests {
             #expect(SegmentLabel(tags: tags) == nil, "\(bad)")
         }
         tags["marble_frames"] = "48-95/144"
-        tags["marble_fps"] = "0"
+        // Absurd rates and lengths written into a label: outside 1–240 fps, or more than 100 hours of frames.
+        for fps in ["0", "1000000", "1/1000", "4294967297/2"] {
+            tags["marble_fps"] = fps
+            #expect(SegmentLabel(tags: tags) == nil, "\(fps)")
+        }
+        tags["marble_fps"] = "48"
+        #expect(SegmentLabel(tags: tags) != nil)
+        tags["marble_frames"] = "48-95/17280001"  // 100 h at 48 fps is 17,280,000 frames
         #expect(SegmentLabel(tags: tags) == nil)
     }
 }
