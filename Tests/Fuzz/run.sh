@@ -41,6 +41,10 @@ seed_preset() {
     local dir=$corpus/FuzzPreset
     mkdir -p "$dir"
     cp Samples/Presets/*.yaml "$dir/"
+    # The hostile shapes PresetTextShape refuses (issue 27): deep brackets, deep "- ", aliases that expand.
+    printf '%*s' 5000 '' | tr ' ' '[' > "$dir/hostile-brackets.yaml"
+    { printf 'layers:\n'; printf '%*s' 4000 '' | sed 's/ /- /g'; printf 'x\n'; } > "$dir/hostile-dashes.yaml"
+    printf 'a: &a [x, x, x, x]\nb: &b [*a, *a, *a, *a]\nlayers: [*b, *b, *b]\n' > "$dir/hostile-aliases.yaml"
 }
 
 seed_options() {
