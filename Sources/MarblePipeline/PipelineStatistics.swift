@@ -26,7 +26,7 @@ public struct PipelineStatistics: Sendable {
         public var dropped: Int
     }
     /// The outputs that failed during the run and were closed while the others went on
-    /// (``SinkFailureRule/closesSink``): their label and what happened, one line each.
+    /// (`SinkFailureRule.closesSink`): their label and what happened, one line each.
     public var failedOutputs: [FailedOutput] = []
 
     /// An output closed on its own: the sink's label and its error.
