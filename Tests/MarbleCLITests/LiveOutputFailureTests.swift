@@ -94,7 +94,10 @@ struct LiveOutputFailureTests {
         let text = LiveCommandTests.read(log)
         #expect(live.terminationReason == .exit && live.terminationStatus == 0, "\(text)")
         #expect(try LiveCommandTests.Facts(file).frames == 2 * Self.fps, "\(text)")
-        #expect(text.contains("marble: warning: window: the display's connection was lost"), "\(text)")
+        // The window is named either way: Xlib reports the lost connection, or (on a loaded machine, its
+        // call held up past the display's 2 s limit first) the window is given up as not responding.
+        #expect(text.contains("marble: warning: window: the display's connection was lost")
+                || text.contains("marble: warning: window: not responding for 2 s; abandoned"), "\(text)")
         #expect(Self.partials(of: name).isEmpty)
     }
 
