@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import TestSupport
 
 /// Runs the built `marble` executable (next to the test bundle in .build/<config>/).
@@ -25,6 +26,22 @@ enum CLI {
         p.waitUntilExit()
         return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
                       stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    /// Runs marble in `directory` (for relative paths); a run past the deadline (a read that never
+    /// ends) is killed and fails the test rather than hanging it.
+    static func run(in directory: URL, _ arguments: [String]) throws -> Result {
+        let p = Process()
+        p.executableURL = executable
+        p.arguments = arguments
+        p.currentDirectoryURL = directory
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        #expect(exits(p), "\(arguments) did not end")
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        return Result(status: p.terminationStatus, stdout: "", stderr: String(decoding: e, as: UTF8.self))
     }
 
     static let folder: URL = {

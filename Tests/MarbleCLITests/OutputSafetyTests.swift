@@ -67,17 +67,9 @@ struct OutputSafetyTests {
         ]
         try FileManager.default.createDirectory(atPath: path("sub"), withIntermediateDirectories: true)
         for arguments in cases {
-            let p = Process()
-            p.executableURL = CLI.executable
-            p.arguments = ["play"] + arguments + ["--size", "64x36"]
-            p.currentDirectoryURL = folder
-            let err = Pipe()
-            p.standardError = err
-            p.standardOutput = FileHandle.nullDevice
-            try p.run()
-            #expect(CLI.exits(p), "\(arguments) did not end")
-            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(p.terminationStatus == 2, "\(arguments): \(message)")
+            let r = try CLI.run(in: folder, ["play"] + arguments + ["--size", "64x36"])
+            let message = r.stderr
+            #expect(r.status == 2, "\(arguments): \(message)")
             #expect(message.contains("is a song it plays"), "\(arguments): \(message)")
             #expect(message.split(separator: "\n").count == 1, "\(message)")
         }

@@ -234,22 +234,6 @@ struct SegmentCommandTests {
         #expect(s.stderr.contains("no sound"), "\(s.stderr)")
     }
 
-    /// Runs marble in `folder` (for relative paths); a run past the deadline (a read that never ends)
-    /// is killed and fails the test rather than hanging it.
-    func runInFolder(_ arguments: [String]) throws -> CLI.Result {
-        let p = Process()
-        p.executableURL = CLI.executable
-        p.arguments = arguments
-        p.currentDirectoryURL = folder
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        #expect(CLI.exits(p), "\(arguments) did not end")
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        return CLI.Result(status: p.terminationStatus, stdout: "", stderr: String(decoding: e, as: UTF8.self))
-    }
-
     @Test("join never writes over an input it knows of, however spelled: a piece, --audio, the pieces' input even with --no-audio (exit 2, untouched)")
     func joinKeepsItsInputs() throws {
         // The pieces' input is an .mp4, so it is a name a join could be asked to write.
@@ -279,7 +263,7 @@ struct SegmentCommandTests {
         ]
         try FileManager.default.createDirectory(atPath: path("sub"), withIntermediateDirectories: true)
         for (arguments, output, message) in cases {
-            let r = try runInFolder(["join"] + arguments + ["-o", output])
+            let r = try CLI.run(in: folder, ["join"] + arguments + ["-o", output])
             #expect(r.status == 2, "\(output): \(r.stderr)")
             #expect(r.stderr.contains(message), "\(output): \(r.stderr)")
             #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
@@ -314,7 +298,7 @@ struct SegmentCommandTests {
             ([pieces[0], cut], "stream-2-cut.mp4: cut short: frame 47 of its 47 is incomplete"),
         ]
         for (arguments, message) in cases {
-            let r = try runInFolder(["join"] + arguments + ["-o", out])
+            let r = try CLI.run(in: folder, ["join"] + arguments + ["-o", out])
             #expect(r.status == 1, "\(message): \(r.stderr)")
             #expect(r.stderr.contains(message), "\(r.stderr)")
             #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
@@ -325,7 +309,7 @@ struct SegmentCommandTests {
         try? FileManager.default.removeItem(atPath: kept)
         try FileManager.default.moveItem(atPath: source, toPath: kept)
         #expect(mkfifo(source, 0o600) == 0)
-        let r = try runInFolder(["join"] + pieces + ["-o", out])
+        let r = try CLI.run(in: folder, ["join"] + pieces + ["-o", out])
         #expect(r.status == 1 && r.stderr.contains("stream-song.flac: is a FIFO"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
         #expect(try leftovers().isEmpty)
