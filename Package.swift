@@ -173,5 +173,6 @@ if Context.environment["MARBLE_FUZZ"] != nil {
         .executableTarget(name: "FuzzOptions", dependencies: ["CLibFuzzer", "MarbleKit"], path: "Tests/Fuzz/FuzzOptions"),
         .executableTarget(name: "FuzzShader", dependencies: ["CLibFuzzer", "MilkDrop"], path: "Tests/Fuzz/FuzzShader"),
         .executableTarget(name: "FuzzMilk", dependencies: ["CLibFuzzer", "MilkDrop"], path: "Tests/Fuzz/FuzzMilk"),
+        .executableTarget(name: "FuzzPlaylist", dependencies: ["CLibFuzzer", "MarbleKit"], path: "Tests/Fuzz/FuzzPlaylist"),
     ]
 }

@@ -4,20 +4,29 @@
 # machine's load or on wall time.
 #
 #   Scripts/suite-under-load.sh [RUNS]          (default 10; build first: swift build --build-tests)
+#   MARBLE_LOAD='COMMAND' Scripts/suite-under-load.sh [RUNS]
 #
 # The load is `stress-ng --cpu N` with N = the number of cores (each of its workers spins on one core at
-# the lowest priority it is given: none, so it competes with the tests as an equal). Each run's log is
-# kept in /tmp/suite-under-load.N.log; a failing run's failures are printed.
+# the lowest priority it is given: none, so it competes with the tests as an equal), or MARBLE_LOAD, a
+# shell command that keeps the cores busy as long as it runs (e.g. one fuzz harness per core: see
+# docs/FUZZING.md), run in a process group of its own and stopped with it after the last run. Each
+# run's log is kept in /tmp/suite-under-load.N.log; a failing run's failures are printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-case "${1:-}" in -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case "${1:-}" in -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 runs=${1:-10}
 [[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "suite-under-load: RUNS must be a positive whole number, not \"$runs\"" >&2; exit 2; }
-command -v stress-ng >/dev/null || { echo "suite-under-load: stress-ng is not installed (apt-get install stress-ng)" >&2; exit 2; }
 cores=$(nproc)
-stress-ng --cpu "$cores" --timeout 0 --quiet &
+if [ -n "${MARBLE_LOAD:-}" ]; then
+  described="$MARBLE_LOAD"
+  setsid bash -c "$MARBLE_LOAD" > /tmp/suite-under-load.load.log 2>&1 &
+else
+  command -v stress-ng >/dev/null || { echo "suite-under-load: stress-ng is not installed (apt-get install stress-ng)" >&2; exit 2; }
+  described="stress-ng --cpu $cores"
+  setsid stress-ng --cpu "$cores" --timeout 0 --quiet &
+fi
 load=$!
-trap 'kill "$load" 2>/dev/null; wait "$load" 2>/dev/null || true' EXIT
+trap 'kill -- -"$load" 2>/dev/null; wait "$load" 2>/dev/null || true' EXIT
 passes=0
 for run in $(seq 1 "$runs"); do
   log=/tmp/suite-under-load.$run.log
@@ -31,5 +40,5 @@ for run in $(seq 1 "$runs"); do
   echo "run $run: $verdict in $(( $(date +%s) - start )) s, load average $loadavg ($(grep -E '^. Test run with' "$log" | tail -n 1))"
   [ "$verdict" = passed ] || grep -E "✘|Precondition failed|Assertion|Fatal error|crashed" "$log" | grep -v "known issue" | head -n 20
 done
-echo "$passes of $runs runs passed with $cores cores kept busy by stress-ng --cpu $cores"
+echo "$passes of $runs runs passed with $cores cores kept busy by $described"
 [ "$passes" -eq "$runs" ]

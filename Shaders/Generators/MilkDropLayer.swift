@@ -121,6 +121,9 @@ package final class MilkDropLayer: Shader, @unchecked Sendable {
         }
     }
 
+    /// The presets skipped (not loaded, or out of their work budget), each once by file and line.
+    package var warnings: [String] { playlist.warnings().map { "milkdrop: \($0)" } }
+
     package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         playlist.active.composite(into: target, rows: rows)
         guard blending, let next = playlist.incoming, let buffer = blendBuffer else { return }

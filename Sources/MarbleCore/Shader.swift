@@ -114,10 +114,14 @@ public protocol Shader: AnyObject, Sendable {
     /// After `prepare`: the rows this frame can draw anything into (everything else is transparent), so
     /// the compositor renders and blends only those. Default: every row.
     func coveredRows(height: Int) -> Range<Int>
+    /// What went wrong while it drew that the run's summary should name (content it skipped), read
+    /// after the last frame. Default: nothing.
+    var warnings: [String] { get }
 }
 
 extension Shader {
     /// Nothing to allocate (the default).
     public func configure(width: Int, height: Int) {}
     public func coveredRows(height: Int) -> Range<Int> { 0..<height }
+    public var warnings: [String] { [] }
 }

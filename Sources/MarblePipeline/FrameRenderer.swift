@@ -34,6 +34,13 @@ package final class FrameRenderer: @unchecked Sendable {
     /// Per layer of the first scene (the fixed one for file renders), summed over frames.
     package private(set) var layerMilliseconds: [Double]
     package let layerNames: [String]
+    /// The warnings of the scenes a selection replaced (the current one's are read at the end).
+    private var replacedWarnings: [String] = []
+    /// What the scenes drawn so far report (``Compositor/warnings``): read after the render thread has ended.
+    package var warnings: [String] {
+        var seen = Set<String>()
+        return (replacedWarnings + compositor.warnings).filter { seen.insert($0).inserted }
+    }
 
     /// - Parameters:
     ///   - scene: the scene drawn first (and always, without a selection).
@@ -70,6 +77,7 @@ package final class FrameRenderer: @unchecked Sendable {
         if let selection, let wanted = selection(), wanted != selected {
             scene = try PresetLibrary.load(wanted)
             try scene.validate()
+            replacedWarnings += compositor.warnings
             compositor = try Compositor(preset: scene, width: width, height: height, threads: threads)
             selected = wanted
             onFirstScene = false
@@ -79,6 +87,7 @@ package final class FrameRenderer: @unchecked Sendable {
             if size.width != width || size.height != height, size.width > 0, size.height > 0 {
                 width = size.width
                 height = size.height
+                replacedWarnings += compositor.warnings
                 compositor = try Compositor(preset: scene, width: width, height: height, threads: threads)
                 onFirstScene = false
             }

@@ -133,6 +133,8 @@ package final class Compositor {
 
     /// Layer names, bottom first.
     package var layerNames: [String] { layers.map(\.spec.shader) }
+    /// The layers' warnings (``Shader/warnings``), read after the last frame.
+    package var warnings: [String] { layers.flatMap(\.shader.warnings) }
 
     /// Draws one frame into `canvas` (which must have the compositor's size) and, given `planes`,
     /// converts it to YUV 4:2:0 there: fused into the bands in the banded path, after the layers

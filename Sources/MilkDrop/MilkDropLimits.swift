@@ -44,4 +44,18 @@ package enum MilkDropLimits {
         b[.shapeInstance] = 1 << 23
         return b
     }()
+
+    /// Core nanoseconds one pixel of a preset's HLSL shaders may cost, warp and composite together
+    /// (``ShaderCost/perPixel(_:)``: every operation a pixel can execute, loops at their bound, at its
+    /// measured cost). Checked when the preset loads, before anything runs: the work is a property of
+    /// the compiled programs, so a render stays the same everywhere. A preset over it is refused
+    /// (``MilkPresetError/Reason/overBudget``), skipped by playlists and counted by the survey.
+    ///
+    /// Set from the costliest shaders of real presets (`marble effects --milkdrop DIR --frames 1`, the
+    /// report's "shaders, ns a pixel"): Debian's projectm-data 355 (Ocular Anima), Cream of the Crop
+    /// 12,901 (Surface Turbulence IIe5, two loops at their 1,024-trip bound); the budget, 2^15 = 32,768,
+    /// is 2.5× the larger. What it bounds: a frame's shaders at the smallest automatic buffer (102,400
+    /// pixels) cost at most 3.4 s of core time, where the compiler's own bound (65,535 operations a
+    /// pixel, every one a 3-D read) allowed 60 s.
+    package static let shaderNanosecondsPerPixel: Float = 32_768
 }

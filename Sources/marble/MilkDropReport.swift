@@ -50,6 +50,8 @@ struct MilkDropSurveyJSON: Encodable {
     var shadersCompiled: Int, shadersRendered: Int, shadersDiffer: Int, shadersWithStandIns: Int
     var failures: [Failure], shaderFailures: [Failure], blankFiles: [String]
     var peakWork: [Work]
+    /// The costliest shaders in core nanoseconds a pixel, their budget and the preset.
+    var peakShaderCost: Work
 
     init(_ s: MilkDropSurvey) {
         root = s.root; frames = s.frames; files = s.files; loaded = s.loaded; rendered = s.rendered; blank = s.blank
@@ -62,5 +64,7 @@ struct MilkDropSurveyJSON: Encodable {
         peakWork = s.peakWork.map {
             Work(kind: $0.kind, instructions: $0.instructions, budget: $0.budget, file: $0.path)
         }
+        let shaders = s.peakShaderCost
+        peakShaderCost = Work(kind: "shaders, ns a pixel", instructions: shaders.nanoseconds, budget: shaders.budget, file: shaders.path)
     }
 }

@@ -5,6 +5,7 @@
 #   FuzzOptions  command-line values (NUL-separated) → parsers and options validation
 #   FuzzShader   MilkDrop 2 shader text → ShaderCompiler → program invariants → one pixel on ShaderReference
 #   FuzzMilk     .milk files → parser → compiled equations → two frames, every one within the work budget
+#   FuzzPlaylist M3U playlists → bounded read → decoding → entries (play's path)
 # Usage: Tests/Fuzz/run.sh [SECONDS_PER_HARNESS (default 60)] [HARNESS...]
 # Builds into .build-fuzz (MARBLE_FUZZ=1 adds the harness targets to the package), seeds corpora in
 # .build-fuzz/corpus/NAME (generated: ffmpeg lavfi clips, the bundled presets, argument vectors), keeps
@@ -15,7 +16,7 @@ cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(FuzzMedia FuzzPreset FuzzOptions FuzzShader FuzzMilk)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(FuzzMedia FuzzPreset FuzzOptions FuzzShader FuzzMilk FuzzPlaylist)
 scratch=.build-fuzz
 corpus=$scratch/corpus
 mkdir -p "$scratch/crashes"
@@ -111,6 +112,22 @@ HOSTILE
     for _ in $(seq 1 6000); do printf 'a=a+1;' >> "$dir/hostile-long.milk"; done
 }
 
+# Playlists as players write them (extended M3U, relative and absolute paths, file:// and stream URLs,
+# a byte-order mark, CRLF, Latin-1), and hostile ones: a line of 100,000 bytes, 20,000 short entries
+# (past the 10,000-song bound), NUL bytes, only comments.
+seed_playlist() {
+    local dir=$corpus/FuzzPlaylist
+    mkdir -p "$dir"
+    [ -n "$(ls -A "$dir" 2>/dev/null)" ] && return
+    printf '#EXTM3U\n#EXTINF:123,Artist - Song\nsongs/a.mp3\n/music/b.flac\nfile:///music/c%%20d.ogg\nhttp://radio.example/stream\n' > "$dir/extended.m3u"
+    printf '\xef\xbb\xbfa.mp3\r\nb.mp3\r\n' > "$dir/bom-crlf.m3u8"
+    printf 'caf\xe9.mp3\n#comment\n\n   spaced.mp3   \n' > "$dir/latin1.m3u"
+    head -c 100000 /dev/zero | tr '\0' 'a' > "$dir/long-line.m3u"
+    seq 1 20000 | sed 's/$/.mp3/' > "$dir/many.m3u"
+    printf 'a.mp3\0b.mp3\n' > "$dir/nul.m3u"
+    printf '#EXTM3U\n#only comments\n' > "$dir/comments.m3u"
+}
+
 # lld, because gold crashes ("internal error in format_file_lineno") linking the sanitized objects.
 echo "== building ${harnesses[*]} (MARBLE_FUZZ=1, -sanitize=fuzzer,address, $scratch)"
 for name in "${harnesses[@]}"; do
@@ -129,6 +146,7 @@ for name in "${harnesses[@]}"; do
         FuzzOptions) seed_options; extra=(-max_len=512 -timeout=5) ;;
         FuzzShader) seed_shader; extra=(-max_len=16384 -timeout=10 -dict=Tests/Fuzz/shader.dict) ;;
         FuzzMilk) seed_milk; extra=(-max_len=65536 -timeout=10 -dict=Tests/Fuzz/milk.dict) ;;
+        FuzzPlaylist) seed_playlist; extra=(-max_len=262144 -timeout=10) ;;
         *) echo "unknown harness $name"; exit 2 ;;
     esac
     echo "== $name for ${seconds}s"

@@ -77,6 +77,27 @@ struct MilkDropCommandTests {
         }
     }
 
+    @Test("render names a preset whose code ran out of its work budget once, by file and line; a folder skips it")
+    func renderOverBudget() throws {
+        let folder = try CLI.subfolder("milkdrop-overrun")
+        let hostile = folder.appendingPathComponent("a-hostile.milk"), good = folder.appendingPathComponent("b-good.milk")
+        try Data("[preset00]\nper_pixel_1=loop(1000000000, n = n + 1);\n".utf8).write(to: hostile)
+        try Data("[preset00]\nzoom=1.01\nper_frame_1=wave_r = 0.5;\n".utf8).write(to: good)
+        let song = folder.appendingPathComponent("song.wav").path
+        try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=220:d=1:r=22050", song])
+        let out = folder.appendingPathComponent("lone.mp4").path
+        let lone = try CLI.run(["render", song, "-o", out, "--size", "64x36", "--fps", "10", "-q", "--milkdrop", hostile.path])
+        #expect(lone.status == 0, "\(lone.stderr)")
+        let warning = "warning: milkdrop: \(hostile.path):2: per_pixel ran out of the work budget"
+        #expect(lone.stderr.components(separatedBy: warning).count == 2, "\(lone.stderr)")
+        #expect(lone.stderr.contains("its code was stopped on 10 frames"), "\(lone.stderr)")
+        let list = try CLI.run(["render", song, "-o", out, "--size", "64x36", "--fps", "10", "-q",
+                                "--milkdrop", folder.path, "--switch", "0.5s"])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stderr.components(separatedBy: warning).count == 2, "\(list.stderr)")
+        #expect(list.stderr.contains("; skipped"), "\(list.stderr)")
+    }
+
     @Test("render --milkdrop FILE writes a video whose frames move; a folder plays as a playlist")
     func render() throws {
         let folder = try Self.presets()

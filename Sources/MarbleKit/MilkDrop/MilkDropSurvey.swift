@@ -16,6 +16,8 @@ package struct MilkDropSurvey: Sendable {
         package var shaders: MilkPresetCheck.ShaderOutcome
         /// The most each kind of its code spent in one frame.
         package var peakWork: MilkWorkAmounts
+        /// Core nanoseconds a pixel of its compiled shaders costs.
+        package var shaderCost: Float
     }
 
     /// The folder (or file) surveyed.
@@ -56,7 +58,7 @@ package struct MilkDropSurvey: Sendable {
         return MilkDropSurvey(root: path, frames: frames, width: width, height: height,
                               entries: paths.indices.map {
                                   Entry(path: paths[$0], outcome: outcomes[$0]!.outcome, shaders: outcomes[$0]!.shaders,
-                                        peakWork: outcomes[$0]!.peakWork)
+                                        peakWork: outcomes[$0]!.peakWork, shaderCost: outcomes[$0]!.shaderCost)
                               },
                               problems: catalog.problems.map(\.description))
     }
@@ -108,6 +110,14 @@ package struct MilkDropSurvey: Sendable {
         }
     }
 
+    /// The costliest shaders of the survey, in core nanoseconds a pixel, their budget and the preset (nil
+    /// when no shader compiled): the figure ``MilkDropLimits/shaderNanosecondsPerPixel`` is set from.
+    package var peakShaderCost: (nanoseconds: Int, budget: Int, path: String?) {
+        let top = entries.max { $0.shaderCost < $1.shaderCost }
+        let n = Int((top?.shaderCost ?? 0).rounded(.up))
+        return (nanoseconds: n, budget: Int(MilkDropLimits.shaderNanosecondsPerPixel), path: n > 0 ? top?.path : nil)
+    }
+
     /// Failures by reason (parse reasons, then compile errors), with the files.
     package var failures: [(reason: String, errors: [String])] {
         var groups: [MilkPresetError.Reason: [String]] = [:]
@@ -147,6 +157,8 @@ extension MilkDropSurvey: CustomStringConvertible {
         for peak in peakWork {
             out += "    \(peak.kind): \(peak.instructions) (\(peak.budget))\(peak.path.map { ", \($0)" } ?? "")\n"
         }
+        let shaderPeak = peakShaderCost
+        out += "    shaders, ns a pixel: \(shaderPeak.nanoseconds) (\(shaderPeak.budget))\(shaderPeak.path.map { ", \($0)" } ?? "")\n"
         let failed = failures
         out += "  failed: \(files - loaded)\(failed.isEmpty ? "" : ", by reason:")\n"
         for group in failed {

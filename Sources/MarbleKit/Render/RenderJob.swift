@@ -94,7 +94,8 @@ public final class RenderJob {
         summary.replaySeconds = Double(stages.replayed - stages.analysed) / 1e9
         if case .segment = plan.output, let frames = stages.frames { summary.segment = (frames, stages.totalFrames) }
         summary.bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
-        summary.warnings = stages.coverWarnings + stages.source.warnings + (encoding?.writer.warnings ?? [])
+        summary.warnings = stages.coverWarnings + stages.source.warnings + stages.renderer.warnings
+            + (encoding?.writer.warnings ?? [])
         let perFrame = Double(max(1, summary.frames))
         summary.stageMilliseconds.decodeAnalysis = statistics.sourceMilliseconds / perFrame
         summary.stageMilliseconds.render = (statistics.renderMilliseconds - statistics.convertMilliseconds) / perFrame

@@ -47,6 +47,8 @@ public final class RealTimeSession {
     /// The outputs (a path, a URL, "window") that failed during the last run and were closed while the
     /// others went on, one line each saying what happened.
     public private(set) var lostOutputs: [String] = []
+    /// What the scenes reported (presets skipped, MilkDrop code out of its work budget).
+    private var sceneWarnings: [String] = []
     /// Called (on the store's notification thread) when a capture's connection changes: capturing from
     /// a source, reconnecting.
     public var onConnectionChange: (@Sendable (SessionComponent.Connection) -> Void)?
@@ -125,7 +127,7 @@ public final class RealTimeSession {
         defer {
             windowRenderer = screens.windowRenderer
             lostOutputs = Self.lostOutputLines(statistics.failedOutputs, inside: engine.lostOutputs)
-            warnings = engine.warnings + store.snapshot.skipped + screens.windowWarnings + lostOutputs
+            warnings = engine.warnings + store.snapshot.skipped + sceneWarnings + screens.windowWarnings + lostOutputs
         }
         guard try draw(store, screens: screens, signals: signals, onKey: onKey) else {
             return store.snapshot.outcome ?? .interrupted
@@ -146,6 +148,7 @@ public final class RealTimeSession {
         let size = screens.size
         let path = try engine.framePath(store: store, size: size, starting: starting, presets: presets)
         let renderer = try screens.renderer(starting, preset: preset, size: size, fps: fps, threads: threads)
+        defer { sceneWarnings = renderer.warnings }
         let terminal = screens.terminalSink(status: path.status)
         let cancel = CancellationFlag()
         let ended = store.store.subscribe { state in if !state.isRunning { cancel.cancel() } }

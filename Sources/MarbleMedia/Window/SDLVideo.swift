@@ -32,6 +32,9 @@ enum SDLVideo {
                 guard let drivers = displayDrivers() else {
                     throw MarbleError(.device, "no display: cannot open a window (SDL: neither DISPLAY nor WAYLAND_DISPLAY names one); is DISPLAY set?")
                 }
+                if drivers.hasPrefix("x11"), let display = getenv("DISPLAY") {
+                    try DisplayProbe.check(String(cString: display))   // a frozen server would hold SDL for ever
+                }
                 _ = SDL_SetHint(SDL_HINT_VIDEODRIVER, drivers)
                 guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else {
                     throw MarbleError(.device, "no display: cannot open a window (SDL: \(lastError)); is DISPLAY set?")

@@ -150,6 +150,21 @@ package final class MilkPlaylist {
         active = next; shownSince = time; switches += 1; cuts += 1
     }
 
+    /// The files skipped so far, each once with why (file and line), for a run's summary: at most
+    /// `limit` named, then their count. A lone preset that ran out of its work budget stays on screen
+    /// (there is nothing else to play), its code stopped on each frame it overran.
+    package func warnings(limit: Int = 5) -> [String] {
+        var out = skipped.prefix(limit).map { entry in
+            entry.path == active.preset.file.path && overBudget.contains(entry.path)
+                ? "\(entry.reason); its code was stopped on \(active.preset.overBudgetFrames) frame\(active.preset.overBudgetFrames == 1 ? "" : "s")"
+                : "\(entry.reason); skipped"
+        }
+        if skipped.count > limit {
+            out.append("\(skipped.count - limit) more presets skipped (`marble effects --milkdrop FOLDER` lists every one with why)")
+        }
+        return out
+    }
+
     /// Lists `error`'s file as over budget; false when it already was.
     @discardableResult
     private func markOverBudget(_ error: MilkPresetError) -> Bool {

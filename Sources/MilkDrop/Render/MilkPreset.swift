@@ -65,14 +65,19 @@ package final class MilkPreset {
     package private(set) var overBudgetFrames = 0
     /// The most each kind of code spent in one frame so far (measuring real presets against the budget).
     package var peakWork: MilkWorkAmounts { work.peak }
+    /// Core nanoseconds a pixel of its compiled shaders costs, warp and composite together (0 without
+    /// shaders): what ``MilkDropLimits/shaderNanosecondsPerPixel`` bounds.
+    package let shaderCostPerPixel: Float
     private let initLabel: MilkCodeLabel, perFrameLabel: MilkCodeLabel, perVertexLabel: MilkCodeLabel
 
     /// Compiles `file`'s equations, and its HLSL shaders when `shaders` is on; `seed` makes `rand`
     /// repeatable. Throws with the file line of the first equation that does not compile (a shader
     /// that does not compile is not an error: see ``shaderStatus``). A block too long to run within
-    /// `workBudget` (its static length times its runs a frame) is refused (``MilkPresetError/Reason/overBudget``).
+    /// `workBudget` (its static length times its runs a frame), or shaders costing more than
+    /// `shaderBudget` nanoseconds a pixel, is refused (``MilkPresetError/Reason/overBudget``).
     package init(file: MilkPresetFile, seed: UInt64 = 0, shaders: Bool = true,
-                 workBudget: MilkWorkAmounts = MilkDropLimits.workBudget) throws(MilkPresetError) {
+                 workBudget: MilkWorkAmounts = MilkDropLimits.workBudget,
+                 shaderBudget: Float = MilkDropLimits.shaderNanosecondsPerPixel) throws(MilkPresetError) {
         self.file = file
         self.seed = seed
         work = MilkWork(budget: workBudget)
@@ -113,7 +118,20 @@ package final class MilkPreset {
         snapshots = [MemorySnapshot(frameMemory), MemorySnapshot(vertexMemory)]
             + waves.flatMap { [MemorySnapshot($0.frameMemory), MemorySnapshot($0.pointMemory)] }
             + shapes.map { MemorySnapshot($0.memory) }
+        shaderCostPerPixel = [warpProgram, compositeProgram].compactMap { $0 }.reduce(0) { $0 + ShaderCost.perPixel($1) }
         try checkSizes(workBudget)
+        try checkShaderCost(shaderBudget)
+    }
+
+    /// Refuses the preset when its shaders would cost a pixel more than `budget` nanoseconds
+    /// (``MilkDropLimits/shaderNanosecondsPerPixel``), naming the first line of the costlier one.
+    private func checkShaderCost(_ budget: Float) throws(MilkPresetError) {
+        guard shaderCostPerPixel > budget else { return }
+        let warp = warpProgram.map(ShaderCost.perPixel) ?? 0, composite = compositeProgram.map(ShaderCost.perPixel) ?? 0
+        let (which, block) = warp >= composite ? ("warp", file.warpShader) : ("composite", file.compositeShader)
+        throw MilkPresetError(path: file.path, line: block?.line(atOffset: 0),
+                              message: "the shaders would cost \(Int(shaderCostPerPixel)) ns a pixel (the \(which) shader \(Int(max(warp, composite)))), past the budget of \(Int(budget))",
+                              reason: .overBudget)
     }
 
     /// Refuses the preset when one block's code, run as often as a frame runs it, is already over its

@@ -34,6 +34,8 @@ package enum MilkPresetCheck {
         package var shaders: ShaderOutcome
         /// The most each kind of code spent in one frame (zero for a file that did not load).
         package var peakWork = MilkWorkAmounts()
+        /// Core nanoseconds a pixel of its compiled shaders costs (``MilkPreset/shaderCostPerPixel``).
+        package var shaderCost: Float = 0
     }
 
     /// Renders `frames` frames of the preset at `path` at `width × height` with ``SurveySignal``'s
@@ -53,24 +55,24 @@ package enum MilkPresetCheck {
         let renderer = MilkRenderer(preset: preset, seed: 0, textures: textures)
         let run = render(renderer, width: width, height: height, frames: frames)
         if let overrun = preset.overrunError {
-            return Result(outcome: .failed(overrun), shaders: .none, peakWork: preset.peakWork)
+            return Result(outcome: .failed(overrun), shaders: .none, peakWork: preset.peakWork, shaderCost: preset.shaderCostPerPixel)
         }
         let outcome: Outcome = run.flat ? .blank(hasShaders: preset.hasShaders)
             : .rendered(hasShaders: preset.hasShaders, nonFiniteFrames: preset.nonFiniteFrames)
         switch preset.shaderStatus {
-        case .none: return Result(outcome: outcome, shaders: .none, peakWork: preset.peakWork)
-        case .off: return Result(outcome: outcome, shaders: .off, peakWork: preset.peakWork)
+        case .none: return Result(outcome: outcome, shaders: .none, peakWork: preset.peakWork, shaderCost: preset.shaderCostPerPixel)
+        case .off: return Result(outcome: outcome, shaders: .off, peakWork: preset.peakWork, shaderCost: preset.shaderCostPerPixel)
         case .failed(let reason, let message):
-            return Result(outcome: outcome, shaders: .failed(reason: reason, message: message), peakWork: preset.peakWork)
+            return Result(outcome: outcome, shaders: .failed(reason: reason, message: message), peakWork: preset.peakWork, shaderCost: preset.shaderCostPerPixel)
         case .running:
             guard let plain = try? MilkPreset(file: file, shaders: false) else {
                 return Result(outcome: outcome, shaders: .compiled(differs: true, standIns: renderer.shaderStandIns.count),
-                              peakWork: preset.peakWork)
+                              peakWork: preset.peakWork, shaderCost: preset.shaderCostPerPixel)
             }
             let without = render(MilkRenderer(preset: plain, seed: 0), width: width, height: height, frames: frames)
             return Result(outcome: outcome, shaders: .compiled(differs: differ(run.last, without.last),
                                                                 standIns: renderer.shaderStandIns.count),
-                          peakWork: preset.peakWork)
+                          peakWork: preset.peakWork, shaderCost: preset.shaderCostPerPixel)
         }
     }
 

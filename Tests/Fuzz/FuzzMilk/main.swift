@@ -1,6 +1,6 @@
 // libFuzzer harness: `.milk` bytes → MilkPresetParser → MilkPreset (equations compiled, blocks too long
-// for the work budget refused) → two frames on a small mesh, shaders off: the path of
-// `marble render --milkdrop FILE` and `effects --milkdrop`. Errors are fine; crashes, hangs (the work
+// for the work budget refused; shaders compiled and their cost checked) → two frames on a small mesh,
+// shaders off: the path of `marble render --milkdrop FILE` and `effects --milkdrop`. Errors are fine; crashes, hangs (the work
 // budget bounds every frame, so libFuzzer's -timeout is one) and work past the budget are not.
 import CLibFuzzer
 import Foundation
@@ -9,8 +9,9 @@ import MilkDrop
 func build(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    guard let file = try? MilkPresetParser.parse(bytes, path: "fuzz.milk"),
-          let preset = try? MilkPreset(file: file, shaders: false) else { return 0 }
+    guard let file = try? MilkPresetParser.parse(bytes, path: "fuzz.milk") else { return 0 }
+    if file.hasShaders { _ = try? MilkPreset(file: file, shaders: true) }   // compiled, their cost checked
+    guard let preset = try? MilkPreset(file: file, shaders: false) else { return 0 }
     let renderer = MilkRenderer(preset: preset, meshColumns: 8, meshRows: 6)
     renderer.configure(width: 32, height: 18, scale: 1)
     let audio = MilkAudio()

@@ -140,11 +140,75 @@ struct MilkWorkTests {
         }
         #expect(list.skipped.count == 1 && list.skipped.first?.path == bad)
         #expect(list.skipped.first?.reason.contains(":2: per_pixel ran out of the work budget") == true)
+        #expect(list.warnings() == ["\(bad):2: per_pixel ran out of the work budget (16384 instructions per vertex a frame); skipped"])
 
         let check = MilkPresetCheck.check(path: bad, width: 32, height: 18, frames: 10)
         guard case .failed(let error) = check.outcome else { Issue.record("not failed: \(check.outcome)"); return }
         #expect(error.reason == .overBudget && error.line == 2)
         let fine = MilkPresetCheck.check(path: good, width: 32, height: 18, frames: 10)
         #expect(fine.peakWork[.perFrame] > 0 && fine.peakWork[.perVertex] == 0)
+    }
+
+    @Test("a lone preset that runs out stays on screen, and its warning counts the frames its code was stopped on")
+    func loneWarning() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("milk-lone-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let bad = root + "/hostile.milk"
+        try Data(Self.hostile[1].text.utf8).write(to: URL(fileURLWithPath: bad))
+        let list = try MilkPlaylist(paths: [bad])
+        list.configure(width: 32, height: 18, scale: 1)
+        #expect(list.warnings().isEmpty)
+        for n in 0..<4 {
+            list.update(time: Double(n) / 30, isBeat: false, bass: 1)
+            var inputs = MilkPreset.Inputs()
+            inputs.frame = Double(n); inputs.time = Double(n) / 30
+            list.active.prepare(inputs, audio: MilkAudio(), strips: nil)
+        }
+        #expect(list.warnings() == ["\(bad):3: per_pixel ran out of the work budget (16384 instructions per vertex a frame); its code was stopped on 4 frames"])
+    }
+
+    /// A composite shader whose loop reads the picture 8 times an iteration, 1,024 iterations (the most
+    /// a masked loop runs): under the compiler's 65,535 operations a pixel, past the cost budget (8,192
+    /// reads at 5 ns are 41 µs a pixel).
+    static let costlyShader = """
+        [preset00]
+        zoom=1
+        comp_1=`shader_body {
+        comp_2=`  float3 acc = 0; float n = 0;
+        comp_3=`  while (n < q1 + 1024) {
+        comp_4=`    acc += tex2D(sampler_main, uv + n * 0.001).xyz + tex2D(sampler_main, uv - n * 0.001).xyz;
+        comp_5=`    acc += tex2D(sampler_main, uv + n * 0.002).xyz + tex2D(sampler_main, uv - n * 0.002).xyz;
+        comp_6=`    acc += tex2D(sampler_main, uv + n * 0.003).xyz + tex2D(sampler_main, uv - n * 0.003).xyz;
+        comp_7=`    acc += tex2D(sampler_main, uv + n * 0.004).xyz + tex2D(sampler_main, uv - n * 0.004).xyz;
+        comp_8=`    n += 1;
+        comp_9=`  }
+        comp_10=`  ret = acc / 8192;
+        comp_11=`}
+        """
+
+    @Test("shaders that would cost a pixel more than the budget are refused on load, by file and line")
+    func costlyShaderRefused() throws {
+        let file = try MilkPresetParser.parse(Array(Self.costlyShader.utf8), path: "costly.milk")
+        #expect {
+            try MilkPreset(file: file)
+        } throws: { error in
+            guard let e = error as? MilkPresetError else { return false }
+            return e.reason == .overBudget && e.line == 3 && e.message.hasPrefix("the shaders would cost")
+                && e.message.contains("the composite shader")
+        }
+        // Without its shaders (MilkDrop 1.x style) the same file loads: only the shaders cost.
+        #expect(try MilkPreset(file: file, shaders: false).shaderCostPerPixel == 0)
+        // With no cost budget it compiles, and costs what the refusal says it would.
+        let free = try MilkPreset(file: file, shaderBudget: .infinity)
+        #expect(free.shaderCostPerPixel > MilkDropLimits.shaderNanosecondsPerPixel)
+    }
+
+    @Test("the costliest shaders of Debian's presets load well within the shader budget")
+    func costliestRealShaders() throws {
+        let path = "/usr/share/projectM/presets/presets_tryptonaut/Goody + martin - crystal palace - Ocular Anima.milk"
+        let preset = try MilkPreset(file: try MilkPresetParser.parse(contentsOf: path))
+        #expect(preset.shaderCostPerPixel > 300)
+        #expect(preset.shaderCostPerPixel * 64 < MilkDropLimits.shaderNanosecondsPerPixel)
     }
 }
