@@ -37,13 +37,19 @@ public enum Playlist {
         return lower.hasSuffix(".m3u") || lower.hasSuffix(".m3u8")
     }
 
-    /// The songs an M3U text names, in order, relative paths resolved against `folder`.
+    /// The songs an M3U text names, in order, relative paths resolved against `folder`. Lines end at
+    /// LF, CR or CRLF only, as players write them: other Unicode line breaks (U+2028, NEL, a form
+    /// feed, which a Latin-1 byte 0x85 decodes to) can be part of a file name.
     static func parse(_ text: String, relativeTo folder: URL) -> [String] {
-        text.split(whereSeparator: \.isNewline).compactMap { raw -> String? in
+        text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).compactMap { raw -> String? in
             var line = raw.trimmingCharacters(in: .whitespaces)
             if line.hasPrefix("\u{FEFF}") { line.removeFirst() }
             guard !line.isEmpty, !line.hasPrefix("#") else { return nil }
-            if line.hasPrefix("file://") { return URL(string: line)?.path ?? String(line.dropFirst(7)) }
+            if line.hasPrefix("file://") {
+                // A URL with no path (`file://host`, `file://`) stays as written: the decoder names it.
+                let path = URL(string: line)?.path ?? String(line.dropFirst(7))
+                return path.isEmpty ? line : path
+            }
             if line.contains("://") || line.hasPrefix("/") { return line }
             return folder.appendingPathComponent(line).path
         }

@@ -12,6 +12,19 @@ import Testing
         #expect(songs == ["/lists/song one.mp3", "/abs/two.flac", "/music/three x.ogg", "http://radio/stream"])
     }
 
+    @Test("lines end at LF, CR or CRLF only: a name with U+2028, NEL or a form feed in it stays one song")
+    func lineBreaks() {
+        let text = "a\u{2028}b.mp3\rc\u{85}d.mp3\r\ne\u{0C}f.mp3\n"
+        let songs = Playlist.parse(text, relativeTo: URL(fileURLWithPath: "/l"))
+        #expect(songs == ["/l/a\u{2028}b.mp3", "/l/c\u{85}d.mp3", "/l/e\u{0C}f.mp3"])
+    }
+
+    @Test("a file:// URL with no path (file://host, file://) stays as written, never an empty name")
+    func fileURLWithoutPath() {
+        let songs = Playlist.parse("file://INng\nfile://\nfile:///a%20b.mp3\nfile:///c d.mp3\n", relativeTo: URL(fileURLWithPath: "/l"))
+        #expect(songs == ["file://INng", "file://", "/a b.mp3", "/c d.mp3"])
+    }
+
     @Test("files and playlists expand in order; an empty or unreadable playlist is one clear error")
     func expand() throws {
         let folder = TestMedia.output("playlist-\(getpid())")
