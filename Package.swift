@@ -29,6 +29,13 @@ let package = Package(
         .executable(name: "marble", targets: ["marble"]),
         .library(name: "MarbleKit", targets: ["MarbleKit"]),
         .library(name: "Granite", targets: ["Granite"]),
+        // Allocation counts per frame in `marble bench` and its regression guard (0 mallocs per frame in
+        // steady state): libMarbleAllocationCounter.so, which bench preloads (LD_PRELOAD) and whose
+        // counters it finds with dlsym; `marble` itself does not link it. Plain C, so it needs no Swift
+        // runtime. Our own rather than ordo-one's malloc-interposer, whose 1.6.1 frees a thread's
+        // counter block at thread exit and then writes into it (heap corruption in the test process;
+        // see Sources/CAllocationCounter).
+        .library(name: "MarbleAllocationCounter", type: .dynamic, targets: ["CAllocationCounter"]),
     ],
     dependencies: [
         // Command-line parsing, --help generation and validation: the standard Swift choice.
@@ -37,12 +44,6 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         // Frame-time percentiles in `marble bench` (p50/p95/p99 with bounded memory).
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
-        // Allocation counts per frame in `marble bench` and its regression guard (0 mallocs per frame in
-        // steady state): interposes malloc/free and exposes the counters (libMallocInterposerSwift.so).
-        // `marble` does not link it (the installed binary needs no extra library file): bench preloads it
-        // and finds its counters with dlsym. Only the tests link it; CI builds it with
-        // `swift build -c release --product MallocInterposerSwift`.
-        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         // `swift package generate-documentation`: builds the DocC catalogues of MarbleKit and Granite.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         // Real-time pacing takes a Swift `Clock` (ContinuousClock in use); the tests of the real-time
@@ -71,6 +72,14 @@ let package = Package(
 
         // Plain values shared by everything: textures, time, audio features, the shader contract.
         .target(name: "MarbleCore"),
+        // The allocator entry points that count (see the product MarbleAllocationCounter). Linked into an
+        // executable (the tests), its entry points must be in the dynamic symbol table to stand in for
+        // libc's in the shared libraries too, and for `AllocationCounter` to find them with dlsym.
+        .target(name: "CAllocationCounter",
+                linkerSettings: [.unsafeFlags(["malloc", "free", "calloc", "realloc", "memalign", "aligned_alloc",
+                                               "posix_memalign", "valloc", "pvalloc", "marble_allocations_enable",
+                                               "marble_allocations_disable", "marble_allocations_reset",
+                                               "marble_allocations_get"].flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] })]),
         // The state architecture (Redux-like, after pexavc/Granite), UI-free. Imports nothing of the project.
         .target(name: "Granite"),
         // The hottest kernels again, inlined from MarbleCore and compiled for AVX2 (see avx2Settings).
@@ -148,13 +157,12 @@ let package = Package(
                 "TestSupport",
             ],
             exclude: ["Render/Golden/GoldenImages", "MilkDrop/GoldenImages"]),
-        // Links the interposer, so the test process counts allocations (and `swift test` builds the library
-        // that `marble bench` preloads).
+        // Links the allocation counter, so the test process counts its allocations.
         .testTarget(
             name: "MarbleBenchTests",
             dependencies: [
                 "MarbleBench", "MarbleKit", "MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender", "MarblePipeline",
-                "Shaders", .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+                "Shaders", "CAllocationCounter",
             ]),
         .testTarget(name: "MarbleCLITests", dependencies: ["marble", "TestSupport"]),
         .testTarget(name: "SamplesTests", dependencies: ["RenderScene", "CustomShader", "LiveBeats", "TestSupport"]),

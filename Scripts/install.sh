@@ -166,7 +166,7 @@ static_build=(swift build -c release --static-swift-stdlib -Xlinker -z -Xlinker 
 grep -E "warning:|Build" "$work/build.log" || true
 binary="$("${static_build[@]}" --show-bin-path)/marble"
 [[ -x "$binary" ]] || die "the build produced no $binary"
-if ldd "$binary" | grep -E "not found|/opt/swift|\.build/|libswift|libFoundation|libMallocInterposer" >&2; then
+if ldd "$binary" | grep -E "not found|/opt/swift|\.build/|libswift|libFoundation|libMarbleAllocationCounter" >&2; then
     die "$binary still needs the libraries above: not installable"
 fi
 cp "$binary" "$work/marble"

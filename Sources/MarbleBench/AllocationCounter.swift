@@ -1,19 +1,19 @@
 import Foundation
 
-/// Counts `malloc` calls (all threads) through ordo-one's malloc interposer.
+/// Counts heap allocations (all threads) through the project's allocation counter
+/// (`Sources/CAllocationCounter`, the product `MarbleAllocationCounter`).
 ///
-/// `marble` does not link the interposer: the everyday binary needs no extra library file. The counts
-/// are real only when `libMallocInterposerSwift.so` was loaded before libc (`LD_PRELOAD`, which
+/// `marble` does not link the counter: the everyday binary needs no extra library file. The counts
+/// are real only when `libMarbleAllocationCounter.so` was loaded before libc (`LD_PRELOAD`, which
 /// `marble bench` arranges by re-executing itself, or a test executable that links it); its counter
 /// functions are then found at run time in the process's global symbol scope. ``isCounting`` checks
 /// with a deliberate allocation; ``preloadLibrary(besides:)`` finds the library to preload.
 package enum AllocationCounter {
-    /// The interposer's C entry points (interposer.h), looked up by name with `dlsym`.
+    /// The counter's C entry points (allocation_counter.h), looked up by name with `dlsym`.
     struct Interposer: @unchecked Sendable {  // immutable addresses of thread-safe C functions
         typealias Toggle = @convention(c) () -> Void
         typealias Stats = @convention(c) (UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>,
-                                          UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>,
-                                          UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>) -> Void
+                                          UnsafeMutablePointer<Int64>) -> Void
         let enable: Toggle
         let disable: Toggle
         let reset: Toggle
@@ -25,8 +25,8 @@ package enum AllocationCounter {
             // (the executable, LD_PRELOAD libraries, then its dependencies).
             guard let program = dlopen(nil, RTLD_NOW) else { return nil }
             func symbol(_ name: String) -> UnsafeMutableRawPointer? { dlsym(program, name) }
-            guard let enable = symbol("malloc_interposer_enable"), let disable = symbol("malloc_interposer_disable"),
-                  let reset = symbol("malloc_interposer_reset"), let stats = symbol("malloc_interposer_get_stats")
+            guard let enable = symbol("marble_allocations_enable"), let disable = symbol("marble_allocations_disable"),
+                  let reset = symbol("marble_allocations_reset"), let stats = symbol("marble_allocations_get")
             else { return nil }
             return Interposer(enable: unsafeBitCast(enable, to: Toggle.self), disable: unsafeBitCast(disable, to: Toggle.self),
                               reset: unsafeBitCast(reset, to: Toggle.self), stats: unsafeBitCast(stats, to: Stats.self))
@@ -65,10 +65,10 @@ package enum AllocationCounter {
     /// Mallocs (of any kind: malloc, calloc, realloc growth, posix_memalign, …) since ``start()``.
     package static var count: Int {
         guard let interposer else { return 0 }
-        // Every out-parameter must point somewhere: the C function writes all six unconditionally.
-        var mallocs: Int64 = 0, bytes: Int64 = 0, small: Int64 = 0, large: Int64 = 0, frees: Int64 = 0, freed: Int64 = 0
-        interposer.stats(&mallocs, &bytes, &small, &large, &frees, &freed)
-        return Int(mallocs)
+        // Every out-parameter must point somewhere: the C function writes all three unconditionally.
+        var allocations: Int64 = 0, bytes: Int64 = 0, frees: Int64 = 0
+        interposer.stats(&allocations, &bytes, &frees)
+        return Int(allocations)
     }
 
     /// Counts the mallocs `body` makes (0 for anything when ``isCounting`` is false).
@@ -80,12 +80,11 @@ package enum AllocationCounter {
     }
 
     /// The library's file name.
-    package static let libraryName = "libMallocInterposerSwift.so"
+    package static let libraryName = "libMarbleAllocationCounter.so"
 
-    /// The interposer library for `executable`: next to it (SwiftPM builds it in `.build/<config>/`),
+    /// The counter library for `executable`: next to it (SwiftPM builds it in `.build/<config>/`),
     /// else in the install's `lib/marble/` beside its `bin/` (`PREFIX/bin/marble` →
-    /// `PREFIX/lib/marble/libMallocInterposerSwift.so`), where one may put it by hand: the install does
-    /// not ship it, since it needs the Swift runtime's shared libraries.
+    /// `PREFIX/lib/marble/libMarbleAllocationCounter.so`), where one may put it by hand.
     package static func preloadLibrary(besides executable: String) -> String? {
         let resolved = URL(fileURLWithPath: executable).resolvingSymlinksInPath()
         let folder = resolved.deletingLastPathComponent()
@@ -94,6 +93,6 @@ package enum AllocationCounter {
         return candidates.first { FileManager.default.fileExists(atPath: $0.path) }?.path
     }
 
-    /// The environment variable that marks a process as already re-executed with the interposer.
+    /// The environment variable that marks a process as already re-executed with the counter library.
     package static let reexecMarker = "MARBLE_BENCH_PRELOADED"
 }

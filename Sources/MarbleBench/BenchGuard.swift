@@ -7,7 +7,7 @@ import MarbleRender
 ///
 /// 1. Allocations: the render path (each kernel's prepare + render; each preset's frame drawn and
 ///    converted by the renderer `marble render` uses, ``PresetBench``) must make no malloc per frame in
-///    steady state. Needs the malloc interposer.
+///    steady state. Needs the allocation counter (libMarbleAllocationCounter.so).
 /// 2. Cost: each kernel's and preset's median frame time divided by the reference kernel's (`ReferenceKernel`), measured in
 ///    the same run (best of a few alternating rounds), must not exceed the baseline's ratio × (1 + margin)
 ///    (or ratio + `slack` reference units, or ratio + `copySlack` frame copies measured in the same run,
@@ -122,7 +122,7 @@ package struct BenchGuard {
             outcome.failures.append("the baseline was measured in a \(baseline.build) build, this is a \(BuildInfo.configuration) build: ratios are not comparable (build with `swift build -c \(baseline.build)`)")
         }
         if !measured.allocationsCounted {
-            outcome.failures.append("allocations could not be counted (libMallocInterposerSwift.so was not preloaded)")
+            outcome.failures.append("allocations could not be counted (libMarbleAllocationCounter.so was not preloaded)")
         }
         for (key, count) in measured.allocations.sorted(by: { $0.key < $1.key }) where count > 0 {
             outcome.failures.append(String(format: "%@: %.1f allocations per frame in the render path (must be 0)", key, count))

@@ -28,8 +28,8 @@ extension BenchReport {
         if !comparisons.isEmpty { lines += [""] + comparisonLines() }
         if !results.isEmpty {
             lines.append(allocationsCounted
-                ? "allocations: mallocs on every thread, counted by malloc-interposer (checked with a deliberate allocation at start)"
-                : "allocations: n/a (libMallocInterposerSwift.so was not loaded before libc)")
+                ? "allocations: mallocs on every thread, counted by the allocation counter (checked with a deliberate allocation at start)"
+                : "allocations: n/a (libMarbleAllocationCounter.so was not loaded before libc)")
         }
         lines.append(String(format: "peak RSS: %.0f MB", results.map(\.peakRSSMegabytes).max() ?? MachineInfo.peakRSSMegabytes()))
         return lines.joined(separator: "\n")

@@ -7,7 +7,7 @@ package struct BenchReport: Sendable {
     package var configuration: BenchConfiguration
     package var results: [BenchResult]
     package var comparisons: [FFmpegComparisonResult]
-    /// False when the malloc interposer was not loaded: allocation columns then read "n/a".
+    /// False when the allocation counter was not loaded: allocation columns then read "n/a".
     package var allocationsCounted: Bool
 
     package init(machine: MachineInfo, configuration: BenchConfiguration, results: [BenchResult],

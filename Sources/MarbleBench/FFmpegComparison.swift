@@ -141,7 +141,7 @@ package struct FFmpegComparison {
     }
 
     /// Runs a tool to completion and returns its wall and CPU time. The child does not inherit
-    /// `LD_PRELOAD` (the malloc interposer is ours, not FFmpeg's).
+    /// `LD_PRELOAD` (the allocation counter is ours, not FFmpeg's).
     static func time(_ tool: String, _ arguments: [String]) throws(MarbleError) -> Timing {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)

@@ -2,7 +2,7 @@ import Foundation
 import MarbleBench
 import MarbleKit
 
-/// `marble bench` counts mallocs with ordo-one's interposer, which only sees them when its library is
+/// `marble bench` counts mallocs with the project's allocation counter, which only sees them when its library is
 /// loaded before `main` (LD_PRELOAD). When it is not, the command re-executes itself once with the
 /// library that SwiftPM builds next to the executable; a marker variable prevents a loop.
 enum AllocationPreload {

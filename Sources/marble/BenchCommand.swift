@@ -119,7 +119,7 @@ struct BenchCommand: AsyncParsableCommand {
             }
             let configuration = try makeConfiguration()
             if !AllocationCounter.isCounting && !quiet {
-                Console.warning("allocations are not counted: libMallocInterposerSwift.so was not found next to the executable or in ../lib/marble")
+                Console.warning("allocations are not counted: libMarbleAllocationCounter.so was not found next to the executable or in ../lib/marble")
             }
             if BuildInfo.configuration == "debug" && !quiet {
                 Console.warning("this is a debug build: timings mean little (swift build -c release)")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs marble into a temporary prefix with Scripts/install.sh, hides the build folder (so nothing from
 # .build can be used), and checks the installed files: --version, effects (the bundled presets), a render
-# checked with ffprobe, bench without the interposer, the completions, the manual page, a moved prefix;
+# checked with ffprobe, bench without the allocation counter, the completions, the manual page, a moved prefix;
 # then that --uninstall leaves nothing. First, with no build: the script's input errors and that it never
 # touches anything outside its prefix (prefixes that are / however spelled, relative or with "..", and
 # tampered manifests on a made-up prefix, with a decoy beside it). Exits 1 on the first failure.
@@ -151,7 +151,7 @@ pass "files installed"
 outside="$(grep -v "	$prefix\(/\|\$\)" "$prefix/share/marble/install-manifest" || true)"
 [[ -z "$outside" ]] || fail "the manifest names paths outside $prefix: $outside"
 pass "the manifest names only paths in the prefix"
-if ldd "$marble" | grep -E "not found|/opt/swift|\.build|libswift|libFoundation|libMallocInterposer"; then
+if ldd "$marble" | grep -E "not found|/opt/swift|\.build|libswift|libFoundation|libMarbleAllocationCounter"; then
     fail "the installed binary needs the libraries above"
 fi
 pass "ldd: nothing from the toolchain or the build folder"
@@ -184,9 +184,9 @@ set +e; err="$("$marble" render "$repo/Samples/sample.ogg" -o "$tmp/y.mp4" --siz
 pass "bad input: exit $rc, one line: $err"
 
 set +e; err="$("$marble" bench --kind shader --filter solid --size 160x90 --frames 3 --warmup 1 2>&1 >/dev/null)"; rc=$?; set -e
-[[ $rc -eq 0 ]] || fail "marble bench without the interposer failed (exit $rc): $err"
+[[ $rc -eq 0 ]] || fail "marble bench without the allocation counter failed (exit $rc): $err"
 grep -q "allocations are not counted" <<<"$err" || fail "marble bench did not warn that allocations are not counted: $err"
-pass "marble bench runs without libMallocInterposerSwift.so and warns"
+pass "marble bench runs without libMarbleAllocationCounter.so and warns"
 
 echo "== completions and manual page"
 bash -c "source '$prefix/share/bash-completion/completions/marble'

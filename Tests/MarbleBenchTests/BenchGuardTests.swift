@@ -82,7 +82,7 @@ struct BenchGuardTests {
         #expect(measured.ratios.keys.contains("preset/spectrum"))
         // Counted for every benchmark. Whether they are 0 is for `marble bench --guard` to say: it runs in a
         // release build and a process of its own, while here other suites allocate concurrently (the
-        // interposer's counters are process-wide) and debug code allocates closure contexts.
+        // counters are process-wide) and debug code allocates closure contexts.
         // (The reference kernel is arithmetic, not a shader: it has a time but no allocation count.)
         #expect(measured.allocations.count == measured.ratios.count - 1)
         var timesOnly = measured

@@ -55,7 +55,7 @@ struct BenchReportTests {
         #expect(machine["cpu"] as? String == "Test CPU 9000")
     }
 
-    @Test("without the interposer, allocs_per_frame is present and null")
+    @Test("without the allocation counter, allocs_per_frame is present and null")
     func jsonNotCounted() throws {
         let text = Self.report(counted: false).json()
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])

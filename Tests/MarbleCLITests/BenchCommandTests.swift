@@ -16,7 +16,7 @@ struct BenchCommandTests {
         for key in ["name", "kind", "width", "height", "threads", "p50_ms", "p99_ms", "fps", "allocs_per_frame"] {
             #expect(results.first?[key] != nil, "missing \(key)")
         }
-        // The interposer is linked into marble: allocations are counted.
+        // bench preloads the allocation counter: allocations are counted.
         #expect((object["configuration"] as? [String: Any])?["allocations_counted"] as? Bool == true)
     }
 

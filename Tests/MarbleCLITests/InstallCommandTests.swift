@@ -30,7 +30,7 @@ struct InstallCommandTests {
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
     }
 
-    @Test("marble does not link libMallocInterposerSwift.so (bench preloads it)")
+    @Test("marble does not link libMarbleAllocationCounter.so (bench preloads it)")
     func noInterposer() throws {
         let ldd = Process()
         ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
@@ -41,6 +41,6 @@ struct InstallCommandTests {
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         ldd.waitUntilExit()
         #expect(text.contains("libavformat"))
-        #expect(!text.contains("libMallocInterposerSwift"))
+        #expect(!text.contains("libMarbleAllocationCounter"))
     }
 }
