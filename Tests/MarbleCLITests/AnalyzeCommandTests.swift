@@ -1,7 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
-@Suite("marble analyze (command line)", .serialized)
+@Suite("marble analyze (command line)", .ownThread, .serialized)
 struct AnalyzeCommandTests {
     /// 4 s of clicks at 120 BPM (a beat every 0.5 s from 0.25 s).
     func clicks() throws -> String {

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `marble bench` through the real executable (a debug build: only shapes and exit codes are checked,
 /// never times).
-@Suite("marble bench (command line)", .serialized)
+@Suite("marble bench (command line)", .ownThread, .serialized)
 struct BenchCommandTests {
     @Test("--json prints one object whose results carry the documented keys")
     func json() throws {
@@ -53,7 +54,7 @@ struct BenchCommandTests {
     }
 }
 
-@Suite("marble bench --engines")
+@Suite("marble bench --engines", .ownThread)
 struct BenchEnginesTests {
     @Test("reports analysis speed and Granite throughput as JSON")
     func engines() throws {

@@ -1,7 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
-@Suite("marble effects")
+@Suite("marble effects", .ownThread)
 struct EffectsCommandTests {
     @Test("lists every shader and preset with parameters from the same tables")
     func lists() throws {

@@ -6,7 +6,7 @@ import TestSupport
 /// name that can never be written is 1 (not 75 after the whole render), options that contradict each
 /// other are 2, a result lost on stdout is 1 with a message, an input the analysis cannot read is 1;
 /// sound beyond full scale is clipped with a warning instead of failing the encoder.
-@Suite("marble: exit codes that mean what the README says")
+@Suite("marble: exit codes that mean what the README says", .ownThread)
 struct ExitCodeTests {
     let folder: URL
     let song: String

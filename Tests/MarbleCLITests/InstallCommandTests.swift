@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What an install relies on: `--version`, the completion scripts, and a binary that links no extra
 /// library from the build folder.
-@Suite("marble --version and what install.sh generates (command line)")
+@Suite("marble --version and what install.sh generates (command line)", .ownThread)
 struct InstallCommandTests {
     @Test("--version prints marble's version, then the FFmpeg, libpulse and SDL2 versions it runs with")
     func version() throws {

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `marble live` run for real against a private headless PulseAudio: what plays into its null sink
 /// is captured, drawn and recorded; the server's faults are survived.
-@Suite("marble live (command line, real PulseAudio)", .serialized, .enabled(if: PlayTools.available))
+@Suite("marble live (command line, real PulseAudio)", .ownThread, .serialized, .enabled(if: PlayTools.available))
 struct LiveCommandTests {
     static let rate = 48_000
 

@@ -6,7 +6,7 @@ import TestSupport
 /// mounts), the X server of `--window` killed or frozen, and every stop signal `render` handles. Each
 /// run is 64x36 for 2 s at most; the tests wait for what the processes report (a partial file, the
 /// exit), never for time.
-@Suite("marble live: outputs fail alone, stop signals stop cleanly (PulseAudio, Xvfb, tmpfs)", .serialized,
+@Suite("marble live: outputs fail alone, stop signals stop cleanly (PulseAudio, Xvfb, tmpfs)", .ownThread, .serialized,
        .enabled(if: PlayTools.available))
 struct LiveOutputFailureTests {
     static let fps = 30

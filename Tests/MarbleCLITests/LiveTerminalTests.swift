@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `marble live` in a terminal (tmux) against a private PulseAudio: the picture and the status line,
 /// keys, the server going away and coming back, and a clean exit.
-@Suite("marble live in a terminal (PulseAudio + tmux)", .serialized, .enabled(if: PlayTools.available))
+@Suite("marble live in a terminal (PulseAudio + tmux)", .ownThread, .serialized, .enabled(if: PlayTools.available))
 struct LiveTerminalTests {
     @Test("draws what plays, follows keys, says reconnecting while the server is away, quits cleanly")
     func drawsFollowsKeysAndReconnects() throws {

@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `marble render --milkdrop`, `marble effects --milkdrop`: MilkDrop presets from the command line.
-@Suite("marble … --milkdrop", .serialized)
+@Suite("marble … --milkdrop", .ownThread, .serialized)
 struct MilkDropCommandTests {
     /// A folder with two presets written for the test and one that does not compile.
     static func presets() throws -> URL {

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Numbers at any magnitude, in every numeric option of every command: one line and exit 2 naming the
 /// option, never a trap on overflow (SIGILL), an `Int(Double)` crash, a gigabyte allocation or a hang
 /// (`--threads 2147483648` used to start that many threads).
-@Suite("marble: numbers at any magnitude are checked before they are used")
+@Suite("marble: numbers at any magnitude are checked before they are used", .ownThread)
 struct NumberLimitTests {
     static let song: String = {
         let path = CLI.path("limits.wav")

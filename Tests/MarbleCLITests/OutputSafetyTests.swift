@@ -4,7 +4,7 @@ import TestSupport
 
 /// The data-loss class: an output that is an input, and outputs that are not regular files. Each case
 /// checks the exit code, the one-line message, and that what was there is untouched.
-@Suite("marble: outputs never destroy inputs or special files", .serialized)
+@Suite("marble: outputs never destroy inputs or special files", .ownThread, .serialized)
 struct OutputSafetyTests {
     let folder: URL
 

@@ -5,7 +5,7 @@ import TestSupport
 /// Inputs that can be read only once: a FIFO, and standard input as `-` (as ffmpeg takes it). They are
 /// read once, into a temporary copy that every reader then opens; a second open used to wait forever
 /// for a writer (and the first Ctrl-C was lost in that wait).
-@Suite("marble: FIFO and standard-input inputs", .serialized)
+@Suite("marble: FIFO and standard-input inputs", .ownThread, .serialized)
 struct PipeInputTests {
     static let song: String = {
         let path = CLI.path("pipe-song.ogg")

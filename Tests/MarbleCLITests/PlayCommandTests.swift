@@ -4,7 +4,7 @@ import TestSupport
 
 /// `marble play` for real: a private PulseAudio daemon with a null sink, the player in a tmux window,
 /// what reaches the sink's monitor, and what the window shows.
-@Suite("marble play (PulseAudio + tmux)", .serialized,
+@Suite("marble play (PulseAudio + tmux)", .ownThread, .serialized,
        .enabled(if: PlayTools.available, "needs \(PlayTools.missing.joined(separator: ", ")) (apt: pulseaudio pulseaudio-utils tmux)"))
 struct PlayCommandTests {
     let song: String
@@ -215,7 +215,7 @@ struct PlayCommandTests {
 }
 
 /// `marble play`'s errors need neither a terminal nor a sound server.
-@Suite("marble play errors")
+@Suite("marble play errors", .ownThread)
 struct PlayCommandErrorTests {
     @Test("a missing file is one line and exit status 1")
     func missingFile() throws {

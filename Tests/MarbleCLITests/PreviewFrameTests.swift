@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// An `--at` PNG is a preview of the video: it must be the frame the video has at that time, not a
 /// frame drawn from a fresh start (smoothed bindings at their base value, another stretch of waveform).
-@Suite("marble render --at: the preview is the video's frame", .serialized)
+@Suite("marble render --at: the preview is the video's frame", .ownThread, .serialized)
 struct PreviewFrameTests {
     static let width = 64, height = 36
 

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// On a terminal, an error that comes while the progress bar shows starts on a line of its own: the bar's
 /// line is cleared first (it used to be printed after the bar, on the same line).
-@Suite("marble: errors clear the progress bar first")
+@Suite("marble: errors clear the progress bar first", .ownThread)
 struct ProgressLineTests {
     /// What a terminal receives from `marble render SONG -o x.png --at 400s` (an error that comes after
     /// the analysis pass, which shows the bar once it has run for 0.2 s), through script's pty.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("marble render (command line)", .serialized)
+@Suite("marble render (command line)", .ownThread, .serialized)
 struct RenderCommandTests {
     let song: String
 

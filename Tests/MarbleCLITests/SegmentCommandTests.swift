@@ -5,7 +5,7 @@ import TestSupport
 /// `render --segment` and `join`, against the one-pass render of the same command: lossless pieces
 /// decode to the same frames, default ones keep the frame count, timestamps and sound; the same bytes
 /// whatever the threads or kernels; every way a set of pieces can be wrong is refused by name.
-@Suite("marble render --segment and marble join", .serialized)
+@Suite("marble render --segment and marble join", .ownThread, .serialized)
 struct SegmentCommandTests {
     let folder: URL
     /// A song whose bars follow a heavily smoothed binding: a piece that started its smoothing afresh

@@ -4,7 +4,7 @@ import TestSupport
 
 /// Farm nodes share a folder, and in containers every node's process is PID 1: two renders of one
 /// piece into one folder must never share a temporary name, nor delete each other's.
-@Suite("marble render: two PID namespaces, one folder", .serialized)
+@Suite("marble render: two PID namespaces, one folder", .ownThread, .serialized)
 struct SharedFolderTests {
     let folder: URL
     let song: String

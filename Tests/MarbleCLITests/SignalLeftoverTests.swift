@@ -4,7 +4,7 @@ import TestSupport
 
 /// Every ending but SIGKILL leaves no `.NAME.partial-TAG` behind, and a later run into the folder
 /// removes the ones this machine's killed runs left (a SIGKILL's leftovers), and no other.
-@Suite("marble render: no leftovers after signals", .serialized)
+@Suite("marble render: no leftovers after signals", .ownThread, .serialized)
 struct SignalLeftoverTests {
     let folder: URL
     let long: String

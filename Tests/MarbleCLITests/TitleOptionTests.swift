@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `marble render --title`: a text layer in the lower third, filled from the file's tags.
-@Suite("marble render --title", .serialized)
+@Suite("marble render --title", .ownThread, .serialized)
 struct TitleOptionTests {
     static let width = 320, height = 180
 

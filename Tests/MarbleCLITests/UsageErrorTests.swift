@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Usage errors, whatever part of the command line they are in, are one line and exit 2; help and
 /// version still print normally.
-@Suite("marble: usage errors are one line and exit 2")
+@Suite("marble: usage errors are one line and exit 2", .ownThread)
 struct UsageErrorTests {
     @Test("unknown options, bad integers, missing arguments, unknown commands", arguments: [
         (["render", "--bogus", "song.mp3", "-o", "x.mp4"], "--bogus"),

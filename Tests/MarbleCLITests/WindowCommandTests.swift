@@ -5,7 +5,7 @@ import TestSupport
 /// `--window` from the command line, for real: `marble live --window -o rtmp://… -o set.mp4` (the
 /// issue's party set-up) under Xvfb, with a headless PulseAudio and nginx-rtmp on loopback; and the
 /// one clear line when there is no display.
-@Suite("marble live / play --window (Xvfb, PulseAudio, nginx-rtmp)", .serialized, .enabled(if: PlayTools.available))
+@Suite("marble live / play --window (Xvfb, PulseAudio, nginx-rtmp)", .ownThread, .serialized, .enabled(if: PlayTools.available))
 struct WindowCommandTests {
     /// Whether a screenshot has a picture: enough pixels away from black.
     static func hasPicture(_ shot: Screenshot) -> Bool {

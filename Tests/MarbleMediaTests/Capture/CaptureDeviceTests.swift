@@ -1,10 +1,11 @@
 import Foundation
 import MarbleCore
 @testable import MarbleMedia
+import TestSupport
 import Testing
 
 extension CaptureTests {
-    @Suite("Sources of a real PulseAudio server",
+    @Suite("Sources of a real PulseAudio server", .ownThread,
            .enabled(if: CaptureTools.available, CaptureTools.missingNote))
     struct Devices {
         @Test("the list marks the default sink's monitor, and follows a change of the default sink")

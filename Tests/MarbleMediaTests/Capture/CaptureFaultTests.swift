@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 extension CaptureTests {
-    @Suite("No server, a server that dies and comes back, stopping in every state",
+    @Suite("No server, a server that dies and comes back, stopping in every state", .ownThread,
            .enabled(if: CaptureTools.available, CaptureTools.missingNote))
     struct Faults {
         /// Options for the server whose socket would be in `directory`.

@@ -1,10 +1,11 @@
 import Foundation
 import MarbleCore
 @testable import MarbleMedia
+import TestSupport
 import Testing
 
 extension CaptureTests {
-    @Suite("Following the default sink",
+    @Suite("Following the default sink", .ownThread,
            .enabled(if: CaptureTools.available, CaptureTools.missingNote))
     struct FollowingTheDefaultSink {
         @Test("with no source, capture moves to the new default sink's monitor; with one, it stays")

@@ -1,10 +1,11 @@
 import Foundation
 import MarbleCore
 @testable import MarbleMedia
+import TestSupport
 import Testing
 
 extension CaptureTests {
-    @Suite("What plays into a real PulseAudio sink is captured",
+    @Suite("What plays into a real PulseAudio sink is captured", .ownThread,
            .enabled(if: CaptureTools.available, CaptureTools.missingNote))
     struct Signals {
         @Test("a 1 kHz sine played into the null sink is captured at its frequency and level")

@@ -119,7 +119,8 @@ final class SilentSocket {
 /// Blocking, on purpose: the capture tests are synchronous, like the command-line tests beside them.
 /// An async test suspended in a poll waits for a thread of the cooperative pool (two on this machine)
 /// to resume it, and the blocking tests may hold both for minutes; a capture test resumed that late
-/// finds its 20 s tone played out. A synchronous test, once started, keeps its thread.
+/// finds its 20 s tone played out. A synchronous test, once started, keeps its thread (a thread of
+/// its own: the capture suites carry `.ownThread`, so the wait holds none of the pool's).
 func pollBlocking(timeout: Double, every interval: Double = 0.02, _ condition: () throws -> Bool) rethrows -> Bool {
     try pollProcess(failsafe: timeout, every: interval, condition)
 }

@@ -8,7 +8,7 @@ import Testing
 /// (which records what it received, read back with ffprobe) and an `ffmpeg` UDP reader. The server is
 /// killed, restarted and frozen (SIGSTOP) under a running stream to check that the writer never blocks,
 /// drops up to a keyframe and reconnects.
-@Suite("StreamMuxer", .serialized)
+@Suite("StreamMuxer", .ownThread, .serialized)
 struct StreamMuxerTests {
     static let fps = 30
     static let width = 160, height = 96

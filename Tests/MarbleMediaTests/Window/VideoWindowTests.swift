@@ -6,7 +6,7 @@ import Testing
 
 /// The SDL window, for real: frames shown in an Xvfb server and read back from its screen with `xwd`.
 /// Without Xvfb these tests fail (they say what to install); they are never skipped.
-@Suite(.serialized) struct VideoWindowTests {
+@Suite(.serialized, .ownThread) struct VideoWindowTests {
     /// A 320x180 picture with four quadrants: red, green, blue over half transparent (premultiplied:
     /// shows as half blue over black), and a grey ramp across the last one.
     static func quadrants(width: Int = 320, height: Int = 180) -> Texture {

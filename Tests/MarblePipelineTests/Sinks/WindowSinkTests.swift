@@ -8,7 +8,7 @@ import Testing
 
 /// The window sink, for real: frames drawn by the renderer shown in an Xvfb server and read back with
 /// `xwd`; keys typed with `xdotool`. Without Xvfb (or xdotool) these tests fail, saying what to install.
-@Suite(.serialized) struct WindowSinkTests {
+@Suite(.serialized, .ownThread) struct WindowSinkTests {
     static let title = "marble-window-sink-test"
 
     /// A frame of the bundled `spectrum` preset at `width` x `height`, drawn by the real renderer into a
