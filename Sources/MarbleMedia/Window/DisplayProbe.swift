@@ -9,28 +9,41 @@ import MarbleCore
 /// what Xlib's connect does first (it sends the 12-byte connection setup, no authorisation) and waits
 /// `timeout` for any reply: a refusal for want of a cookie is an answer too. A display it cannot
 /// reach at all (nothing listens) passes, so that SDL reports that case in its own words.
+///
+/// The probe's connection is handed back open, to be closed once SDL has connected: a server that
+/// resets when its last client leaves (Xvfb, a bare Xorg) would otherwise be resetting just as SDL
+/// connects, and SDL would find no display.
 package enum DisplayProbe {
     /// How long a display may take to answer before a window is given up.
     package static let timeout: Duration = .seconds(5)
 
     /// Throws `.device` when the X server `display` names (`:N`, `:N.S`, `unix:N`, `localhost:N`,
     /// `127.0.0.1:N`) accepts the connection but does not answer within `timeout`. Other forms
-    /// (remote hosts, Wayland) are left to SDL.
-    package static func check(_ display: String, timeout: Duration = timeout) throws(MarbleError) {
-        guard let address = XAddress(display) else { return }
+    /// (remote hosts, Wayland) are left to SDL. Returns the probe's connection, still open (close it
+    /// once the real client has connected), or nil when there was nothing to probe.
+    package static func check(_ display: String, timeout: Duration = timeout) throws(MarbleError) -> Held? {
+        guard let address = XAddress(display) else { return nil }
         let fd = address.connect()
-        guard fd >= 0 else { return }
-        defer { close(fd) }
+        guard fd >= 0 else { return nil }
+        let held = Held(fd: fd)
         // Byte order 'l', protocol 11.0, no authorisation name or data.
         let setup: [UInt8] = [0x6C, 0, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0]
         guard setup.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == setup.count
-                || errno == EAGAIN else { return }
+                || errno == EAGAIN else { return held }
         var reply = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let (seconds, attoseconds) = timeout.components
         let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
         if poll(&reply, 1, milliseconds) == 0 {
+            held.close()
             throw MarbleError(.device, "the X server at DISPLAY=\(display) does not answer (no reply in \(timeout)): cannot open a window")
         }
+        return held
+    }
+
+    /// The probe's open connection; ``close()`` it once the real client is connected.
+    package struct Held {
+        fileprivate let fd: Int32
+        package func close() { _ = Glibc.close(fd) }
     }
 }
 

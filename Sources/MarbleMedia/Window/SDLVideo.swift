@@ -32,9 +32,10 @@ enum SDLVideo {
                 guard let drivers = displayDrivers() else {
                     throw MarbleError(.device, "no display: cannot open a window (SDL: neither DISPLAY nor WAYLAND_DISPLAY names one); is DISPLAY set?")
                 }
-                if drivers.hasPrefix("x11"), let display = getenv("DISPLAY") {
-                    try DisplayProbe.check(String(cString: display))   // a frozen server would hold SDL for ever
-                }
+                // A frozen server would hold SDL for ever; the probe's connection stays open until SDL has its own.
+                var probe: DisplayProbe.Held?
+                if drivers.hasPrefix("x11"), let display = getenv("DISPLAY") { probe = try DisplayProbe.check(String(cString: display)) }
+                defer { probe?.close() }
                 _ = SDL_SetHint(SDL_HINT_VIDEODRIVER, drivers)
                 guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else {
                     throw MarbleError(.device, "no display: cannot open a window (SDL: \(lastError)); is DISPLAY set?")
