@@ -63,9 +63,7 @@ package final class RealTimePacer: Sendable {
         if clock is ContinuousClock {
             sleeper = nil
         } else {
-            sleeper = { deadline in
-                try await clock.sleep(until: origin.advanced(by: .nanoseconds(Int64(clamping: deadline))), tolerance: nil)
-            }
+            sleeper = { deadline in try await Self.sleep(on: clock, until: origin.advanced(by: .nanoseconds(Int64(clamping: deadline)))) }
         }
     }
 
@@ -111,6 +109,22 @@ package final class RealTimePacer: Sendable {
         let sliceEnd = now &+ UInt64(max(0, slice) * 1e9)
         wait(until: min(deadline, sliceEnd), wake: wake)
         return now &+ 1 >= deadline
+    }
+
+    /// Sleeps on a clock other than the continuous one (a test clock) until `target`. A test clock
+    /// suspends a sleep registered at its very instant until its next advance, and this sleep is
+    /// registered by a task the waiting thread starts, so it can arrive just after an advance that
+    /// ended exactly at `target`: then no later advance may come, and the thread would wait for ever
+    /// (a loaded run of the suite hung so in `PlaylistFeedTests`). A watcher beside the sleep ends the
+    /// wait once the clock reads `target` or later; it looks every 2 ms of real time, only while such a
+    /// sleep is pending, and decides nothing about time itself.
+    static func sleep<C: Clock>(on clock: C, until target: C.Instant) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await clock.sleep(until: target, tolerance: nil) }
+            group.addTask { while clock.now < target { try await Task.sleep(for: .milliseconds(2)) } }
+            _ = try await group.next()
+            group.cancelAll()
+        }
     }
 
     private static func nanoseconds(_ d: Duration) -> UInt64 {

@@ -33,6 +33,22 @@ import Testing
         #expect(pacer.now == 1_000_000_000)
     }
 
+    @Test("a sleep registered at the test clock's very instant ends, though the clock never advances again",
+          .timeLimit(.minutes(1)))
+    func sleepAtTheClocksInstant() async throws {
+        let clock = TestClock()
+        await clock.advance(by: .milliseconds(500))
+        // TestClock alone suspends this sleep until its next advance, which never comes: the race a
+        // waiting thread's sleep task can lose to an advance that ends exactly at its deadline.
+        try await RealTimePacer.sleep(on: clock, until: clock.now)
+        // And a sleep into the future still waits for the clock, and ends when it gets there.
+        let later = clock.now.advanced(by: .milliseconds(10))
+        async let slept: Void = RealTimePacer.sleep(on: clock, until: later)
+        await clock.advance(by: .milliseconds(10))
+        try await slept
+        #expect(clock.now == later)
+    }
+
     @Test("a deadline already passed, or no time at all, returns at once")
     func passedDeadline() async {
         let clock = TestClock()
