@@ -10,7 +10,8 @@
 # the lowest priority it is given: none, so it competes with the tests as an equal), or MARBLE_LOAD, a
 # shell command that keeps the cores busy as long as it runs (e.g. one fuzz harness per core: see
 # docs/FUZZING.md), run in a process group of its own and stopped with it after the last run. Each
-# run's log is kept in /tmp/suite-under-load.N.log; a failing run's failures are printed.
+# run's log is kept in /tmp/suite-under-load.N.log; a failing run's failures are printed, and a run
+# still going after 30 minutes is stopped and counted as failed (hung).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 case "${1:-}" in -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
@@ -31,10 +32,13 @@ passes=0
 for run in $(seq 1 "$runs"); do
   log=/tmp/suite-under-load.$run.log
   start=$(date +%s)
-  if swift test --skip-build > "$log" 2>&1; then
+  # A run that hangs is a failure too, not a wait for ever: 30 minutes is five times a loaded run.
+  if timeout -k 10 1800 swift test --skip-build > "$log" 2>&1; then
     passes=$((passes + 1)); verdict=passed
   else
+    status=$?
     verdict=FAILED
+    [ "$status" -eq 124 ] && verdict="FAILED (hung: stopped after 30 minutes)"
   fi
   loadavg=$(cut -d' ' -f1 /proc/loadavg)
   echo "run $run: $verdict in $(( $(date +%s) - start )) s, load average $loadavg ($(grep -E '^. Test run with' "$log" | tail -n 1))"
