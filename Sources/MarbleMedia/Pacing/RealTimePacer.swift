@@ -53,6 +53,8 @@ package final class RealTimePacer: Sendable {
 
     /// Nanoseconds since the origin, on the clock.
     private let elapsed: @Sendable () -> UInt64
+    /// Threads blocked in ``wait(until:wake:)`` now.
+    private let waiters = Atomic<Int>(0)
     /// Sleeps until the given nanoseconds since the origin; nil on the continuous clock (the thread sleeps).
     private let sleeper: (@Sendable (UInt64) async throws -> Void)?
 
@@ -76,12 +78,19 @@ package final class RealTimePacer: Sendable {
     /// Seconds since the origin.
     package var seconds: Double { Double(now) * 1e-9 }
 
+    /// How many threads are blocked in a wait now. A test that starts a thread which paces itself from
+    /// the time it starts (a feed's start, a device's write) waits for this before it advances a test
+    /// clock: the thread's deadlines are fixed by then, however late the machine let it run.
+    package var waiting: Int { waiters.load(ordering: .acquiring) }
+
     /// Blocks the calling thread until `deadline` nanoseconds since the origin (at once if it has passed,
     /// or `wake` was woken).
     package func wait(until deadline: UInt64, wake: Wake? = nil) {
         let due = deadline > 0 ? deadline - 1 : 0
         let current = now
         guard current < due, wake?.isWoken != true else { return }
+        waiters.add(1, ordering: .releasing)
+        defer { waiters.subtract(1, ordering: .releasing) }
         guard let sleeper else {
             Thread.sleep(forTimeInterval: Double(due - current) * 1e-9)
             return

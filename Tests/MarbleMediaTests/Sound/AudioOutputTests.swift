@@ -30,6 +30,8 @@ import Testing
             }
             done.arrive()
         }
+        // The writer's waits count from when it writes: advance only once it is blocked.
+        #expect(await eventually { pacer.waiting == 1 })
         await clock.advance(by: .milliseconds(99))
         #expect(done.count == 0, "still blocked 1 ms before the excess is played")
         await clock.advance(by: .milliseconds(1))

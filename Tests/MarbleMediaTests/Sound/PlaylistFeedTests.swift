@@ -13,12 +13,19 @@ import Testing
         await onThread { while !feed.buffer.hasEnded { _ = feed.buffer.wait(after: feed.buffer.written, timeout: 1) } }
     }
 
+    /// Waits until the feed's thread waits on the clock: its schedule starts when the thread does (the
+    /// pacer's time then), so the test advances the clock only once that time is fixed.
+    static func waitingOnTheClock(_ pacer: RealTimePacer) async -> Bool {
+        await eventually { pacer.waiting == 1 }
+    }
+
     @Test("two songs at 44.1 and 48 kHz become one 48 kHz stream as long as both, at the clock's pace, then the buffer ends")
     func continuousAndPaced() async throws {
         let songs = [try TestMedia.tone("wav", seconds: 0.5, rate: 44_100), try TestMedia.tone("wav", seconds: 0.5, rate: 48_000)]
-        let clock = TestClock()
-        let feed = try PlaylistFeed(paths: songs, loop: false, pacer: RealTimePacer(clock: clock))
+        let clock = TestClock(), pacer = RealTimePacer(clock: clock)
+        let feed = try PlaylistFeed(paths: songs, loop: false, pacer: pacer)
         feed.start()
+        #expect(await Self.waitingOnTheClock(pacer))
         // Never ahead of the clock: at 0.5 s at most 0.5 s + the 20 ms lead + one 10 ms block.
         await clock.advance(by: .milliseconds(500))
         #expect(feed.buffer.written <= 24_000 + 960 + 480, "\(feed.buffer.written) samples at 0.5 s")
@@ -39,10 +46,11 @@ import Testing
     func loopAndSkip() async throws {
         let broken = TestMedia.output("not-audio-\(getpid()).wav")
         try Data("not a wav file".utf8).write(to: URL(fileURLWithPath: broken))
-        let clock = TestClock()
+        let clock = TestClock(), pacer = RealTimePacer(clock: clock)
         let feed = try PlaylistFeed(paths: [broken, try TestMedia.tone("wav", seconds: 0.3, rate: 48_000)], loop: true,
-                                    pacer: RealTimePacer(clock: clock))
+                                    pacer: pacer)
         feed.start()
+        #expect(await Self.waitingOnTheClock(pacer))
         // Two passes of 0.3 s are due by 0.6 s; the third is under way, never ahead of the clock.
         await clock.advance(by: .milliseconds(700))
         await onThread { while feed.passes < 2 { _ = feed.buffer.wait(after: feed.buffer.written, timeout: 1) } }
@@ -75,10 +83,11 @@ import Testing
     @Test("several songs are heard too: the speakers get every sample, ahead of the buffer by their latency")
     func speakers() async throws {
         let songs = [try TestMedia.tone("wav", seconds: 0.3, rate: 44_100), try TestMedia.tone("wav", seconds: 0.3, rate: 48_000)]
-        let clock = TestClock()
+        let clock = TestClock(), pacer = RealTimePacer(clock: clock)
         let speakers = FakeSpeakers(latency: 0.03)
-        let feed = try PlaylistFeed(paths: songs, loop: false, pacer: RealTimePacer(clock: clock), speakers: speakers)
+        let feed = try PlaylistFeed(paths: songs, loop: false, pacer: pacer, speakers: speakers)
         feed.start()
+        #expect(await Self.waitingOnTheClock(pacer))
         // At 0.3 s the buffer holds at most 0.3 s + the 20 ms lead + a block; the speakers 30 ms more.
         await clock.advance(by: .milliseconds(300))
         let buffered = feed.buffer.written
