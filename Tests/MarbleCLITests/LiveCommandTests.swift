@@ -203,10 +203,15 @@ struct LiveCommandTests {
             Issue.record("no tone / gap / tone in the recording: \(windows.map { String(format: "%.2f", $0) })")
             return
         }
-        // Each tone lasts 20 windows; the edges (the kill, the end of the recording) may cut a few.
+        // Each tone lasts 20 windows; the edges (the kill, the end of the recording) may cut a few, and
+        // one more window may hold the tone's edge. A tone may also come out longer, never by more than
+        // the capture's drift bound (`CapturePacer.aheadLimit`, 250 ms: 3 windows): when the server is
+        // starved past the filler's threshold (a loaded machine), silence is filled in for the wait,
+        // and the tone that was only late is then kept in full after it, up to that bound.
         let before = gap - firstLoud, after = loud[back...].prefix { $0 }.count
-        #expect(before >= 10 && before <= 21, "the first tone lasts \(before) windows of 100 ms")
-        #expect(after >= 10 && after <= 21, "the second tone lasts \(after) windows of 100 ms")
+        let longest = 20 + 1 + 3
+        #expect(before >= 10 && before <= longest, "the first tone lasts \(before) windows of 100 ms")
+        #expect(after >= 10 && after <= longest, "the second tone lasts \(after) windows of 100 ms")
         #expect(back - gap >= 1, "silence between the tones while the server was away")
     }
 
