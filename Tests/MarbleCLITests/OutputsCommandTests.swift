@@ -89,8 +89,10 @@ struct OutputsCommandTests {
         try? FileManager.default.removeItem(atPath: ts)
         let reader = Process()
         reader.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        reader.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-timeout", "3000000",
-                            "-i", "udp://127.0.0.1:\(port)?timeout=3000000", "-c", "copy", "-t", "2.5", ts]
+        // The reader gives up after 60 s without a packet: only a guard against a hang, since it must
+        // wait for marble to start, which takes a few seconds on a loaded machine (3 s was too short).
+        reader.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-timeout", "60000000",
+                            "-i", "udp://127.0.0.1:\(port)?timeout=60000000", "-c", "copy", "-t", "2.5", ts]
         reader.standardError = FileHandle.nullDevice
         try reader.run()
         #expect(PlayTools.eventually(timeout: 60) { RTMPServer.udpPortIsBound(port) }, "the reader never listened")
