@@ -5,7 +5,7 @@
 // what one layer lends the next out of the public API):
 //   marble (CLI) → MarbleBench → MarbleKit → MarblePipeline → MarbleRender, MarbleMedia → MarbleCore
 //   MarblePipeline → Shaders, MilkDrop (it hands the `milkdrop` layer FFmpeg's texture decoder)
-//   MarbleKit → MarbleAnalysis, Granite, MilkDrop;  MarbleAnalysis → MarbleDSP, MarbleMedia
+//   MarbleKit → MarbleAnalysis, MarbleControl, Granite, MilkDrop;  MarbleAnalysis → MarbleDSP, MarbleMedia
 //   MarbleRender → Shaders, KernelsAVX2, MarbleDSP;  Shaders → MarbleText, MilkDrop, KernelsAVX2 → MarbleCore
 // MarbleMedia imports the media C modules (CFFmpeg, CPulse, CSDL2), MarbleDSP only CFFmpeg (av_tx, CPU
 // flags), and MarbleText the text ones (CFreeType, CHarfBuzz, CFontconfig, CFribidi), each with
@@ -105,20 +105,27 @@ let package = Package(
         .target(
             name: "MarbleRender",
             dependencies: ["MarbleCore", "MarbleDSP", "Shaders", "KernelsAVX2", .product(name: "Yams", package: "Yams")]),
+        // Control from outside a running session: OSC over UDP (a small decoder of our own: no OSC
+        // library for Swift on Linux is among the packages this project may use; it is fuzzed by
+        // FuzzOSC), saved files through inotify. Plain Glibc, below MarbleKit.
+        .target(name: "MarbleControl", dependencies: ["MarbleCore"]),
         // The frame path: a source → the renderer → sinks (video file, PNG, terminal), on a frame clock.
         .target(name: "MarblePipeline", dependencies: ["MarbleCore", "MarbleMedia", "MarbleRender", "Shaders", "MilkDrop"]),
         // The engine's jobs, as configurations of the pipeline: render a file, play one, live capture;
         // the player's and the live session's state in Granite. Re-exports the layers below.
         .target(
             name: "MarbleKit",
-            dependencies: ["MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender", "MarblePipeline", "MilkDrop", "Granite"]),
+            dependencies: [
+                "MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender", "MarblePipeline", "MarbleControl", "MilkDrop",
+                "Granite",
+            ]),
         // `marble bench`: frame-time percentiles, allocation counts, the CI guard, FFmpeg comparison, live
         // latency. Its own module, so HdrHistogram stays out of the library.
         .target(
             name: "MarbleBench",
             dependencies: [
-                "MarbleKit", "MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender", "MarblePipeline", "Shaders",
-                "Granite", .product(name: "Histogram", package: "hdrhistogram-swift"),
+                "MarbleKit", "MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender", "MarblePipeline", "MarbleControl",
+                "Shaders", "Granite", .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
         // The command-line tool: parses, calls MarbleKit.
         .executableTarget(
@@ -139,6 +146,7 @@ let package = Package(
         // Golden images are PAM files read by path (see Tests/TestSupport/GoldenStore.swift), so excluded.
         .testTarget(name: "ShadersTests", dependencies: ["Shaders", "MarbleCore", "TestSupport"], exclude: ["Golden/GoldenImages"]),
         .testTarget(name: "MarbleDSPTests", dependencies: ["MarbleDSP", "MarbleCore"]),
+        .testTarget(name: "MarbleControlTests", dependencies: ["MarbleControl", "MarbleCore", "TestSupport"]),
         .testTarget(
             name: "MarbleMediaTests",
             dependencies: ["MarbleMedia", "MarbleCore", "CFFmpeg", "MarbleBench", "TestSupport", .product(name: "Clocks", package: "swift-clocks")]),
@@ -153,8 +161,8 @@ let package = Package(
         .testTarget(
             name: "MarbleKitTests",
             dependencies: [
-                "MarbleKit", "MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender", "MarblePipeline", "Granite",
-                "TestSupport",
+                "MarbleKit", "MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender", "MarblePipeline", "MarbleControl",
+                "Granite", "TestSupport",
             ],
             exclude: ["Render/Golden/GoldenImages", "MilkDrop/GoldenImages"]),
         // Links the allocation counter, so the test process counts its allocations.
@@ -181,6 +189,7 @@ if Context.environment["MARBLE_FUZZ"] != nil {
         .executableTarget(name: "FuzzOptions", dependencies: ["CLibFuzzer", "MarbleKit"], path: "Tests/Fuzz/FuzzOptions"),
         .executableTarget(name: "FuzzShader", dependencies: ["CLibFuzzer", "MilkDrop"], path: "Tests/Fuzz/FuzzShader"),
         .executableTarget(name: "FuzzMilk", dependencies: ["CLibFuzzer", "MilkDrop"], path: "Tests/Fuzz/FuzzMilk"),
+        .executableTarget(name: "FuzzOSC", dependencies: ["CLibFuzzer", "MarbleControl", "MarbleKit"], path: "Tests/Fuzz/FuzzOSC"),
         .executableTarget(name: "FuzzPlaylist", dependencies: ["CLibFuzzer", "MarbleKit"], path: "Tests/Fuzz/FuzzPlaylist"),
     ]
 }

@@ -12,7 +12,7 @@ import Synchronization
 /// the composite at that size too and scales the finished picture up (for the heaviest presets). The warp mesh has `mesh_x × mesh_y`
 /// cells (MilkDrop's 48 × 36). Presets with HLSL warp/composite shaders run without them (MilkDrop
 /// 1.x's fixed warp and composite); see `marble effects --milkdrop DIR` for what loads.
-package final class MilkDropLayer: Shader, @unchecked Sendable {
+package final class MilkDropLayer: SkippingShader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `prepare` alone advances the presets and writes
     // their feedback buffers, `render` only reads them and writes its own rows.
     package static let descriptor = ShaderDescriptor(
@@ -120,6 +120,9 @@ package final class MilkDropLayer: Shader, @unchecked Sendable {
             blending = false
         }
     }
+
+    /// Cuts to the playlist's next preset at the next frame (OSC `/marble/milkdrop/next`).
+    package func skipToNext() { playlist.skipToNext() }
 
     /// The presets skipped (not loaded, or out of their work budget), each once by file and line.
     package var warnings: [String] { playlist.warnings().map { "milkdrop: \($0)" } }

@@ -4,9 +4,11 @@ import MarbleRender
 /// The render stage: draws each slot's frame with the compositor, into the slot's YUV frame (fused
 /// with the colour conversion, band by band) and/or its RGBA canvas, whichever the sinks need.
 ///
-/// The scene is fixed (a file render) or follows a selection read once per frame (a live session's
-/// preset keys): a new selection builds a new compositor at the same size, the only allocation, and
-/// only on a change.
+/// The scene is fixed (a file render) or follows a ``SceneChoice`` read once per frame (a live
+/// session's preset keys, its preset file saved, OSC): a new preset, a saved file or a changed
+/// parameter that is not a number builds a new compositor at the same size, the only allocation, and
+/// only on a change; a number changes in place, keeping the layers' state. A choice that does not load
+/// keeps the last good scene. A flash lifts the finished picture towards white for a few frames.
 ///
 /// Safety of @unchecked Sendable: used by the render thread only; `init` runs before that thread
 /// starts and the counters are read after it has ended.
@@ -16,15 +18,22 @@ package final class FrameRenderer: @unchecked Sendable {
     let fps: Rational
     let threads: Int
     private(set) var compositor: Compositor
-    /// Returns the preset to draw with now (a name or a path), or nil to keep the current scene.
-    private let selection: (@Sendable () -> String?)?
+    /// Returns what to draw now (a live session's choice), read once per frame; nil for a fixed scene.
+    private let choose: (@Sendable () -> SceneChoice)?
+    /// The choice drawn now, and the parameter changes applied to the compositor, in their order.
+    private var chosen: SceneChoice?
+    /// The choice the last frame drew (for `marble bench --control`).
+    package var lastChoice: SceneChoice? { chosen }
+    private var applied: [ParameterChange] = []
+    /// The scene as loaded, before parameter changes.
+    private var base: Preset
+    /// The media time the last flash was asked at, while it shows.
+    private var flashStart: Double?
     /// Returns the size to draw at now (a terminal-only session follows the window), or nil.
     private let sizing: (@Sendable () -> (width: Int, height: Int))?
-    private var scene: Preset
     /// The song drawn (a file render's tags, length and cover), given to every frame's uniforms.
     private let song: SongInfo?
-    private var selected: String?
-    /// False once a selection replaced the first scene (its layer timings no longer add up).
+    /// False once a choice replaced the first scene (its layer timings no longer add up).
     private var onFirstScene = true
     /// The RGBA picture of a frame bound only for the encoder when the scene needs one whole (a
     /// filter); banded scenes draw in the compositor's band scratch and never touch it.
@@ -34,7 +43,7 @@ package final class FrameRenderer: @unchecked Sendable {
     /// Per layer of the first scene (the fixed one for file renders), summed over frames.
     package private(set) var layerMilliseconds: [Double]
     package let layerNames: [String]
-    /// The warnings of the scenes a selection replaced (the current one's are read at the end).
+    /// The warnings of the scenes a choice replaced (the current one's are read at the end).
     private var replacedWarnings: [String] = []
     /// What the scenes drawn so far report (``Compositor/warnings``): read after the render thread has ended.
     package var warnings: [String] {
@@ -44,20 +53,20 @@ package final class FrameRenderer: @unchecked Sendable {
 
     /// - Parameters:
     ///   - scene: the scene drawn first (and always, without a selection).
-    ///   - selection: for live sessions, the preset chosen now; read once per frame.
+    ///   - choose: for live sessions, what to draw now; read once per frame.
     ///   - sizing: for sessions drawn only as pictures, the size to draw at now; read once per frame.
     ///   - song: what is known about the song drawn (nil for a live session).
     package init(scene: Preset, width: Int, height: Int, fps: Rational, threads: Int, song: SongInfo? = nil,
-         selection: (@Sendable () -> String?)? = nil, selected: String? = nil,
+         choose: (@Sendable () -> SceneChoice)? = nil, chosen: SceneChoice? = nil,
          sizing: (@Sendable () -> (width: Int, height: Int))? = nil) throws(MarbleError) {
         self.width = width
         self.height = height
         self.fps = fps
         self.threads = threads
-        self.selection = selection
-        self.selected = selected
+        self.choose = choose
+        self.chosen = chosen
         self.sizing = sizing
-        self.scene = scene
+        base = scene
         self.song = song
         MilkTextureLoader.installed
         compositor = try Compositor(preset: scene, width: width, height: height, threads: threads)
@@ -74,21 +83,14 @@ package final class FrameRenderer: @unchecked Sendable {
 
     /// Draws `slot`'s frame. Allocates nothing unless the selected preset or the size changed.
     package func render(_ slot: FrameSlot) throws(MarbleError) {
-        if let selection, let wanted = selection(), wanted != selected {
-            scene = try PresetLibrary.load(wanted)
-            try scene.validate()
-            replacedWarnings += compositor.warnings
-            compositor = try Compositor(preset: scene, width: width, height: height, threads: threads)
-            selected = wanted
-            onFirstScene = false
-        }
+        if let choose { follow(choose(), at: slot.time) }
         if let sizing, slot.yuv == nil {
             let size = sizing()
             if size.width != width || size.height != height, size.width > 0, size.height > 0 {
                 width = size.width
                 height = size.height
                 replacedWarnings += compositor.warnings
-                compositor = try Compositor(preset: scene, width: width, height: height, threads: threads)
+                compositor = try Compositor(preset: drawn, width: width, height: height, threads: threads)
                 onFirstScene = false
             }
             if let canvas = slot.canvas, canvas.width != width || canvas.height != height {
@@ -115,10 +117,55 @@ package final class FrameRenderer: @unchecked Sendable {
         } else if let canvas = slot.canvas {
             compositor.render(uniforms, into: canvas)
         }
+        if let flashStart { flash(since: flashStart, slot) }
         slot.readyTime = MonotonicClock.now()
         busyMilliseconds += Double(slot.readyTime &- start) / 1e6
         if onFirstScene {
             for i in layerMilliseconds.indices { layerMilliseconds[i] += compositor.lastLayerTimes[i] }
         }
+    }
+
+    /// The scene drawn now: the base with the parameter changes applied.
+    private var drawn: Preset { (try? base.applying(applied)) ?? base }
+
+    /// Follows `choice`: a new preset or a saved file loads (the last good scene stays if it does not),
+    /// changed numbers are set in place, other changes rebuild the compositor; cues start.
+    private func follow(_ choice: SceneChoice, at time: Double) {
+        defer { chosen = choice }
+        if let preset = choice.preset, preset != chosen?.preset || choice.fileRevision != chosen?.fileRevision {
+            guard let loaded = try? PresetLibrary.load(preset), (try? loaded.validate()) != nil else { return }
+            base = loaded
+            applied = choice.parameters
+            rebuild()
+        } else if choice.parameterRevision != chosen?.parameterRevision {
+            var inPlace = true
+            for (i, change) in choice.parameters.enumerated() where i >= applied.count || applied[i] != change {
+                if !compositor.setNumberInPlace(change) { inPlace = false; break }
+            }
+            let before = applied
+            applied = choice.parameters
+            if !inPlace, (try? base.applying(applied)) != nil { rebuild() } else if !inPlace { applied = before }
+        }
+        if choice.skips != chosen?.skips, chosen != nil { compositor.skipToNext() }
+        if choice.flashes != chosen?.flashes, chosen != nil { flashStart = time }
+    }
+
+    /// A new compositor for ``drawn`` at the current size; on failure the current one stays.
+    private func rebuild() {
+        guard let next = try? Compositor(preset: drawn, width: width, height: height, threads: threads) else { return }
+        replacedWarnings += compositor.warnings
+        compositor = next
+        onFirstScene = false
+    }
+
+    /// Lifts the slot's picture (and its YUV frame) towards white, fading from the flash's start.
+    private func flash(since start: Double, _ slot: FrameSlot) {
+        let strength = Flash.strength(elapsed: slot.time - start)
+        guard strength > 0 else {
+            if slot.time - start >= Flash.lastsSeconds { flashStart = nil }
+            return
+        }
+        if let canvas = slot.canvas { Flash.apply(strength, to: canvas.view) }
+        if let yuv = slot.yuv { Flash.apply(strength, to: yuv.planes, width: width, height: height) }
     }
 }

@@ -13,7 +13,7 @@ package final class Compositor {
     package let width: Int
     /// Output height in pixels.
     package let height: Int
-    private let layers: [Layer]
+    let layers: [Layer]
     /// The picture a filter reads (a copy of the canvas so far); only scenes with a filter have one.
     private let scratch: Texture?
     private let scheduler: StripScheduler

@@ -45,18 +45,10 @@ public enum PresetLibrary {
 
     /// Loads a preset by file path or bundled name.
     public static func load(_ nameOrPath: String) throws(MarbleError) -> Preset {
-        let looksLikePath = nameOrPath.contains("/") || nameOrPath.hasSuffix(".yaml") || nameOrPath.hasSuffix(".yml")
-        let url: URL
-        if looksLikePath {
-            url = URL(fileURLWithPath: nameOrPath)
-        } else {
-            guard let folder else {
-                throw MarbleError(.preset, "preset \"\(nameOrPath)\": the bundled presets folder (Samples/Presets, or share/marble/Presets in an install) was not found; set MARBLE_PRESETS")
-            }
-            url = folder.appendingPathComponent(nameOrPath + ".yaml")
-            guard FileManager.default.fileExists(atPath: url.path) else {
-                throw MarbleError(.preset, "unknown preset \"\(nameOrPath)\" (available: \(names().joined(separator: ", ")))")
-            }
+        let looksLikePath = isPath(nameOrPath)
+        let url = try file(of: nameOrPath)
+        guard looksLikePath || FileManager.default.fileExists(atPath: url.path) else {
+            throw MarbleError(.preset, "unknown preset \"\(nameOrPath)\" (available: \(names().joined(separator: ", ")))")
         }
         let data = try FileBounds.read(url.path, limit: FileBounds.presetBytes, what: "preset", kind: .preset)
         guard let text = String(data: data, encoding: .utf8) else {
@@ -65,5 +57,37 @@ public enum PresetLibrary {
         var preset = try Preset.parse(text, source: looksLikePath ? nameOrPath : "Samples/Presets/\(nameOrPath).yaml")
         preset.resolveMilkDropFiles(relativeTo: url.deletingLastPathComponent().path)
         return preset
+    }
+
+    /// Whether `nameOrPath` names a file (it has a `/` or ends in `.yaml`/`.yml`) rather than a bundled preset.
+    package static func isPath(_ nameOrPath: String) -> Bool {
+        nameOrPath.contains("/") || nameOrPath.hasSuffix(".yaml") || nameOrPath.hasSuffix(".yml")
+    }
+
+    /// The file a preset is read from: the path itself, or the bundled preset's file (which may not
+    /// exist when the name is unknown).
+    /// - Throws: `.preset` when a bundled name is asked for and the bundled folder is not found.
+    package static func file(of nameOrPath: String) throws(MarbleError) -> URL {
+        if isPath(nameOrPath) { return URL(fileURLWithPath: nameOrPath) }
+        guard let folder else {
+            throw MarbleError(.preset, "preset \"\(nameOrPath)\": the bundled presets folder (Samples/Presets, or share/marble/Presets in an install) was not found; set MARBLE_PRESETS")
+        }
+        return folder.appendingPathComponent(nameOrPath + ".yaml")
+    }
+
+    /// The presets a real-time session's keys cycle through: the bundled ones, after `preset` when it
+    /// is a file of the user's (which must load).
+    /// - Throws: `.preset` for a file that does not load, or a name that is not bundled.
+    package static func cycle(including preset: String?) throws(MarbleError) -> [String] {
+        let bundled = names()
+        guard let preset else { return bundled }
+        if isPath(preset) {
+            try load(preset).validate()
+            return [preset] + bundled
+        }
+        guard bundled.contains(preset) else {
+            throw MarbleError(.preset, "unknown preset \"\(preset)\" (available: \(bundled.joined(separator: ", ")))")
+        }
+        return bundled
     }
 }

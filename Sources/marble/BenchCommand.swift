@@ -23,6 +23,7 @@ struct BenchCommand: AsyncParsableCommand {
               marble bench --write-baseline   (after a deliberate change in cost)
               marble bench --engines          (audio analysis and Granite store throughput)
               marble bench --live             (live mode on the running PulseAudio: latency, pacing, beat lock)
+              marble bench --control          (OSC message or saved preset → the first frame that shows it)
             """)
 
     @Option(help: ArgumentHelp("Frame size WIDTHxHEIGHT (repeatable; default 1280x720 and 1920x1080).", valueName: "WxH"))
@@ -97,12 +98,16 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "With --live: also show the frames in a window, as `marble live --window` does, and report capture → shown (needs a display).")
     var window = false
 
+    @Flag(help: "Only the controls from outside: an OSC message on loopback, or a preset file saved, to the end of the first frame drawn with the change (p50/p99 over 30 sends each).")
+    var control = false
+
     @Option(name: .customLong("live-seconds"), help: ArgumentHelp("Length of each click track for --live.", valueName: "s"))
     var liveSeconds: Double = 20
 
     func run() async throws {
         try await runReportingErrors {
             if live { try runLive(); return }
+            if control { try runControl(); return }
             AllocationPreload.reexecIfNeeded()
             if runGuard || writeBaseline { try guardOrWriteBaseline(); return }
             if engines {
@@ -157,6 +162,26 @@ struct BenchCommand: AsyncParsableCommand {
         c.window = window
         let quiet = self.quiet
         let report = try LiveBench.run(c) { line in if !quiet { Console.writeErr("bench: \(line)\n") } }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            Console.print(String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self))
+        } else {
+            Console.print(report.summary)
+        }
+    }
+
+    func runControl() throws(MarbleError) {
+        var width = 1280, height = 720
+        if let first = size.first {
+            let s = try OptionParsing.size(first)
+            (width, height) = (s.width, s.height)
+        }
+        let rate = try OptionParsing.fps(fps)
+        let cores = try threads.first.map { t throws(MarbleError) in try Limits.check(t, in: Limits.threads, "--threads") }
+        let quiet = self.quiet
+        let report = try ControlBench.run(width: width, height: height, fps: rate, threads: cores ?? StripScheduler.availableCores,
+                                          rounds: 30) { line in if !quiet { Console.writeErr("bench: \(line)\n") } }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

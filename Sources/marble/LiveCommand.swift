@@ -22,6 +22,11 @@ struct LiveCommand: AsyncParsableCommand {
             stalls drops frames and reconnects by itself while the others go on. Without a terminal or \
             a window, -o is required.
 
+            The preset's file (--preset FILE.yaml, or a bundled one) reloads when it is saved, and on \
+            SIGUSR1; a save with an error keeps the last good look and shows the error. --osc PORT takes \
+            OSC messages over UDP: /marble/preset NAME, /marble/next, /marble/param LAYER NAME VALUE, \
+            /marble/sensitivity V, /marble/flash, /marble/milkdrop/next (see docs/CONTROL.md).
+
             Examples:
               marble live
               marble live --window
@@ -50,8 +55,11 @@ struct LiveCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Frames per second (1–240).", valueName: "rate"))
     var fps: String = "30"
 
-    @Option(help: ArgumentHelp("Start with this bundled preset (see `marble effects`).", valueName: "name"))
+    @Option(help: ArgumentHelp("Start with this bundled preset (see `marble effects`) or a preset .yaml file, which reloads when saved.", valueName: "name|file"))
     var preset: String?
+
+    @Option(help: ArgumentHelp("Listen for OSC control on this UDP port (127.0.0.1), or HOST:PORT (see docs/CONTROL.md).", valueName: "port"))
+    var osc: String?
 
     @OptionGroup(title: "MilkDrop presets")
     var milkdrop: MilkDropOptions
@@ -84,9 +92,11 @@ struct LiveCommand: AsyncParsableCommand {
                 return
             }
             let options = try makeOptions()
+            let presets = try PresetLibrary.cycle(including: options.preset)
             let session = try RealTimeSession(live: options)
             if !options.terminal && !quiet { LiveReports.reportChanges(of: session, verb: "capturing") }
-            let store = session.makeStore(availablePresets: PresetLibrary.names(),
+            LiveReports.reportControls(of: session, terminal: options.terminal)
+            let store = session.makeStore(availablePresets: presets,
                                           settings: PlayerSettings(preset: options.preset ?? PresetLibrary.defaultName))
             let outcome = try await LiveReports.runOnOwnThread(session, store)
             LiveReports.summarize(session, quiet: quiet)
@@ -117,6 +127,7 @@ struct LiveCommand: AsyncParsableCommand {
         o.fps = try OptionParsing.fps(fps)
         o.preset = preset
         o.scene = try milkdrop.scene(besides: preset)
+        o.osc = osc
         if let duration {
             o.duration = try OptionParsing.seconds(duration, "--duration")
         }

@@ -52,6 +52,19 @@ enum LiveReports {
         }
     }
 
+    /// Reports what a session's controls from outside do: where OSC is listened for, and a saved preset
+    /// that did not load (on stderr, unless the picture is drawn in the terminal stderr goes to: the
+    /// status line shows it there).
+    static func reportControls(of session: RealTimeSession, terminal: Bool) {
+        let quietTerminal = terminal && isatty(2) == 1
+        session.onRemoteListening = { port in
+            if !quietTerminal { Console.writeErr("marble: osc: listening on UDP port \(port)\n") }
+        }
+        session.onPresetError = { message in
+            if !quietTerminal { Console.writeErr("marble: \(message)\n") }
+        }
+    }
+
     /// The warnings, then the figures; with `quiet`, only the outputs lost during the run (a file that
     /// is missing must be named whatever the verbosity).
     static func summarize(_ session: RealTimeSession, quiet: Bool = false) {

@@ -24,6 +24,11 @@ struct PlayCommand: AsyncParsableCommand {
             outputs, and to the speakers only when --device names a sink: a visualizer channel stays \
             silent here.
 
+            The preset's file (--preset FILE.yaml, or a bundled one) reloads when it is saved, and on \
+            SIGUSR1; a save with an error keeps the last good look and shows the error. --osc PORT takes \
+            OSC messages over UDP: /marble/preset NAME, /marble/next, /marble/param LAYER NAME VALUE, \
+            /marble/sensitivity V, /marble/flash, /marble/milkdrop/next (see docs/CONTROL.md).
+
             Examples:
               marble play song.mp3
               marble play song.flac --device alsa_output.usb-headset --fps 60
@@ -59,8 +64,11 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Target frames per second in the terminal.", valueName: "rate"))
     var fps: String = "30"
 
-    @Option(help: ArgumentHelp("Start with this bundled preset (see `marble effects`); remembered.", valueName: "name"))
+    @Option(help: ArgumentHelp("Start with this bundled preset (see `marble effects`) or a preset .yaml file, which reloads when saved; remembered.", valueName: "name|file"))
     var preset: String?
+
+    @Option(help: ArgumentHelp("Listen for OSC control on this UDP port (127.0.0.1), or HOST:PORT (see docs/CONTROL.md).", valueName: "port"))
+    var osc: String?
 
     @OptionGroup(title: "MilkDrop presets")
     var milkdrop: MilkDropOptions
@@ -80,11 +88,9 @@ struct PlayCommand: AsyncParsableCommand {
             let file = songs.count == 1 ? try InputFile(songs[0]) : nil
             defer { withExtendedLifetime(file) {} }
             let options = try playOptions(file.map { [$0.path] } ?? songs)
-            let presets = PresetLibrary.names()
-            if let preset, !presets.contains(preset) {
-                throw MarbleError(.preset, "unknown preset \"\(preset)\" (available: \(presets.joined(separator: ", ")))")
-            }
+            let presets = try PresetLibrary.cycle(including: preset)
             let session = try RealTimeSession(play: options)
+            LiveReports.reportControls(of: session, terminal: options.terminal)
             let settings = PlayerSettingsStore.make()
             defer { settings.stop() }  // writes a pending save
             let player = session.makeStore(availablePresets: presets, settingsStore: settings, keepOpen: keepOpen)
@@ -114,6 +120,7 @@ struct PlayCommand: AsyncParsableCommand {
         options.noAudio = noAudio
         options.threads = threads
         options.keepOpen = keepOpen
+        options.osc = osc
         options.scene = try milkdrop.scene(besides: preset)
         options.terminal = isatty(0) == 1 && isatty(1) == 1
         options.window = outputs.window || outputs.fullscreen
@@ -136,14 +143,17 @@ struct PlayCommand: AsyncParsableCommand {
         }
         o.preset = preset
         o.scene = try milkdrop.scene(besides: preset)
+        o.osc = osc
         o.threads = threads
         o.encoderPreset = try OptionParsing.encoderPreset(encoderPreset)
         o.audioBitrate = audioBitrate
         o.terminal = isatty(0) == 1 && isatty(1) == 1
         o.idleAfter = .infinity  // a song's quiet passage is part of the show
+        let presets = try PresetLibrary.cycle(including: preset)
         let session = try RealTimeSession(live: o)
         if !o.terminal { LiveReports.reportChanges(of: session, verb: "playing") }
-        let store = session.makeStore(availablePresets: PresetLibrary.names(),
+        LiveReports.reportControls(of: session, terminal: o.terminal)
+        let store = session.makeStore(availablePresets: presets,
                                       settings: PlayerSettings(preset: o.preset ?? PresetLibrary.defaultName))
         let outcome = try await LiveReports.runOnOwnThread(session, store)
         LiveReports.summarize(session)

@@ -6,6 +6,7 @@
 #   FuzzShader   MilkDrop 2 shader text → ShaderCompiler → program invariants → one pixel on ShaderReference
 #   FuzzMilk     .milk files → parser → compiled equations → two frames, every one within the work budget
 #   FuzzPlaylist M3U playlists → bounded read → decoding → entries (play's path)
+#   FuzzOSC      UDP datagrams → OSC packets (bundles) → session events (--osc's path)
 # Usage: Tests/Fuzz/run.sh [SECONDS_PER_HARNESS (default 60)] [HARNESS...]
 # Builds into .build-fuzz (MARBLE_FUZZ=1 adds the harness targets to the package), seeds corpora in
 # .build-fuzz/corpus/NAME (generated: ffmpeg lavfi clips, the bundled presets, argument vectors), keeps
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(FuzzMedia FuzzPreset FuzzOptions FuzzShader FuzzMilk FuzzPlaylist)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(FuzzMedia FuzzPreset FuzzOptions FuzzShader FuzzMilk FuzzPlaylist FuzzOSC)
 scratch=.build-fuzz
 corpus=$scratch/corpus
 mkdir -p "$scratch/crashes"
@@ -128,6 +129,35 @@ seed_playlist() {
     printf '#EXTM3U\n#only comments\n' > "$dir/comments.m3u"
 }
 
+# OSC datagrams as controllers send them (each Marble address with its arguments, a bundle, nested
+# bundles) and broken ones (a blob whose size runs past the end, a string without its NUL).
+seed_osc() {
+    local dir=$corpus/FuzzOSC
+    mkdir -p "$dir"
+    [ -n "$(ls -A "$dir" 2>/dev/null)" ] && return
+    python3 - "$dir" <<'PY'
+import struct, sys
+def pad(b): return b + b'\0' * (4 - len(b) % 4)
+def msg(address, *args):
+    tags, data = ',', b''
+    for a in args:
+        if isinstance(a, int): tags, data = tags + 'i', data + struct.pack('>i', a)
+        elif isinstance(a, float): tags, data = tags + 'f', data + struct.pack('>f', a)
+        else: tags, data = tags + 's', data + pad(a.encode())
+    return pad(address.encode()) + pad(tags.encode()) + data
+def bundle(*elements): return b'#bundle\0' + bytes(8) + b''.join(struct.pack('>i', len(e)) + e for e in elements)
+seeds = {
+    'preset': msg('/marble/preset', 'tunnel'), 'next': msg('/marble/next'), 'flash': msg('/marble/flash'),
+    'param': msg('/marble/param', 1, 'gap', 0.5), 'param-name': msg('/marble/param', 'gradient', 'from', '#ff0000'),
+    'sensitivity': msg('/marble/sensitivity', 1.5), 'milkdrop': msg('/marble/milkdrop/next'),
+    'bundle': bundle(msg('/marble/flash'), bundle(msg('/marble/next'), msg('/marble/sensitivity', 2))),
+    'blob-past-end': pad(b'/a') + pad(b',b') + struct.pack('>i', 1 << 30),
+    'no-nul': b'/marble/preset',
+}
+for name, data in seeds.items(): open(f'{sys.argv[1]}/{name}.osc', 'wb').write(data)
+PY
+}
+
 # lld, because gold crashes ("internal error in format_file_lineno") linking the sanitized objects.
 echo "== building ${harnesses[*]} (MARBLE_FUZZ=1, -sanitize=fuzzer,address, $scratch)"
 for name in "${harnesses[@]}"; do
@@ -147,6 +177,7 @@ for name in "${harnesses[@]}"; do
         FuzzShader) seed_shader; extra=(-max_len=16384 -timeout=10 -dict=Tests/Fuzz/shader.dict) ;;
         FuzzMilk) seed_milk; extra=(-max_len=65536 -timeout=10 -dict=Tests/Fuzz/milk.dict) ;;
         FuzzPlaylist) seed_playlist; extra=(-max_len=262144 -timeout=10) ;;
+        FuzzOSC) seed_osc; extra=(-max_len=65507 -timeout=5) ;;
         *) echo "unknown harness $name"; exit 2 ;;
     esac
     echo "== $name for ${seconds}s"

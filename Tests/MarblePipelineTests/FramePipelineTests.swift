@@ -268,8 +268,8 @@ import Testing
     func rendererFollowsSelectionAndSize() throws {
         let wanted = Mutex("spectrum"), size = Mutex((width: 32, height: 16))
         let renderer = try FrameRenderer(scene: try PresetLibrary.load("spectrum"), width: 32, height: 16, fps: Rational(30),
-                                         threads: 1, selection: { wanted.withLock { $0 } }, selected: "spectrum",
-                                         sizing: { size.withLock { $0 } })
+                                         threads: 1, choose: { SceneChoice(preset: wanted.withLock { $0 }) },
+                                         chosen: SceneChoice(preset: "spectrum"), sizing: { size.withLock { $0 } })
         let slot = try FrameSlot(width: 32, height: 16, features: AudioFeatures(), hasPicture: false, needs: .rgba)
         try renderer.render(slot)
         #expect(renderer.compositor.layerNames == (try PresetLibrary.load("spectrum")).layers.map(\.shader))

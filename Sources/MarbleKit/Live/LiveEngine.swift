@@ -64,7 +64,7 @@ final class LiveEngine: SessionEngine {
             status.frameShown()
             status.update {
                 $0.connection = state.heard
-                $0.preset = fixedName ?? state.preset ?? "-"
+                $0.preset = state.presetLabel(fixed: fixedName)
                 $0.sensitivity = state.sensitivity
                 $0.idle = source.isIdle
                 $0.streams = LiveStatus.streamSummary(streams)

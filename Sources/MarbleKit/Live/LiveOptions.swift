@@ -59,6 +59,8 @@ public struct LiveOptions: Sendable {
     public var duration: Double?
     /// Threads the renderer draws row bands on (default: one per core; at most 4 per core).
     public var threads = StripScheduler.availableCores
+    /// Where to listen for OSC control (`PORT`, on 127.0.0.1, or `HOST:PORT`), or nil: `--osc`.
+    public var osc: String?
     /// Draw in the terminal (the command line sets it when standard output is one).
     public var terminal = true
     /// Constant rate factor of recordings, 0…63 (lower is better and bigger). With a stream among the outputs the H.264 encoding (shared by the stream and the H.264 recordings) follows `bitrate` instead.

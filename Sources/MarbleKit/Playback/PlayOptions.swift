@@ -17,6 +17,8 @@ public struct PlayOptions: Sendable {
     public var fps = Rational(30)
     /// Render threads.
     public var threads = StripScheduler.availableCores
+    /// Where to listen for OSC control (`PORT`, on 127.0.0.1, or `HOST:PORT`), or nil: `--osc`.
+    public var osc: String?
     /// A scene made in code (`--milkdrop`'s); when set, drawn instead of the chosen preset, and the
     /// preset keys do not switch it.
     public var scene: Preset?

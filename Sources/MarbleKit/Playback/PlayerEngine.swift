@@ -96,7 +96,7 @@ final class PlayerEngine: SessionEngine {
             let shown = controls.isCurrent(reading) ? pump.clock.position(of: reading) : state.position
             status.update(StatusLine.Content(
                 status: state.status, title: titled ? state.title ?? "" : "", second: Int(shown),
-                duration: Int(state.duration.rounded()), preset: fixedName ?? state.preset ?? "-",
+                duration: Int(state.duration.rounded()), preset: state.presetLabel(fixed: fixedName),
                 sensitivity: state.sensitivity, fpsTenths: status.fpsTenths, dropped: status.dropped))
             return status.bytes
         }, progressInterval: 0.25, progress: { s in

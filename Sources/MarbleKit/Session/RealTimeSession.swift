@@ -1,6 +1,7 @@
 import Foundation
 import Granite
 import Synchronization
+import MarbleControl
 import MarbleCore
 import MarbleMedia
 import MarblePipeline
@@ -54,6 +55,13 @@ public final class RealTimeSession {
     public var onConnectionChange: (@Sendable (SessionComponent.Connection) -> Void)?
     /// Called (on the store's notification thread) when a song starts, with its title.
     public var onSongChange: (@Sendable (String) -> Void)?
+    /// Called (on the watcher's or the signal's thread) when a saved preset does not load: the last good
+    /// look stays, and the message names the file and line (the status line shows it too).
+    public var onPresetError: (@Sendable (String) -> Void)?
+    /// Called once the OSC listener is bound (`--osc`), with its UDP port.
+    public var onRemoteListening: (@Sendable (UInt16) -> Void)?
+    /// Where OSC messages are listened for (`--osc`), or nil.
+    private let osc: OSCListener.Address?
 
     /// `marble play` without outputs: the songs through the speakers (or silently), with a transport.
     /// Opens the first song and the sound device.
@@ -68,6 +76,7 @@ public final class RealTimeSession {
         try options.validate()
         plan = .play(options)
         (fps, threads, scene) = (options.fps, options.threads, options.scene)
+        osc = try options.osc.map { text throws(MarbleError) in try OSCListener.Address(parsing: text) }
         engine = try PlayerEngine(options: options, pacer: pacer)
     }
 
@@ -81,12 +90,13 @@ public final class RealTimeSession {
     /// The same with songs played on `pacer`'s clock (a test clock in tests).
     package init(live options: LiveOptions, pacer: RealTimePacer) throws(MarbleError) {
         try options.validate()
-        if let preset = options.preset, !PresetLibrary.names().contains(preset) {
+        if let preset = options.preset, !PresetLibrary.isPath(preset), !PresetLibrary.names().contains(preset) {
             let available = PresetLibrary.names().joined(separator: ", ")
             throw MarbleError(.preset, "unknown preset \"\(preset)\" (available: \(available))")
         }
         plan = .live(options)
         (fps, threads, scene) = (options.fps, options.threads, options.scene)
+        osc = try options.osc.map { text throws(MarbleError) in try OSCListener.Address(parsing: text) }
         engine = try LiveEngine(options: options, plan: plan, pacer: pacer)
     }
 
@@ -113,11 +123,22 @@ public final class RealTimeSession {
     ///   for a capture), `.device` when neither a terminal nor a display can show the picture, and any
     ///   error of the frame path or its sinks.
     public func run(_ store: SessionComponent) throws(MarbleError) -> SessionOutcome {
-        let signals = TerminalSignals()
+        let reload = try PresetReload(presets: scene == nil ? store.availablePresets : [], store: store,
+                                      report: { [onPresetError] in onPresetError?($0) })
+        let remote = try osc.map { address throws(MarbleError) in
+            try SessionRemote(address: address, presets: store.availablePresets, fixedScene: scene)
+        }
+        if let remote { onRemoteListening?(remote.port) }
+        let signals = TerminalSignals(reload: { reload.reloadCurrent() })
         engine.report(to: store)
+        reload.start()
+        remote?.start(store)
         defer {
+            remote?.stop()
+            reload.stop()
             store.stop()  // ends the session as interrupted if nothing else did: disconnects the input
             engine.stop()
+            if let line = remote?.summary { warnings.append(line) }
         }
         try startInput(store, signals: signals)
         if let outcome = store.snapshot.outcome { return outcome }
@@ -143,11 +164,11 @@ public final class RealTimeSession {
     /// engine started at the frame path's time 0.
     private func draw(_ store: SessionComponent, screens: SessionScreens, signals: TerminalSignals,
                       onKey: @escaping @Sendable (Key) -> Void) throws(MarbleError) -> Bool {
-        let presets = PresetLibrary.names(), preset = store.snapshot.preset ?? PresetLibrary.defaultName
-        let starting = try StartingScene(fixed: scene, chosen: preset, current: { store.snapshot.preset })
+        let presets = PresetLibrary.names()
+        let starting = try StartingScene(fixed: scene, current: { store.snapshot.sceneChoice })
         let size = screens.size
         let path = try engine.framePath(store: store, size: size, starting: starting, presets: presets)
-        let renderer = try screens.renderer(starting, preset: preset, size: size, fps: fps, threads: threads)
+        let renderer = try screens.renderer(starting, size: size, fps: fps, threads: threads)
         defer { sceneWarnings = renderer.warnings }
         let terminal = screens.terminalSink(status: path.status)
         let cancel = CancellationFlag()

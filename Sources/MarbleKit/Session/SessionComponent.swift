@@ -22,6 +22,8 @@ public struct SessionComponent: GraniteComponent {
     public let store: GraniteStore<Center>
     /// Keeps the settings store in step with the session (see `init(input:availablePresets:settingsStore:…)`).
     private let settingsSync: GraniteSubscription?
+    /// The preset names (or files) the keys cycle through, in order.
+    public let availablePresets: [String]
 
     /// A session that starts from `settings` and does not record later changes.
     ///
@@ -35,6 +37,7 @@ public struct SessionComponent: GraniteComponent {
     ///   - clock: the clock effects sleep on; pass a `GraniteTestClock` in tests.
     public init(input: SessionInput, availablePresets: [String], settings: PlayerSettings = PlayerSettings(),
                 keepOpen: Bool = false, client: SessionClient, clock: any GraniteClock = GraniteSystemClock()) {
+        self.availablePresets = availablePresets
         store = GraniteStore(
             center: Center(availablePresets: availablePresets, client: client),
             initialState: Self.initialState(input: input, availablePresets: availablePresets, settings: settings,
@@ -48,6 +51,7 @@ public struct SessionComponent: GraniteComponent {
     /// which arrive one at a time in commit order, so the last choice is the one saved.
     public init(input: SessionInput, availablePresets: [String], settingsStore: GraniteStore<PlayerSettingsCenter>,
                 keepOpen: Bool = false, client: SessionClient, clock: any GraniteClock = GraniteSystemClock()) {
+        self.availablePresets = availablePresets
         store = GraniteStore(
             center: Center(availablePresets: availablePresets, client: client),
             initialState: Self.initialState(input: input, availablePresets: availablePresets,

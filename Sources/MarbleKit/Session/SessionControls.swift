@@ -1,5 +1,6 @@
 import Granite
 import MarblePipeline
+import MarbleRender
 
 /// What the user changes in any real-time session (`marble play`, `marble live`), whatever it plays:
 /// the look and the way out. One event type, one key map and one reducer (``SessionControlsReducer``),
@@ -16,6 +17,18 @@ public enum ControlEvent: Equatable, Sendable {
     case sensitivityRaised
     /// Sensitivity ÷ ``Sensitivity/step``, clamped to ``Sensitivity/range``.
     case sensitivityLowered
+    /// The sensitivity set to a value (OSC `/marble/sensitivity`), clamped to ``Sensitivity/range``.
+    case sensitivitySet(Float)
+    /// A parameter of a layer of the current preset set while playing (OSC `/marble/param`), checked
+    /// against the preset before it is sent.
+    case parameterSet(ParameterChange)
+    /// A flash over the picture (OSC `/marble/flash`).
+    case flashRequested
+    /// The MilkDrop playlist moves to its next preset (OSC `/marble/milkdrop/next`).
+    case milkdropNextRequested
+    /// The file of preset `name` was saved (or SIGUSR1 asked for a reload): it loads (`error` nil) and
+    /// is drawn again if it is the current preset, or it does not and the last good look stays.
+    case presetFileSaved(name: String, error: String?)
     /// The user pressed q.
     case quitRequested
     /// Ctrl-C or a termination signal.
@@ -49,6 +62,8 @@ public protocol SessionControlState: GraniteState {
     var preset: String? { get set }
     /// Within ``Sensitivity/range``.
     var sensitivity: Float { get set }
+    /// What changed in the look while playing (parameters, the preset's file, cues).
+    var look: LookChanges { get set }
     /// Records that the user ended the session; a session that already ended keeps its first outcome.
     mutating func end(by reason: SessionEnd)
 }
@@ -66,15 +81,22 @@ where Center.State: SessionControlState {
 
     /// Applies one control event.
     public func reduce(state: inout Center.State, payload event: ControlEvent) -> GraniteEffect<Center.Event> {
+        let preset = state.preset
         switch event {
         case .nextPresetRequested: state.preset = PresetCycle.step(from: state.preset, by: 1, in: presets)
         case .previousPresetRequested: state.preset = PresetCycle.step(from: state.preset, by: -1, in: presets)
         case .presetSelected(let name): if presets.contains(name) { state.preset = name }
         case .sensitivityRaised: state.sensitivity = Sensitivity.raised(state.sensitivity)
         case .sensitivityLowered: state.sensitivity = Sensitivity.lowered(state.sensitivity)
+        case .sensitivitySet(let value): state.sensitivity = Sensitivity.clamped(value)
+        case .parameterSet(let change): state.look.set(change)
+        case .flashRequested: state.look.flash()
+        case .milkdropNextRequested: state.look.skip()
+        case .presetFileSaved(let name, let error): if name == state.preset { state.look.fileSaved(error: error) }
         case .quitRequested: state.end(by: .quit)
         case .interrupted: state.end(by: .interrupted)
         }
+        if state.preset != preset { state.look.presetChanged() }
         return .none
     }
 }

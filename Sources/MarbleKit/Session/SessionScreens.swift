@@ -37,12 +37,12 @@ final class SessionScreens {
     /// The picture's size to start with: what it follows now, else the plan's.
     var size: (width: Int, height: Int) { sizing?() ?? (plan.width, plan.height) }
 
-    /// The renderer of `starting` (the preset `preset` chosen first) at `size` (the screens' now), then
-    /// following what the plan's sizing follows.
-    func renderer(_ starting: StartingScene, preset: String, size: (width: Int, height: Int), fps: Rational,
+    /// The renderer of `starting` at `size` (the screens' now), then following what the plan's sizing
+    /// follows.
+    func renderer(_ starting: StartingScene, size: (width: Int, height: Int), fps: Rational,
                   threads: Int) throws(MarbleError) -> FrameRenderer {
-        try FrameRenderer(scene: starting.scene, width: size.width, height: size.height, fps: fps,
-                                 threads: threads, selection: starting.selection, selected: preset, sizing: sizing)
+        try FrameRenderer(scene: starting.scene, width: size.width, height: size.height, fps: fps, threads: threads,
+                          choose: starting.choose, chosen: starting.chosen, sizing: sizing)
     }
 
     /// The terminal's sink, drawing the picture and the status line `status` makes, or nil without a terminal.

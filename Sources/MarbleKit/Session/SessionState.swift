@@ -1,5 +1,6 @@
 import Foundation
 import Granite
+import MarblePipeline
 
 extension SessionComponent {
     /// A real-time session's control state: the look and the end every session shares, then its input's
@@ -16,6 +17,8 @@ extension SessionComponent {
         public var sensitivity: Float
         /// Set once the session ends, with why; the first outcome stays.
         public var outcome: SessionOutcome?
+        /// What changed in the look while playing: parameters (OSC), the preset's file saved, cues.
+        public var look = LookChanges()
 
         // MARK: The songs' transport (a file, a playlist)
 
@@ -87,6 +90,17 @@ extension SessionComponent {
 
         /// The settings part of the state (what ``PlayerSettings`` persists).
         public var settings: PlayerSettings { PlayerSettings(preset: preset, sensitivity: sensitivity) }
+
+        /// What the status line calls the look: `fixed` (a scene of the caller's own) or the preset, and
+        /// the error of its file's last save while that keeps the last good look.
+        package func presetLabel(fixed: String?) -> String {
+            let name = fixed ?? preset ?? "-"
+            guard let error = look.fileError else { return name }
+            return name + " [not reloaded: " + error + "]"
+        }
+
+        /// What the renderer draws now (read once per frame).
+        package var sceneChoice: SceneChoice { look.choice(preset: preset) }
 
         /// What the status row names: the song playing, else the capture's connection.
         public var heard: String { title ?? connection.summary }

@@ -4,8 +4,8 @@ import MarbleCore
 
 /// Signals a real-time session must handle: the ``StopSignals`` (the set `render` stops on: SIGINT,
 /// SIGTERM, SIGHUP, SIGQUIT, SIGUSR1/2, SIGALRM, SIGPIPE) raise ``stopRequested`` (the frame loop then
-/// finishes the recordings, restores the terminal and exits), SIGWINCH raises the flag
-/// ``takeResized()`` reads.
+/// finishes the recordings, restores the terminal and exits), except SIGUSR1 when a reload is given
+/// (it reloads the preset instead); SIGWINCH raises the flag ``takeResized()`` reads.
 ///
 /// The handlers only set atomic flags (on the signal thread, or a dispatch queue for SIGWINCH); the frame loop polls them.
 /// While an instance is alive the default actions of those signals are ignored.
@@ -24,10 +24,14 @@ package final class TerminalSignals: Sendable {
     private nonisolated(unsafe) let resizeSource: any DispatchSourceSignal
     private let stopWatch: StopSignals.Watch
 
-    /// Installs the handlers; they stay until this value goes away, and the signals' default actions are restored then.
-    package init() {
+    /// Installs the handlers; they stay until this value goes away, and the signals' default actions are
+    /// restored then. With `reload`, SIGUSR1 calls it (on the signal thread) instead of stopping: a
+    /// session reloads its preset on it.
+    package init(reload: (@Sendable () -> Void)? = nil) {
         let stop = self.stop, resize = self.resize
-        stopWatch = StopSignals.watch { _ in stop.raise() }
+        stopWatch = StopSignals.watch { number in
+            if number == SIGUSR1, let reload { reload() } else { stop.raise() }
+        }
         signal(SIGWINCH, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
         source.setEventHandler { resize.raise() }

@@ -61,6 +61,8 @@ package final class MilkPlaylist {
     private var shownSince = 0.0, blendStart = 0.0
     private var width = 0, height = 0, scale: Float = 1, compositeAtScale = false
     private var loads = 0
+    /// Set by ``skipToNext()``: the next ``update(time:isBeat:bass:)`` cuts to the next preset.
+    private var skipRequested = false
     /// Files whose code ran out of its work budget: never loaded again.
     private var overBudget: Set<String> = []
     /// Where the presets' shaders find their disk textures (shared: a texture loads once).
@@ -109,6 +111,14 @@ package final class MilkPlaylist {
     /// Decides this frame's switch: call once per frame before preparing the presets.
     package func update(time: Double, isBeat: Bool, bass: Float) {
         skipOverBudget(time: time)
+        if skipRequested {
+            skipRequested = false
+            if paths.count > 1, let next = loadNext() {
+                active = next; incoming = nil; transition = .none
+                shownSince = time; switches += 1; cuts += 1
+                return
+            }
+        }
         if case .blending = transition, let next = incoming {
             let t = options.blendSeconds > 0 ? (time - blendStart) / options.blendSeconds : 1
             if t >= 1 || time < blendStart {
@@ -136,6 +146,10 @@ package final class MilkPlaylist {
             }
         }
     }
+
+    /// Asks for a cut to the next preset at the next frame (a performer's "next"), whatever the
+    /// switching rules say; a blend in progress ends with it. Nothing happens with a single preset.
+    package func skipToNext() { skipRequested = true }
 
     /// Drops a preset whose code ran out of its work budget on the last frame: a blend in with it is
     /// called off; the one on screen is cut to the next preset that loads (kept when none does).

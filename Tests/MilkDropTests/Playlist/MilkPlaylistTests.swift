@@ -45,6 +45,41 @@ struct MilkPlaylistTests {
         #expect(list.switches == 1 && list.cuts == 0)
     }
 
+    @Test("asked to skip (OSC /marble/milkdrop/next): a cut to the next preset at the next frame, mid-blend too")
+    func skip() throws {
+        let (root, paths) = try folder(3)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let list = try MilkPlaylist(paths: paths, options: options(switch: 10, blend: 2))
+        list.configure(width: 32, height: 18, scale: 1)
+        let first = list.active.preset.name
+        list.update(time: 1, isBeat: false, bass: 1)
+        #expect(list.active.preset.name == first)
+        list.skipToNext()
+        #expect(list.active.preset.name == first, "not before the next frame")
+        list.update(time: 1.1, isBeat: false, bass: 1)
+        let second = list.active.preset.name
+        #expect(second != first && list.cuts == 1 && list.transition == .none)
+        list.update(time: 13.2, isBeat: false, bass: 1)      // 2 s past the switch time, no beat: a blend starts
+        #expect(list.transition == .blending(0))
+        list.skipToNext()
+        list.update(time: 13.3, isBeat: false, bass: 1)
+        #expect(list.transition == .none && list.incoming == nil && list.active.preset.name != second && list.cuts == 2)
+        // The timer starts again from the skip: no switch before 10 s more.
+        list.update(time: 21, isBeat: false, bass: 1)
+        #expect(list.transition == .none && list.switches == 3)
+    }
+
+    @Test("a skip with a single preset changes nothing")
+    func skipAlone() throws {
+        let (root, paths) = try folder(1)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let list = try MilkPlaylist(paths: [paths[0]], options: options(switch: 10))
+        list.configure(width: 32, height: 18, scale: 1)
+        list.skipToNext()
+        list.update(time: 0.5, isBeat: false, bass: 1)
+        #expect(list.switches == 0 && list.cuts == 0)
+    }
+
     @Test("a strong beat at the switch time cuts at once; a very strong one may cut after half the time")
     func hardCuts() throws {
         let (root, paths) = try folder(3)
