@@ -15,6 +15,8 @@ package final class FrameRenderer: @unchecked Sendable {
     private(set) var width: Int, height: Int
     let fps: Rational
     let threads: Int
+    /// Frames start from transparent black (see ``Compositor``): for outputs that keep alpha.
+    let transparent: Bool
     private(set) var compositor: Compositor
     /// Returns the preset to draw with now (a name or a path), or nil to keep the current scene.
     private let selection: (@Sendable () -> String?)?
@@ -47,20 +49,23 @@ package final class FrameRenderer: @unchecked Sendable {
     ///   - selection: for live sessions, the preset chosen now; read once per frame.
     ///   - sizing: for sessions drawn only as pictures, the size to draw at now; read once per frame.
     ///   - song: what is known about the song drawn (nil for a live session).
+    ///   - transparent: draw on transparent black instead of opaque black (an output with alpha).
     package init(scene: Preset, width: Int, height: Int, fps: Rational, threads: Int, song: SongInfo? = nil,
+         transparent: Bool = false,
          selection: (@Sendable () -> String?)? = nil, selected: String? = nil,
          sizing: (@Sendable () -> (width: Int, height: Int))? = nil) throws(MarbleError) {
         self.width = width
         self.height = height
         self.fps = fps
         self.threads = threads
+        self.transparent = transparent
         self.selection = selection
         self.selected = selected
         self.sizing = sizing
         self.scene = scene
         self.song = song
         MilkTextureLoader.installed
-        compositor = try Compositor(preset: scene, width: width, height: height, threads: threads)
+        compositor = try Compositor(preset: scene, width: width, height: height, threads: threads, transparent: transparent)
         layerNames = compositor.layerNames
         layerMilliseconds = [Double](repeating: 0, count: layerNames.count)
     }
@@ -78,7 +83,7 @@ package final class FrameRenderer: @unchecked Sendable {
             scene = try PresetLibrary.load(wanted)
             try scene.validate()
             replacedWarnings += compositor.warnings
-            compositor = try Compositor(preset: scene, width: width, height: height, threads: threads)
+            compositor = try Compositor(preset: scene, width: width, height: height, threads: threads, transparent: transparent)
             selected = wanted
             onFirstScene = false
         }
@@ -88,7 +93,7 @@ package final class FrameRenderer: @unchecked Sendable {
                 width = size.width
                 height = size.height
                 replacedWarnings += compositor.warnings
-                compositor = try Compositor(preset: scene, width: width, height: height, threads: threads)
+                compositor = try Compositor(preset: scene, width: width, height: height, threads: threads, transparent: transparent)
                 onFirstScene = false
             }
             if let canvas = slot.canvas, canvas.width != width || canvas.height != height {
