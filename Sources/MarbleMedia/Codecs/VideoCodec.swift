@@ -34,9 +34,6 @@ public enum VideoCodec: String, Sendable, CaseIterable {
         }
     }
 
-    /// Whether this codec can carry alpha at all.
-    public var canHoldAlpha: Bool { self != .h264 }
-
     /// Whether the encoder always writes alpha (no opaque form).
     public var alwaysHasAlpha: Bool { self == .prores || self == .qtrle }
 
