@@ -30,7 +30,7 @@ struct RenderCommand: AsyncParsableCommand {
     @Argument(help: "The media file to visualize.")
     var input: String
 
-    @Option(name: [.short, .long], help: "Output file: .mp4, .mkv, .mov, .webm or .png.")
+    @Option(name: [.short, .long], help: "Output file: .mp4, .mkv, .mov, .webm, .png, or a PNG sequence like frames/%06d.png.")
     var output: String
 
     @Option(help: ArgumentHelp("Frame size WIDTHxHEIGHT (even numbers).", valueName: "WxH"))

@@ -6,7 +6,8 @@ import MarbleRender
 public struct RenderOptions: Sendable {
     /// The media file to render: any file FFmpeg reads with an audio stream, or `-` for standard input.
     public var input: String
-    /// The file to write; its extension picks the format: `.mp4`, `.mov`, `.mkv`, `.webm` or `.png` (one frame).
+    /// The file to write; its extension picks the format: `.mp4`, `.mov`, `.mkv`, `.webm`, `.png` (one frame), or a
+    /// PNG sequence (`frames/%06d.png`: every frame, with alpha).
     public var output: String
     /// Output width in pixels: even, 16…7680.
     public var width = 1280

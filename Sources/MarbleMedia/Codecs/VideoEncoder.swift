@@ -82,29 +82,8 @@ package final class VideoEncoder {
         ctx.pointee.flags |= AV_CODEC_FLAG_BITEXACT
         if s.globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
 
-        var options: OpaquePointer? = nil
+        var options = Self.options(chosen, s)
         defer { av_dict_free(&options) }
-        if chosen == .prores {
-            // prores_ks: the 4444 profile keeps alpha (16 bits of it by default); quality is the profile's.
-            av_dict_set(&options, "profile", "4444", 0)
-            av_dict_set(&options, "vendor", "apl0", 0)
-        } else if chosen == .qtrle {
-            // Lossless run-length coding: no quality settings.
-        } else if chosen == .vp9 {
-            if s.bitrate == nil {
-                av_dict_set(&options, "crf", "\(s.crf)", 0)
-                av_dict_set(&options, "b", "0", 0)
-            }
-            av_dict_set(&options, "deadline", s.preset.vp9CpuUsed >= 5 ? "realtime" : "good", 0)
-            av_dict_set(&options, "cpu-used", "\(s.preset.vp9CpuUsed)", 0)
-            av_dict_set(&options, "row-mt", "1", 0)
-        } else {
-            av_dict_set(&options, "preset", s.preset.rawValue, 0)
-            if s.bitrate == nil { av_dict_set(&options, "crf", "\(s.crf)", 0) }
-            if s.zeroLatency { av_dict_set(&options, "tune", "zerolatency", 0) }
-            // A keyframe asked for (a stream that reconnected) is an IDR frame a decoder can start at.
-            av_dict_set(&options, "forced-idr", "1", 0)
-        }
         let opened = avcodec_open2(ctx, codec, &options)
         if opened < 0 {
             var c: UnsafeMutablePointer<AVCodecContext>? = ctx
@@ -112,6 +91,34 @@ package final class VideoEncoder {
             throw MarbleError(.output, "cannot open the \(name) encoder: \(ffErrorString(opened))")
         }
         packet = try Packet()
+    }
+
+    /// The encoder's private options (an `AVDictionary` the caller frees) for `codec` with settings `s`.
+    private static func options(_ codec: VideoCodec, _ s: Settings) -> OpaquePointer? {
+        var options: OpaquePointer? = nil
+        switch codec {
+        case .prores:
+            // prores_ks: the 4444 profile keeps alpha (16 bits of it by default); quality is the profile's.
+            av_dict_set(&options, "profile", "4444", 0)
+            av_dict_set(&options, "vendor", "apl0", 0)
+        case .qtrle:
+            break   // lossless run-length coding: no quality settings
+        case .vp9:
+            if s.bitrate == nil {
+                av_dict_set(&options, "crf", "\(s.crf)", 0)
+                av_dict_set(&options, "b", "0", 0)
+            }
+            av_dict_set(&options, "deadline", s.preset.vp9CpuUsed >= 5 ? "realtime" : "good", 0)
+            av_dict_set(&options, "cpu-used", "\(s.preset.vp9CpuUsed)", 0)
+            av_dict_set(&options, "row-mt", "1", 0)
+        case .h264:
+            av_dict_set(&options, "preset", s.preset.rawValue, 0)
+            if s.bitrate == nil { av_dict_set(&options, "crf", "\(s.crf)", 0) }
+            if s.zeroLatency { av_dict_set(&options, "tune", "zerolatency", 0) }
+            // A keyframe asked for (a stream that reconnected) is an IDR frame a decoder can start at.
+            av_dict_set(&options, "forced-idr", "1", 0)
+        }
+        return options
     }
 
     deinit {
