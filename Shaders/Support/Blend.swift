@@ -33,6 +33,26 @@ package enum Blend {
         }
     }
 
+    /// The layer's picture in place of the canvas's, mixed by `opacity`: d + (s − d)·opacity on all four
+    /// channels (each term rounded). For a filter on a transparent canvas: its picture is made from the
+    /// canvas, so putting it over the canvas would count the canvas's coverage twice. (On an opaque
+    /// canvas, source-over of an opaque filter picture is this same mix, so opaque renders keep
+    /// ``composite(layer:onto:rows:mode:opacity:)``.) Safe to call concurrently on disjoint row ranges.
+    package static func mix(layer: TextureView, onto canvas: TextureView, rows: Range<Int>, opacity: Float) {
+        let width = min(layer.width, canvas.width)
+        let rowRange = rows.clamped(to: 0..<min(layer.height, canvas.height))
+        let op = UInt32(byte(opacity))
+        guard op > 0, width > 0, !rowRange.isEmpty else { return }
+        for y in rowRange {
+            let src = layer.row32(y), dst = canvas.row32(y)
+            if op == 255 {
+                dst.update(from: src, count: width)
+            } else {
+                for x in 0..<width { dst[x] = scale255(src[x], op) &+ scale255(dst[x], 255 &- op) }
+            }
+        }
+    }
+
     /// One premultiplied pixel onto another, for generators that draw onto the canvas themselves
     /// (`drawsOnCanvas`). `opacity` is 0…255. A transparent source leaves the destination unchanged.
     @inline(__always)

@@ -17,6 +17,8 @@ package final class FrameRenderer: @unchecked Sendable {
     private(set) var width: Int, height: Int
     let fps: Rational
     let threads: Int
+    /// Frames start from transparent black (see ``Compositor``): for outputs that keep alpha.
+    let transparent: Bool
     private(set) var compositor: Compositor
     /// Returns what to draw now (a live session's choice), read once per frame; nil for a fixed scene.
     private let choose: (@Sendable () -> SceneChoice)?
@@ -56,20 +58,23 @@ package final class FrameRenderer: @unchecked Sendable {
     ///   - choose: for live sessions, what to draw now; read once per frame.
     ///   - sizing: for sessions drawn only as pictures, the size to draw at now; read once per frame.
     ///   - song: what is known about the song drawn (nil for a live session).
+    ///   - transparent: draw on transparent black instead of opaque black (an output with alpha).
     package init(scene: Preset, width: Int, height: Int, fps: Rational, threads: Int, song: SongInfo? = nil,
+         transparent: Bool = false,
          choose: (@Sendable () -> SceneChoice)? = nil, chosen: SceneChoice? = nil,
          sizing: (@Sendable () -> (width: Int, height: Int))? = nil) throws(MarbleError) {
         self.width = width
         self.height = height
         self.fps = fps
         self.threads = threads
+        self.transparent = transparent
         self.choose = choose
         self.chosen = chosen
         self.sizing = sizing
         base = scene
         self.song = song
         MilkTextureLoader.installed
-        compositor = try Compositor(preset: scene, width: width, height: height, threads: threads)
+        compositor = try Compositor(preset: scene, width: width, height: height, threads: threads, transparent: transparent)
         layerNames = compositor.layerNames
         layerMilliseconds = [Double](repeating: 0, count: layerNames.count)
     }
@@ -90,7 +95,8 @@ package final class FrameRenderer: @unchecked Sendable {
                 width = size.width
                 height = size.height
                 replacedWarnings += compositor.warnings
-                compositor = try Compositor(preset: drawn, width: width, height: height, threads: threads)
+                compositor = try Compositor(preset: drawn, width: width, height: height, threads: threads,
+                                            transparent: transparent)
                 onFirstScene = false
             }
             if let canvas = slot.canvas, canvas.width != width || canvas.height != height {
@@ -152,7 +158,8 @@ package final class FrameRenderer: @unchecked Sendable {
 
     /// A new compositor for ``drawn`` at the current size; on failure the current one stays.
     private func rebuild() {
-        guard let next = try? Compositor(preset: drawn, width: width, height: height, threads: threads) else { return }
+        guard let next = try? Compositor(preset: drawn, width: width, height: height, threads: threads,
+                                         transparent: transparent) else { return }
         replacedWarnings += compositor.warnings
         compositor = next
         onFirstScene = false

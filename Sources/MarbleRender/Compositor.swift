@@ -36,8 +36,11 @@ package final class Compositor {
         let isFilter: Bool
         /// The shader writes every pixel of its rows, opaque (a background).
         let isOpaque: Bool
+        /// A filter drawn normally on a transparent canvas: its picture replaces the canvas (mixed by
+        /// opacity) instead of going over it (see `Blend.mix`).
+        let replacesCanvas: Bool
 
-        init(spec: LayerSpec, isFirst: Bool, width: Int, height: Int) throws(MarbleError) {
+        init(spec: LayerSpec, isFirst: Bool, width: Int, height: Int, transparent: Bool) throws(MarbleError) {
             guard let type = ShaderLibrary.shader(named: spec.shader) else {
                 throw MarbleError(.preset, "unknown shader \"\(spec.shader)\"")
             }
@@ -58,6 +61,7 @@ package final class Compositor {
             self.spec = spec
             isFilter = d.kind == .filter
             isOpaque = d.isOpaque
+            replacesCanvas = isFilter && transparent && spec.blend == .normal
             drawsDirectly = !isFilter && spec.blend == .normal && spec.opacity >= 1 && (d.isOpaque || isFirst)
             drawsOnCanvas = !isFilter && !drawsDirectly && d.drawsOnCanvas
             texture = drawsDirectly || drawsOnCanvas ? nil : Texture(width: width, height: height)
@@ -78,15 +82,18 @@ package final class Compositor {
     ///   - width: output width in pixels.
     ///   - height: output height in pixels.
     ///   - threads: threads to draw row strips on (1 draws on the calling thread).
+    ///   - transparent: frames start from transparent black (0, 0, 0, 0) instead of opaque black, for
+    ///     outputs that keep alpha; the blends compose alpha too (see `Blend`), so what no layer covers
+    ///     stays transparent. Opaque scenes are drawn the same either way.
     /// - Throws: `MarbleError` (`.preset`) for an unknown shader or bad parameters, or what a shader's `init` throws.
-    package init(preset: Preset, width: Int, height: Int, threads: Int) throws(MarbleError) {
+    package init(preset: Preset, width: Int, height: Int, threads: Int, transparent: Bool = false) throws(MarbleError) {
         // The kernels' AVX2 builds where the CPU has them (and MARBLE_PORTABLE_KERNELS is not 1).
         KernelBuilds.select()
         self.width = width
         self.height = height
         var built: [Layer] = []
         for (i, spec) in preset.layers.enumerated() {
-            built.append(try Layer(spec: spec, isFirst: i == 0, width: width, height: height))
+            built.append(try Layer(spec: spec, isFirst: i == 0, width: width, height: height, transparent: transparent))
         }
         layers = built
         scratch = built.contains { $0.isFilter } ? Texture(width: width, height: height) : nil
@@ -103,6 +110,8 @@ package final class Compositor {
         // (and a reused canvas) would keep the last band's or frame's pixels wherever it draws nothing.
         clearsCanvas = !(built.first.map { $0.drawsDirectly && $0.isOpaque } ?? false)
         bandPass.clear = clearsCanvas
+        clearPixel = transparent ? 0 : RGBA8(r: 0, g: 0, b: 0).packed
+        bandPass.clearPixel = clearPixel
         bandPass.height = height
         bandPass.times = bandTimes
         if isBanded {
@@ -125,8 +134,10 @@ package final class Compositor {
     /// Milliseconds the last frame spent converting to YUV.
     package private(set) var lastConvertTime = 0.0
     private let bandPass = BandPass()
-    /// True when no opaque background draws every pixel first: frames then start from black.
+    /// True when no opaque background draws every pixel first: frames then start from ``clearPixel``.
     private let clearsCanvas: Bool
+    /// What a frame starts from: opaque black, or transparent black for a transparent render.
+    private let clearPixel: UInt32
     /// Per strip thread, one band of pixels (banded scenes only): see ``BandPass/scratch``.
     private var bandScratch: [Texture] = []
     private let layerPass = LayerPass()
@@ -200,7 +211,9 @@ package final class Compositor {
     /// The general path: one layer after another over the whole frame (filters need whole pictures).
     private func renderLayers(_ canvas: Texture) {
         let canvasView = canvas.view
-        if clearsCanvas { canvas.fill(RGBA8(r: 0, g: 0, b: 0)) }
+        if clearsCanvas {
+            for y in 0..<height { canvasView.row32(y).update(repeating: clearPixel, count: width) }
+        }
         let pass = layerPass
         for (index, layer) in layers.enumerated() {
             let start = MonotonicClock.now()

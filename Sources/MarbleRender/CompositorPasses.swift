@@ -13,6 +13,8 @@ final class BandPass: StripTask, @unchecked Sendable {
     var canvas: TextureView?
     var planes: YUVConverter.Planes?
     var clear = false
+    /// The packed pixel a cleared band starts from (opaque or transparent black).
+    var clearPixel: UInt32 = 0xFF00_0000
     var height = 0
     var times: UnsafeMutablePointer<Double>?
     /// One band-sized scratch picture per strip thread. When the frame only goes to the encoder (`planes`
@@ -34,7 +36,7 @@ final class BandPass: StripTask, @unchecked Sendable {
             } else {
                 return   // (the compositor's precondition rules this out)
             }
-            if clear { for y in rows { canvas.row32(y).update(repeating: 0xFF00_0000, count: canvas.width) } }
+            if clear { for y in rows { canvas.row32(y).update(repeating: clearPixel, count: canvas.width) } }
             var start = MonotonicClock.now()
             for i in 0..<count {
                 let r = rows.clamped(to: covered[i])
@@ -72,7 +74,11 @@ final class LayerPass: StripTask, @unchecked Sendable {
             guard let uniforms = layer.uniforms else { return }
             let rows = (first + strip.lowerBound)..<(first + strip.upperBound)
             layer.shader.render(target, source: source, rows: rows, uniforms: uniforms)
-            Blend.composite(layer: target, onto: canvas, rows: rows, mode: layer.spec.blend, opacity: Float(layer.spec.opacity))
+            if layer.replacesCanvas {
+                Blend.mix(layer: target, onto: canvas, rows: rows, opacity: Float(layer.spec.opacity))
+            } else {
+                Blend.composite(layer: target, onto: canvas, rows: rows, mode: layer.spec.blend, opacity: Float(layer.spec.opacity))
+            }
         case .draw(let layer, let canvas, let first):
             layer.draw(canvas, rows: (first + strip.lowerBound)..<(first + strip.upperBound))
         case .convert(let canvas, let planes):

@@ -30,7 +30,7 @@ struct RenderCommand: AsyncParsableCommand {
     @Argument(help: "The media file to visualize.")
     var input: String
 
-    @Option(name: [.short, .long], help: "Output file: .mp4, .mkv, .mov, .webm or .png.")
+    @Option(name: [.short, .long], help: "Output file: .mp4, .mkv, .mov, .webm, .png, or a PNG sequence like frames/%06d.png.")
     var output: String
 
     @Option(help: ArgumentHelp("Frame size WIDTHxHEIGHT (even numbers).", valueName: "WxH"))
@@ -84,6 +84,12 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(name: .customLong("encoder-threads"), help: ArgumentHelp("Threads of the video encoder (1–16). Fixed, not the core count, so that the bytes are the same on any machine.", valueName: "n"))
     var encoderThreads: Int = RenderOptions.defaultEncoderThreads
 
+    @Flag(help: "Keep alpha: drop the preset's background; write .mov (ProRes 4444), .webm (VP9), .png or frames/%06d.png.")
+    var transparent = false
+
+    @Option(help: ArgumentHelp("Video codec: h264, vp9 (.webm), prores (ProRes 4444 with alpha) or qtrle (QuickTime Animation with alpha), the last two in .mov.", valueName: "name"))
+    var codec: String?
+
     @Flag(name: [.short, .long], help: "No progress bar and no summary (errors still print).")
     var quiet = false
 
@@ -111,7 +117,7 @@ struct RenderCommand: AsyncParsableCommand {
                                             piece.description, segment.frames.lowerBound, segment.frames.upperBound - 1, segment.of,
                                             TimeFormat.clock(summary.mediaSeconds), summary.wallSeconds, summary.framesPerSecond,
                                             summary.output, Format.bytes(summary.bytes)))
-                } else if options.output.lowercased().hasSuffix(".png") {
+                } else if options.output.lowercased().hasSuffix(".png") && !options.output.contains("%") {
                     Console.writeErr("wrote frame at \(options.at ?? 0) s → \(summary.output) (\(Format.bytes(summary.bytes)))\n")
                 } else {
                     Console.writeErr(String(format: "%@%d frames (%@) in %.1f s: %.0f fps, %.2fx real time → %@ (%@)\n",
@@ -154,6 +160,11 @@ struct RenderCommand: AsyncParsableCommand {
         o.threads = threads
         o.bandCount = bands
         o.encoderThreads = encoderThreads
+        o.transparent = transparent
+        if let codec {
+            guard let c = VideoCodec(rawValue: codec) else { throw MarbleError(.option, "--codec \(codec): expected h264, vp9, prores or qtrle") }
+            o.codec = c
+        }
         if segment != nil, frames != nil { throw MarbleError(.option, "--segment and --frames: give one of them") }
         if let segment { o.segment = try RenderSegment.piece(parsing: segment) }
         if let frames { o.segment = try RenderSegment.frames(parsing: frames) }

@@ -75,7 +75,7 @@ extension RenderJob {
         let song = SongInfo(tags: decoder.input.songTags(stream: decoder.streamIndex), duration: report.duration,
                             cover: cover.picture, overview: report.overview)
         let renderer = try FrameRenderer(scene: plan.scene, width: o.width, height: o.height, fps: o.fps, threads: o.threads,
-                                         song: song)
+                                         song: song, transparent: plan.transparent)
         return (renderer, cover.warning.map { [$0] } ?? [])
     }
 

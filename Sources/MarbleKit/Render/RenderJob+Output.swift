@@ -18,6 +18,13 @@ extension RenderJob {
                 return MarbleError(.option, "--at \(o.at ?? 0)s is past the end of \(o.input) (\(String(format: "%.2f", source.durationSeconds)) s)")
             }
             return (sink, nil)
+        case .pictures(let pattern):
+            let writer = try PNGSequenceWriter(pattern: pattern, width: o.width, height: o.height)
+            let sink = PNGSequenceSink(writer: writer) { stopped in
+                stopped ? MarbleError(.cancelled, "stopped before the first frame; no file written")
+                        : MarbleError(.input, "\(o.input): no audio could be decoded")
+            }
+            return (sink, nil)
         case .video(let path, let format):
             writer = try MediaWriter(path: path, format: format, settings: videoSettings, audioFrom: plan.input,
                                      audioBitrate: o.audioBitrate)
@@ -43,6 +50,8 @@ extension RenderJob {
         var settings = VideoEncoder.Settings(width: o.width, height: o.height, fps: o.fps, crf: o.crf,
                                              preset: o.encoderPreset, threads: max(1, o.threads), globalHeader: false)
         settings.encoderThreads = o.encoderThreads
+        settings.codec = plan.codec
+        settings.alpha = plan.transparent
         return settings
     }
 
@@ -50,7 +59,8 @@ extension RenderJob {
     /// settings that change pixels, and the input's bytes).
     private func segmentLabel(segment: RenderSegment, format: OutputFormat, frames: Range<Int>, totalFrames: Int) throws(MarbleError) -> SegmentLabel {
         let o = options
-        let codec = format == .webm ? "vp9" : "h264"
+        // The codec, and "alpha" for a transparent render (a piece with alpha joins only its like).
+        let codec = plan.codec.rawValue + (plan.transparent ? " alpha" : "")
         var settings = "\(o.width)x\(o.height) \(o.fps)fps scene \(scene.name)#\(try Self.fingerprint(of: scene))"
         settings += " crf \(o.crf) \(o.encoderPreset.rawValue) \(codec) encoder-threads \(o.encoderThreads) bands \(o.bandCount.map(String.init) ?? "preset") fit \(o.fit.rawValue)"
         if o.backgroundIsCover {

@@ -79,7 +79,12 @@ public final class RenderJob {
         let statistics = try pipeline.run(cancel: cancel, progressInterval: progressInterval) { s in
             progress(stages.progress(rendered: s))
         }
-        return summary(of: stages, statistics: statistics, encoding: output.encoding, cancelled: cancel.isCancelled)
+        var summary = summary(of: stages, statistics: statistics, encoding: output.encoding, cancelled: cancel.isCancelled)
+        if let sequence = output.sink as? PNGSequenceSink {
+            summary.bytes = sequence.writer.bytesWritten
+            summary.warnings.append("\(sequence.label): a PNG sequence holds no sound (render a .mov or .webm to keep it)")
+        }
+        return summary
     }
 
     /// What the run did: frames, times, size, warnings, and each stage's milliseconds per frame.

@@ -6,7 +6,8 @@ import MarbleRender
 public struct RenderOptions: Sendable {
     /// The media file to render: any file FFmpeg reads with an audio stream, or `-` for standard input.
     public var input: String
-    /// The file to write; its extension picks the format: `.mp4`, `.mov`, `.mkv`, `.webm` or `.png` (one frame).
+    /// The file to write; its extension picks the format: `.mp4`, `.mov`, `.mkv`, `.webm`, `.png` (one frame), or a
+    /// PNG sequence (`frames/%06d.png`: every frame, with alpha).
     public var output: String
     /// Output width in pixels: even, 16…7680.
     public var width = 1280
@@ -60,6 +61,14 @@ public struct RenderOptions: Sendable {
     public var encoderThreads = RenderOptions.defaultEncoderThreads
     /// The encoder's threads unless told otherwise: 4 keeps x264 busy beside the renderer on 2 to 8 cores.
     public static let defaultEncoderThreads = 4
+    /// Keep alpha (`--transparent`): the preset's background layer is dropped and frames start from
+    /// transparent black; the output must hold alpha (see ``alphaOutputs``). Details: docs/ALPHA.md.
+    public var transparent = false
+    /// The video codec (`--codec`); nil: the container's (H.264, VP9 for WebM, ProRes 4444 for a
+    /// transparent `.mov`).
+    public var codec: VideoCodec?
+    /// The outputs that hold alpha, for messages.
+    static let alphaOutputs = ".mov (ProRes 4444, or --codec qtrle), .webm (VP9), .png, or a PNG sequence like frames/%06d.png"
 
     /// Options to render `input` into `output` with every other value at its default (1280×720, 60 fps, the default preset).
     public init(input: String, output: String) {
@@ -89,6 +98,7 @@ public struct RenderOptions: Sendable {
             throw MarbleError(.option, "\(output): unknown output type (use .mp4, .mkv, .mov, .webm or .png)")
         }
         if let at { _ = try Limits.check(at, in: Limits.seconds, "--at", unit: " s") }
+        try validateAlpha(format: format)
         if format == .png, segment != nil {
             throw MarbleError(.option, "--segment and --frames cut a video into pieces; a .png is one frame (use --at)")
         }
@@ -98,6 +108,29 @@ public struct RenderOptions: Sendable {
 }
 
 extension RenderOptions {
+    /// Checks `--transparent`, `--codec` and a PNG sequence's pattern against the output.
+    func validateAlpha(format: OutputFormat) throws(MarbleError) {
+        let sequence = format == .png && PNGSequencePattern.isPattern(output)
+        if sequence {
+            _ = try PNGSequencePattern(output)
+            if at != nil { throw MarbleError(.option, "--at picks one frame; \(output) is a sequence of every frame") }
+        }
+        if let codec {
+            guard format != .png else { throw MarbleError(.option, "--codec \(codec.rawValue): applies to video files, not \(output)") }
+            guard codec.fits(format) else {
+                throw MarbleError(.option, "--codec \(codec.rawValue): a .\(format.rawValue) file cannot hold it (h264: .mp4/.mkv/.mov, vp9: .webm, prores and qtrle: .mov)")
+            }
+        }
+        guard transparent else { return }
+        if format == .mp4 || format == .mkv || codec == .h264 {
+            let what = codec == .h264 ? "H.264" : "a .\(format.rawValue) file"
+            throw MarbleError(.option, "--transparent: \(what) cannot hold alpha; write \(Self.alphaOutputs)")
+        }
+        if background != nil {
+            throw MarbleError(.option, "--transparent and --background: a transparent render has no background picture")
+        }
+    }
+
     /// Checks a `--title`: not longer than ``maximumTitleLength`` characters, no invalid UTF-8 (which
     /// arrives as U+FFFD from the command line), no control characters but line feeds.
     public static func validate(title: String) throws(MarbleError) {

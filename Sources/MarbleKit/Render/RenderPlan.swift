@@ -29,6 +29,8 @@ package struct RenderPlan: Sendable, Equatable {
         case video(path: String, format: OutputFormat)
         /// A piece of the frame grid, without sound, labelled for `JoinJob`.
         case segment(path: String, format: OutputFormat, RenderSegment)
+        /// Every frame as a PNG with alpha, named by its index (`frames/%06d.png`); no sound.
+        case pictures(PNGSequencePattern)
     }
 
     /// The file the sound (and maybe the video) is read from.
@@ -39,13 +41,21 @@ package struct RenderPlan: Sendable, Equatable {
     package var analysis: AnalysisConfiguration
     package var pictures: Pictures
     package var output: Output
+    /// The video codec of a video or segment output (ignored for PNGs).
+    package var codec: VideoCodec
+    /// Frames start from transparent black and keep their alpha to the output: `--transparent`, or an
+    /// output that always holds alpha (ProRes, QuickTime Animation, a PNG sequence), where what the
+    /// layers leave uncovered is transparent rather than black.
+    package var transparent: Bool
 
     /// Decides the plan. `preset` is the scene before `--effect`, `--title` and the picture layer are
     /// added; `inputHasVideo` whether the input carries video of its own. Throws when an effect is
     /// unknown or the scene or analysis settings are invalid.
     package init(options o: RenderOptions, preset: Preset, inputHasVideo: Bool) throws(MarbleError) {
         input = o.input
-        if o.backgroundIsCover {
+        if o.transparent {
+            pictures = .none   // (validation refuses --background; the input's own video is not drawn)
+        } else if o.backgroundIsCover {
             pictures = .cover
         } else if let background = o.background {
             pictures = .background(path: background)
@@ -53,12 +63,18 @@ package struct RenderPlan: Sendable, Equatable {
             pictures = inputHasVideo ? .inputVideo : .none
         }
         scene = try SceneBuilder.layers(preset: preset, effects: o.effects, hasPicture: pictures != .none, title: o.title)
+        if o.transparent { scene = try SceneBuilder.withoutBackground(scene) }
         try scene.validate()
         analysis = AnalysisConfiguration().applying(scene.analysis)
         if let bands = o.bandCount { analysis.bandCount = bands }
         try analysis.validate()
         let format = OutputFormat(path: o.output) ?? .mp4
-        if format == .png {
+        codec = o.codec ?? VideoCodec.default(for: format, transparent: o.transparent)
+        transparent = o.transparent || (format != .png && codec.alwaysHasAlpha)
+        if format == .png, PNGSequencePattern.isPattern(o.output) {
+            output = .pictures(try PNGSequencePattern(o.output))
+            transparent = true
+        } else if format == .png {
             output = .picture(path: o.output, frame: o.fps.frame(at: o.at ?? 0))
         } else if let segment = o.segment {
             output = .segment(path: o.output, format: format, segment)
@@ -72,7 +88,7 @@ package struct RenderPlan: Sendable, Equatable {
     package func frames(totalFrames: Int) throws(MarbleError) -> Range<Int>? {
         switch output {
         case .picture(_, let frame): frame..<(frame + 1)
-        case .video: nil
+        case .video, .pictures: nil
         case .segment(_, _, let segment): try segment.range(totalFrames: totalFrames)
         }
     }
@@ -86,6 +102,7 @@ package struct RenderPlan: Sendable, Equatable {
     package var outputPath: String {
         switch output {
         case .picture(let path, _), .video(let path, _), .segment(let path, _, _): path
+        case .pictures(let pattern): pattern.text
         }
     }
 }

@@ -1,7 +1,8 @@
 internal import CFFmpeg
 import MarbleCore
 
-/// Encodes YUV 4:2:0 frames with libx264 (MP4, MKV, MOV) or libvpx-vp9 (WebM) at a constant rate.
+/// Encodes YUV 4:2:0 frames with libx264 (MP4, MKV, MOV) or libvpx-vp9 (WebM) at a constant rate, or
+/// frames with alpha (``Settings/alpha``): ProRes 4444 or QuickTime Animation (MOV), VP9 YUVA 4:2:0 (WebM).
 ///
 /// Wraps `avcodec_send_frame` / `avcodec_receive_packet`. Timestamps are frame numbers in a time base of
 /// 1/fps, so the rate is exact (30000/1001 included) and every packet carries a duration of one frame.
@@ -31,6 +32,11 @@ package final class VideoEncoder {
         /// but is the same for one count whatever the cores. nil: follow `threads` (live outputs, where
         /// bytes need not repeat).
         package var encoderThreads: Int?
+        /// The codec (nil: the container's default, ``VideoCodec/default(for:transparent:)`` opaque).
+        package var codec: VideoCodec?
+        /// Frames carry straight alpha (``AlphaFrame``): ProRes and QuickTime Animation always do; VP9
+        /// then encodes YUVA 4:2:0.
+        package var alpha = false
 
         package init(width: Int, height: Int, fps: Rational, crf: Int, preset: EncoderPreset, threads: Int,
                      globalHeader: Bool) {
@@ -40,7 +46,8 @@ package final class VideoEncoder {
     }
 
     init(format: OutputFormat, settings s: Settings) throws(MarbleError) {
-        let name = format == .webm ? "libvpx-vp9" : "libx264"
+        let chosen = s.codec ?? VideoCodec.default(for: format, transparent: false)
+        let name = chosen.encoderName
         guard let codec = avcodec_find_encoder_by_name(name) else {
             throw MarbleError(.output, "this FFmpeg build has no \(name) encoder")
         }
@@ -51,7 +58,7 @@ package final class VideoEncoder {
         ctx.pointee.height = Int32(s.height)
         ctx.pointee.time_base = timeBase
         ctx.pointee.framerate = AVRational(num: Int32(s.fps.numerator), den: Int32(s.fps.denominator))
-        ctx.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        ctx.pointee.pix_fmt = chosen.pixelFormat(alpha: s.alpha)
         ctx.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
         // x264's frame threads wait on each other (a frame's motion search needs its reference's rows),
         // and here they share the cores with the render stage: twice as many frame threads as cores
@@ -59,8 +66,9 @@ package final class VideoEncoder {
         // 16: each frame thread holds frames of its own, and more stop paying off long before that.
         let followingCores = format == .webm ? s.threads : min(2 * s.threads, 16)
         ctx.pointee.thread_count = Int32(s.encoderThreads ?? followingCores)
-        ctx.pointee.color_range = AVCOL_RANGE_MPEG
-        ctx.pointee.colorspace = AVCOL_SPC_BT709
+        // QuickTime Animation stores RGB itself; the others YUV in BT.709's limited range.
+        ctx.pointee.color_range = chosen == .qtrle ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+        ctx.pointee.colorspace = chosen == .qtrle ? AVCOL_SPC_RGB : AVCOL_SPC_BT709
         ctx.pointee.color_primaries = AVCOL_PRI_BT709
         ctx.pointee.color_trc = AVCOL_TRC_BT709
         let keyframeFrames = (s.keyframeSeconds ?? 4) * s.fps.doubleValue
@@ -74,23 +82,8 @@ package final class VideoEncoder {
         ctx.pointee.flags |= AV_CODEC_FLAG_BITEXACT
         if s.globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
 
-        var options: OpaquePointer? = nil
+        var options = Self.options(chosen, s)
         defer { av_dict_free(&options) }
-        if format == .webm {
-            if s.bitrate == nil {
-                av_dict_set(&options, "crf", "\(s.crf)", 0)
-                av_dict_set(&options, "b", "0", 0)
-            }
-            av_dict_set(&options, "deadline", s.preset.vp9CpuUsed >= 5 ? "realtime" : "good", 0)
-            av_dict_set(&options, "cpu-used", "\(s.preset.vp9CpuUsed)", 0)
-            av_dict_set(&options, "row-mt", "1", 0)
-        } else {
-            av_dict_set(&options, "preset", s.preset.rawValue, 0)
-            if s.bitrate == nil { av_dict_set(&options, "crf", "\(s.crf)", 0) }
-            if s.zeroLatency { av_dict_set(&options, "tune", "zerolatency", 0) }
-            // A keyframe asked for (a stream that reconnected) is an IDR frame a decoder can start at.
-            av_dict_set(&options, "forced-idr", "1", 0)
-        }
         let opened = avcodec_open2(ctx, codec, &options)
         if opened < 0 {
             var c: UnsafeMutablePointer<AVCodecContext>? = ctx
@@ -98,6 +91,34 @@ package final class VideoEncoder {
             throw MarbleError(.output, "cannot open the \(name) encoder: \(ffErrorString(opened))")
         }
         packet = try Packet()
+    }
+
+    /// The encoder's private options (an `AVDictionary` the caller frees) for `codec` with settings `s`.
+    private static func options(_ codec: VideoCodec, _ s: Settings) -> OpaquePointer? {
+        var options: OpaquePointer? = nil
+        switch codec {
+        case .prores:
+            // prores_ks: the 4444 profile keeps alpha (16 bits of it by default); quality is the profile's.
+            av_dict_set(&options, "profile", "4444", 0)
+            av_dict_set(&options, "vendor", "apl0", 0)
+        case .qtrle:
+            break   // lossless run-length coding: no quality settings
+        case .vp9:
+            if s.bitrate == nil {
+                av_dict_set(&options, "crf", "\(s.crf)", 0)
+                av_dict_set(&options, "b", "0", 0)
+            }
+            av_dict_set(&options, "deadline", s.preset.vp9CpuUsed >= 5 ? "realtime" : "good", 0)
+            av_dict_set(&options, "cpu-used", "\(s.preset.vp9CpuUsed)", 0)
+            av_dict_set(&options, "row-mt", "1", 0)
+        case .h264:
+            av_dict_set(&options, "preset", s.preset.rawValue, 0)
+            if s.bitrate == nil { av_dict_set(&options, "crf", "\(s.crf)", 0) }
+            if s.zeroLatency { av_dict_set(&options, "tune", "zerolatency", 0) }
+            // A keyframe asked for (a stream that reconnected) is an IDR frame a decoder can start at.
+            av_dict_set(&options, "forced-idr", "1", 0)
+        }
+        return options
     }
 
     deinit {

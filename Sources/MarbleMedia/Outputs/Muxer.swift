@@ -77,8 +77,15 @@ final class Muxer: PacketDestination {
     func addStream(copying source: UnsafeMutablePointer<AVStream>) throws(MarbleError) -> Int32 {
         guard let stream = avformat_new_stream(context, nil) else { throw MarbleError(.media, "cannot add a stream") }
         try ffCheck(avcodec_parameters_copy(stream.pointee.codecpar, source.pointee.codecpar), .output, "cannot copy a stream")
-        stream.pointee.codecpar.pointee.codec_tag = 0
+        // The container picks its own tag, except for ProRes, whose tag is its profile (`ap4h`: 4444
+        // with alpha; MOV would otherwise write `apch`, HQ, which has none).
+        if source.pointee.codecpar.pointee.codec_id != AV_CODEC_ID_PRORES { stream.pointee.codecpar.pointee.codec_tag = 0 }
         stream.pointee.time_base = source.pointee.time_base
+        // VP9's alpha travels in WebM beside each picture (BlockAdditional); the demuxer marks such a
+        // stream `alpha_mode`, which the muxer needs to declare the alpha again.
+        if let tag = av_dict_get(source.pointee.metadata, "alpha_mode", nil, 0) {
+            av_dict_set(&stream.pointee.metadata, "alpha_mode", tag.pointee.value, 0)
+        }
         return stream.pointee.index
     }
 

@@ -55,6 +55,9 @@ package final class MediaWriter {
     /// The network streams among the outputs (for their status: drops, reconnects).
     package let streams: [StreamStatus]
     private let encoder: VideoEncoder
+    /// For an encoding with alpha (``VideoEncoder/Settings/alpha``): the straight-alpha picture each
+    /// canvas is converted into (see ``write(straightFrom:)``).
+    private let alphaFrame: AlphaFrame?
     private let videoStream: Int32
     private let sound: SoundOutput
     private let fps: Rational
@@ -149,6 +152,8 @@ package final class MediaWriter {
             var s = settings
             s.globalHeader = muxer.needsGlobalHeader
             encoder = try VideoEncoder(format: format, settings: s)
+            alphaFrame = s.alpha || s.codec?.alwaysHasAlpha == true
+                ? try AlphaFrame(width: s.width, height: s.height, format: encoder.context.pointee.pix_fmt) : nil
             videoStream = try muxer.addStream(encoder: encoder.context)
             let track: AudioTrack? = switch sound {
             case .none: nil
@@ -179,8 +184,23 @@ package final class MediaWriter {
     /// Encodes the next frame (already converted to YUV by the render stage), then writes the sound up
     /// to the end of that frame.
     package func write(_ picture: YUVFrame) throws(MarbleError) {
+        try encode(picture.frame.pointer, since: MonotonicClock.now())
+    }
+
+    /// Whether frames go in as premultiplied canvases (``write(straightFrom:)``) rather than YUV: an
+    /// encoding with alpha.
+    package var takesCanvas: Bool { alphaFrame != nil }
+
+    /// For an encoding with alpha: converts the next frame's premultiplied `canvas` to straight alpha in
+    /// the encoder's format, encodes it, then writes the sound up to the end of that frame.
+    package func write(straightFrom canvas: Texture) throws(MarbleError) {
+        guard let alphaFrame else { throw MarbleError(.output, "\(path): this encoding has no alpha") }
         let start = MonotonicClock.now()
-        let f = picture.frame.pointer
+        try alphaFrame.fill(from: canvas.view)
+        try encode(alphaFrame.frame, since: start)
+    }
+
+    private func encode(_ f: UnsafeMutablePointer<AVFrame>, since start: UInt64) throws(MarbleError) {
         f.pointee.pts = Int64(firstFrame + framesWritten)
         // A stream that reconnected (or skipped to the next keyframe) gets one now, not a GOP later.
         f.pointee.pict_type = muxer.wantsKeyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE

@@ -45,10 +45,20 @@ package final class EncodingSink: FrameSink {
     }
 
     package var label: String { writer.path }
-    package var needs: FrameNeeds { .yuv }
+    /// YUV, or the premultiplied canvas for an encoding with alpha (``MediaWriter/takesCanvas``).
+    package var needs: FrameNeeds { writer.takesCanvas ? .rgba : .yuv }
     package var framesWritten: Int { writer.framesWritten }
 
     package func consume(_ slot: FrameSlot) throws(MarbleError) {
+        if writer.takesCanvas {
+            // Alpha: offline only (no held pictures), one canvas per frame.
+            guard let canvas = slot.canvas else { return }
+            try writer.write(straightFrom: canvas)
+            encodeMilliseconds += writer.lastEncodeMs
+            lastIndex = slot.index
+            try afterEachFrame?(writer.framesWritten)
+            return
+        }
         guard let yuv = slot.yuv else { return }
         let skipped = max(0, slot.index - lastIndex - 1)
         let filler = holdsPictures ? held ?? yuv : yuv
