@@ -72,11 +72,16 @@ extension RenderJob {
     private func makeRenderer(decoder: AudioDecoder, report: AnalysisReport) throws(MarbleError) -> (FrameRenderer, [String]) {
         let o = options
         let cover = try CoverArt.picture(in: plan.input)
-        let song = SongInfo(tags: decoder.input.songTags(stream: decoder.streamIndex), duration: report.duration,
-                            cover: cover.picture, overview: report.overview)
+        let tags = decoder.input.songTags(stream: decoder.streamIndex)
+        let lyrics = timedText ?? EmbeddedLyrics.lyrics(in: tags)
+        let song = SongInfo(tags: tags, duration: report.duration, cover: cover.picture, overview: report.overview, lyrics: lyrics)
         let renderer = try FrameRenderer(scene: plan.scene, width: o.width, height: o.height, fps: o.fps, threads: o.threads,
                                          song: song)
-        return (renderer, cover.warning.map { [$0] } ?? [])
+        var warnings = cover.warning.map { [$0] } ?? []
+        if lyrics == nil, plan.scene.layers.contains(where: { $0.shader == "lyrics" }) {
+            warnings.append("the lyrics layer has nothing to draw: \(userInput) has no timed lyrics tag (give --lyrics FILE.lrc or --captions FILE.srt)")
+        }
+        return (renderer, warnings)
     }
 
     /// Replays the frames before `first`: analysed and passed through the scene's bindings, not drawn, so
