@@ -46,6 +46,27 @@ package enum LyricsFormat: String, Sendable, CaseIterable {
     }
 }
 
+extension LyricsFormat {
+    /// The rows of an ASS event's text (what FFmpeg decodes every text subtitle into): `\N` and `\n`
+    /// break rows, `\h` is a space, markup is dropped as in captions; empty rows are left out.
+    package static func captionRows(ASS text: Substring) -> [String] {
+        var rows: [String] = []
+        var row = ""
+        var rest = text
+        while let c = rest.first {
+            if c == "\\", let next = rest.dropFirst().first, next == "N" || next == "n" || next == "h" {
+                if next == "h" { row.append(" ") } else { rows.append(row); row = "" }
+                rest = rest.dropFirst(2)
+            } else {
+                row.append(c)
+                rest = rest.dropFirst()
+            }
+        }
+        rows.append(row)
+        return rows.map { String(CaptionParser.plain($0[...]).trimmingSpaces) }.filter { !$0.isEmpty }
+    }
+}
+
 /// A timed-text file as numbered lines (without their line ends), checked for size and UTF-8, and the
 /// pieces its parsers share: errors that name a line, and time fields.
 struct LyricsText {

@@ -55,6 +55,19 @@ struct LyricsOptionTests {
         #expect(tagged != plain && tagged != lyrics)
     }
 
+    @Test("a subtitle stream in the input is drawn by a lyrics layer when no file is given")
+    func subtitleStream() throws {
+        let folder = try CLI.subfolder("lyrics-stream")
+        let srt = folder.appendingPathComponent("cues.srt").path
+        try "1\n00:00:00,500 --> 00:00:02,000\nFrom the stream\n".write(toFile: srt, atomically: true, encoding: .utf8)
+        let video = folder.appendingPathComponent("subtitled.mkv").path
+        try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=220:d=3:r=22050", "-i", srt, "-map", "0", "-map", "1", "-c:s", "srt", video])
+        let plain = try frame(video, folder, "plain", at: "1s")
+        let drawn = try frame(video, folder, "drawn", at: "1s", ["--effect", "lyrics"])
+        #expect(drawn != plain)
+        #expect(try frame(video, folder, "after", at: "2500ms", ["--effect", "lyrics"]) == (try frame(video, folder, "plain-after", at: "2500ms")))
+    }
+
     @Test("a bad lyrics file is one line naming its line, exit 2, and no output", arguments: [
         ("bad.lrc", "[00:01.00]fine\n[00:xx.00]broken\n", "bad.lrc, line 2: [00:xx.00] is not a time like [01:23.45]"),
         ("bad.srt", "1\n00:00:01,000 --> 00:00:00,500\nx\n", "bad.srt, line 2: the cue ends (00:00:00,500) before it starts (00:00:01,000)"),

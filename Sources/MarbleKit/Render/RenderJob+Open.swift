@@ -73,13 +73,16 @@ extension RenderJob {
         let o = options
         let cover = try CoverArt.picture(in: plan.input)
         let tags = decoder.input.songTags(stream: decoder.streamIndex)
-        let lyrics = timedText ?? EmbeddedLyrics.lyrics(in: tags)
+        let drawsLyrics = plan.scene.layers.contains { $0.shader == "lyrics" }
+        // The user's file, else the input's lyrics tag, else its subtitle stream (read only for a lyrics layer).
+        var lyrics = timedText ?? (drawsLyrics ? EmbeddedLyrics.lyrics(in: tags) : nil)
+        if lyrics == nil, drawsLyrics { lyrics = try SubtitleTrack.lyrics(in: plan.input, origin: decoder.timelineOrigin) }
         let song = SongInfo(tags: tags, duration: report.duration, cover: cover.picture, overview: report.overview, lyrics: lyrics)
         let renderer = try FrameRenderer(scene: plan.scene, width: o.width, height: o.height, fps: o.fps, threads: o.threads,
                                          song: song)
         var warnings = cover.warning.map { [$0] } ?? []
-        if lyrics == nil, plan.scene.layers.contains(where: { $0.shader == "lyrics" }) {
-            warnings.append("the lyrics layer has nothing to draw: \(userInput) has no timed lyrics tag (give --lyrics FILE.lrc or --captions FILE.srt)")
+        if lyrics == nil, drawsLyrics {
+            warnings.append("the lyrics layer has nothing to draw: \(userInput) has no timed lyrics tag or text subtitles (give --lyrics FILE.lrc or --captions FILE.srt)")
         }
         return (renderer, warnings)
     }
