@@ -33,4 +33,25 @@ struct LyricsFormatTests {
         try Data(repeating: 0x0A, count: FileBounds.lyricsBytes + 1).write(to: URL(fileURLWithPath: path))
         #expect(throws: MarbleError(.option, "\(path): larger than the 2048 KB a srt file may be")) { try LyricsFormat.srt.read(path) }
     }
+
+    @Test("20,000 files of random format pieces parse or fail with one line, never crash", arguments: LyricsFormat.allCases)
+    func randomPieces(format: LyricsFormat) {
+        let pieces = ["[", "]", "<", ">", ":", ".", ",", "-->", " ", "\n", "\r\n", "\n\n", "00", "59", "60", "9999", "1", "123",
+                      "[00:01.00]", "<00:02.50>", "00:00:01,000 --> 00:00:02,000", "00:01.000 --> 00:02.000", "WEBVTT", "NOTE",
+                      "[offset:", "+", "-", "99999999999999999999", "a", "é", "日", "ر", "\u{FEFF}", "{\\an8}", "&amp;", "&"]
+        var random = SplitMix64(seed: 0x1ABE1 &+ UInt64(format.rawValue.count))
+        var parsed = 0
+        for _ in 0..<20_000 {
+            var text = ""
+            for _ in 0..<Int(random.next() % 24) { text += pieces[Int(random.next() % UInt64(pieces.count))] }
+            do {
+                let lyrics = try format.parse(Data(text.utf8), name: "r")
+                parsed += 1
+                #expect(lyrics.lines.allSatisfy { $0.start <= $0.end && $0.words.allSatisfy { $0.start <= $0.end } })
+            } catch {
+                #expect(error.message.hasPrefix("r") && !error.message.contains("\n"), "\(error.message)")
+            }
+        }
+        #expect(parsed > 0)
+    }
 }
