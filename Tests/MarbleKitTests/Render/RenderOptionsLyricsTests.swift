@@ -30,6 +30,19 @@ struct RenderOptionsLyricsTests {
         #expect(try RenderPlan(options: options(), preset: bars, inputHasVideo: false).scene.layers.map(\.shader) == ["bars"])
     }
 
+    @Test("a preset's lyrics layer is styled by its YAML and validated like any layer")
+    func presetYAML() throws {
+        let yaml = "name: karaoke\nlayers:\n  - shader: magma\n  - shader: lyrics\n    parameters: { size: 72, highlight: \"#7df9ff\", next_opacity: 0.3 }\n"
+        let preset = try Preset.parse(yaml, source: "karaoke.yaml")
+        try preset.validate()
+        let plan = try RenderPlan(options: options(lyrics: "/tmp/a.lrc"), preset: preset, inputHasVideo: false)
+        #expect(plan.scene.layers.map(\.shader) == ["magma", "lyrics"])
+        #expect(plan.scene.layers[1].parameters["size"] == .number(72))
+        #expect(throws: MarbleError(.preset, "k.yaml: layers[0].parameters.next_opacity: 2 is out of range 0…1")) {
+            try Preset.parse("name: k\nlayers:\n  - shader: lyrics\n    parameters: { next_opacity: 2 }\n", source: "k.yaml")
+        }
+    }
+
     @Test("an unknown extension or both options are one line about the option", arguments: [
         (Optional("/tmp/words.txt"), String?.none, "--lyrics /tmp/words.txt: unknown format (use .lrc, .srt or .vtt)"),
         (nil, "/tmp/cues.ass", "--captions /tmp/cues.ass: unknown format (use .lrc, .srt or .vtt)"),
