@@ -28,14 +28,14 @@ package enum LyricsFormat: String, Sendable, CaseIterable {
 
     /// Reads and parses the file at `path` in this format; `kind` is the error's kind.
     package func read(_ path: String, kind: MarbleError.Kind = .option) throws(MarbleError) -> Lyrics {
-        let data = try FileBounds.read(path, limit: FileBounds.lyricsBytes, what: "\(rawValue) file", kind: kind)
+        let data = try FileBounds.read(path, limit: FileBounds.lyricsBytes, what: ".\(rawValue) file", kind: kind)
         return try parse(data, name: path, kind: kind)
     }
 
     /// Parses `data` (the file's bytes); `name` heads every error message.
     package func parse(_ data: Data, name: String, kind: MarbleError.Kind = .option) throws(MarbleError) -> Lyrics {
         guard data.count <= FileBounds.lyricsBytes else {
-            throw MarbleError(kind, "\(name): larger than the \(FileBounds.lyricsBytes >> 10) KB a \(rawValue) file may be")
+            throw MarbleError(kind, "\(name): larger than the \(FileBounds.lyricsBytes >> 10) KB a .\(rawValue) file may be")
         }
         let text = try LyricsText(data, name: name, kind: kind)
         switch self {

@@ -31,7 +31,7 @@ struct LyricsFormatTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("huge-\(getpid()).srt").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Data(repeating: 0x0A, count: FileBounds.lyricsBytes + 1).write(to: URL(fileURLWithPath: path))
-        #expect(throws: MarbleError(.option, "\(path): larger than the 2048 KB a srt file may be")) { try LyricsFormat.srt.read(path) }
+        #expect(throws: MarbleError(.option, "\(path): larger than the 2048 KB a .srt file may be")) { try LyricsFormat.srt.read(path) }
     }
 
     @Test("20,000 files of random format pieces parse or fail with one line, never crash", arguments: LyricsFormat.allCases)
