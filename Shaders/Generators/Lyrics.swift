@@ -11,7 +11,8 @@ import MarbleText
 /// through the `text` layer's machinery (`MarbleText`): Fontconfig fallbacks, HarfBuzz shaping,
 /// bidi ordering, so every script the `text` layer draws works here; caption cues with several rows
 /// keep them. Sizes are pixels at 1080p and scale with the frame height; `x`, `y` place the centre
-/// of the current line; the next line sits below it. A line wider than `max_width` shrinks to fit.
+/// of the current line; the next line sits below it. A line wider than `max_width` (or taller than
+/// the frame) shrinks to fit.
 ///
 /// Cost: a line is laid out and coloured into a sprite only when it changes (or the size does);
 /// every other frame blends the sprites' rows and, for a word-timed line, marks the lit columns.
@@ -88,8 +89,8 @@ package final class LyricsLayer: Shader, BlendedRowDrawing, @unchecked Sendable 
         let shown = lyrics.lineIndex(at: t)
         let following = (lyrics.lastStarted(at: t).map { $0 + 1 } ?? 0)
         let upcoming = following < lyrics.lines.count ? following : nil
-        let currentLookWanted = look(parameters, scale: scale, width: width, size: number(parameters, index.size))
-        let nextLookWanted = look(parameters, scale: scale, width: width, size: number(parameters, index.size) * number(parameters, index.nextSize))
+        let currentLookWanted = look(parameters, scale: scale, width: width, height: height, size: number(parameters, index.size))
+        let nextLookWanted = look(parameters, scale: scale, width: width, height: height, size: number(parameters, index.size) * number(parameters, index.nextSize))
         if shown != currentIndex || currentLookWanted != currentLook {
             currentIndex = shown; currentLook = currentLookWanted
             build(current, shown.map { lyrics.lines[$0] }, currentLookWanted, colors)
@@ -104,11 +105,11 @@ package final class LyricsLayer: Shader, BlendedRowDrawing, @unchecked Sendable 
         nextOpacity = byte(uniforms.opacity * number(parameters, index.opacity) * number(parameters, index.nextOpacity))
     }
 
-    private func look(_ parameters: ShaderParameters, scale: Float, width: Float, size: Float) -> LyricsSprite.Look {
+    private func look(_ parameters: ShaderParameters, scale: Float, width: Float, height: Float, size: Float) -> LyricsSprite.Look {
         LyricsSprite.Look(pixelSize: max(4, Int((size * scale).rounded())), outline: number(parameters, index.outline) * scale,
                           blur: Int((number(parameters, index.shadowBlur) * scale * 0.5).rounded()),
                           offset: Int((number(parameters, index.shadow) * scale).rounded()),
-                          maxWidth: Int(number(parameters, index.maxWidth) * width))
+                          maxWidth: Int(number(parameters, index.maxWidth) * width), maxHeight: Int(height))
     }
 
     private func build(_ sprite: LyricsSprite, _ line: Lyrics.Line?, _ look: LyricsSprite.Look,

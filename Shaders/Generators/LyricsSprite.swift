@@ -9,7 +9,7 @@ import MarbleText
 final class LyricsSprite {
     /// What a sprite depends on besides its text and colours (pixels, after scaling to the frame).
     struct Look: Equatable {
-        var pixelSize = 0, outline: Float = 0, blur = 0, offset = 0, maxWidth = 0
+        var pixelSize = 0, outline: Float = 0, blur = 0, offset = 0, maxWidth = 0, maxHeight = 0
     }
 
     private let mask = TextMask()
@@ -41,14 +41,16 @@ final class LyricsSprite {
     /// Nothing to draw.
     func clear() { width = 0; height = 0; karaoke = false; blockWidth = 0; blockHeight = 0 }
 
-    /// Lays out `text` (shrunk to `look.maxWidth`) and colours it; `words` (of a one-row line) get
+    /// Lays out `text` (shrunk to `look.maxWidth` and `look.maxHeight`) and colours it; `words` (of a one-row line) get
     /// their cells and the highlight copy.
     func build(_ text: UnsafeBufferPointer<UInt32>, words: [Lyrics.Word], layout: TextLayout, look: Look,
                alignment: TextAlignment, colors: (fill: UInt32, highlight: UInt32, outline: UInt32, shadow: UInt32)) {
         layout.layout(text, pixelSize: look.pixelSize)
-        let widest = layout.lines.reduce(0) { max($0, $1.width) }
-        if widest > Float(look.maxWidth), widest > 0 {
-            let fitted = max(4, Int(Float(look.pixelSize) * Float(look.maxWidth) / widest))
+        // Shrunk to fit `maxWidth` and the frame's height (which bounds the sprite's memory too).
+        let widest = layout.lines.reduce(0) { max($0, $1.width) }, tallest = layout.metrics.lineHeight * Float(layout.lines.count)
+        let fit = min(widest > 0 ? Float(look.maxWidth) / widest : 1, tallest > 0 ? Float(look.maxHeight) / tallest : 1)
+        if fit < 1 {
+            let fitted = max(4, Int(Float(look.pixelSize) * fit))
             if fitted < look.pixelSize { layout.layout(text, pixelSize: fitted) }
         }
         let outline = min(look.outline, Float(layout.pixelSize) * 0.25)

@@ -57,9 +57,13 @@ struct CaptionParser {
         }
         let (start, end) = try times(timing)
         var rows: [String] = []
-        for row in lines[(timing + 1)..<block.upperBound] {
+        for (index, row) in zip((timing + 1)..<block.upperBound, lines[(timing + 1)..<block.upperBound]) {
             let clean = Self.plain(row).trimmingSpaces
-            if !clean.isEmpty { rows.append(String(clean)) }
+            guard !clean.isEmpty else { continue }
+            guard rows.count < LyricsFormat.maximumRows else {
+                throw text.error(index, "a cue with more than \(LyricsFormat.maximumRows) rows of text")
+            }
+            rows.append(String(clean))
         }
         guard !rows.isEmpty else { return nil }
         return Lyrics.Line(start: start, end: end, text: rows.joined(separator: "\n"), words: [])

@@ -23,6 +23,9 @@ package enum LyricsFormat: String, Sendable, CaseIterable {
     package static let maximumLines = 100_000
     /// The longest line, in bytes of UTF-8.
     package static let maximumLineBytes = 4096
+    /// The most rows of text one caption may have (each row is drawn: the bound keeps the picture of a
+    /// cue, and its memory, to the frame's size; real captions have 1–3).
+    package static let maximumRows = 8
     /// The latest time a file may name: 100 hours, in milliseconds.
     package static let maximumMilliseconds = 100 * 3600 * 1000
 
@@ -63,7 +66,7 @@ extension LyricsFormat {
             }
         }
         rows.append(row)
-        return rows.map { String(CaptionParser.plain($0[...]).trimmingSpaces) }.filter { !$0.isEmpty }
+        return Array(rows.map { String(CaptionParser.plain($0[...]).trimmingSpaces) }.filter { !$0.isEmpty }.prefix(maximumRows))
     }
 }
 

@@ -58,6 +58,7 @@ struct CaptionParserTests {
         ("1\n00:00:03,000 --> 00:00:02,000\nx\n", "a.srt, line 2: the cue ends (00:00:02,000) before it starts (00:00:03,000)"),
         ("\n\nHello\n", "a.srt, line 3: expected a cue number or a time line like 00:00:01,000 --> 00:00:02,500"),
         ("7\n", "a.srt, line 1: a cue without its time line (00:00:01,000 --> 00:00:02,500)"),
+        ("1\n00:00:01,000 --> 00:00:02,000\n" + String(repeating: "row\n", count: 9), "a.srt, line 11: a cue with more than 8 rows of text"),
     ])
     func subRipErrors(file: String, message: String) {
         #expect(throws: MarbleError(.option, message)) { try srt(file) }

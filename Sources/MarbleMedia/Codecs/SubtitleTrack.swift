@@ -9,7 +9,8 @@ import MarbleCore
 /// handled as captions' markup is. Times are the packets' (plus the event's display offsets), on the
 /// output's timeline (`origin` seconds are time 0, as `AudioDecoder.timelineOrigin`). Bitmap
 /// subtitles (DVD, PGS) are not text and are passed over. Bounded like a captions file: at most
-/// ``LyricsFormat/maximumLines`` cues, each at most ``LyricsFormat/maximumLineBytes`` (longer ones skipped).
+/// ``LyricsFormat/maximumLines`` cues, each at most ``LyricsFormat/maximumLineBytes`` (longer ones
+/// skipped) and ``LyricsFormat/maximumRows`` rows (the first ones kept).
 package enum SubtitleTrack {
     /// The cues of the best text subtitle stream of the file at `path`, or nil when it has none.
     /// Reads the whole file's packets once (no audio or video is decoded).
@@ -70,6 +71,6 @@ package enum SubtitleTrack {
             guard fields.count == 9 else { continue }
             rows += LyricsFormat.captionRows(ASS: fields[8])
         }
-        return rows.isEmpty ? nil : rows.joined(separator: "\n")
+        return rows.isEmpty ? nil : rows.prefix(LyricsFormat.maximumRows).joined(separator: "\n")
     }
 }

@@ -101,4 +101,14 @@ import Testing
         u.song = SongInfo(tags: ["title": "x"])
         #expect(ink(r.render(u)).count == 0)
     }
+
+    @Test("a caption taller than the frame shrinks to fit it: all eight rows show")
+    func tallCaption() throws {
+        let r = try rig(["size": .number(400), "y": .number(0.5)])
+        let text = Array(repeating: "Ab", count: 8).joined(separator: "\n")
+        let bytes = frame(r, 3, Lyrics(lines: [Lyrics.Line(start: 0, end: 5000, text: text, words: [])]))
+        let inked = (0..<Self.height).map { y in (0..<Self.width).contains { bytes[(y * Self.width + $0) * 4 + 3] > 0 } }
+        let bands = zip([false] + inked, inked).filter { !$0.0 && $0.1 }.count
+        #expect(bands == 8, "\(inked)")
+    }
 }
