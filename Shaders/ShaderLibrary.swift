@@ -28,7 +28,7 @@ package enum ShaderLibrary {
     /// The shaders that ship with the engine: core generators, Marble's effects, generative backgrounds.
     package static let builtIn: [any Shader.Type] = [
         // Core generators
-        Solid.self, Gradient.self, Media.self, SpectrumBars.self, Waveform.self, Text.self, Vectorscope.self, Meters.self,
+        Solid.self, Gradient.self, Media.self, SpectrumBars.self, Waveform.self, Text.self, LyricsLayer.self, Vectorscope.self, Meters.self,
         Radial.self, Spectrogram.self, Piano.self, Cover.self, Overview.self, Particles.self, MilkDropLayer.self,
         // Marble's effects
         Ink.self, Analog.self, Pixellate.self, Disco.self, Drive.self, Vibes.self, Polka.self, Blur.self,

@@ -16,6 +16,9 @@ package enum FileBounds {
     package static let playlistBytes = 1 << 20
     /// Songs one M3U may name.
     package static let playlistEntries = 10_000
+    /// A lyrics or captions file (`.lrc`, `.srt`, `.vtt`): a song's synced lyrics are 2–10 KB, three
+    /// hours of captions ~200 KB.
+    package static let lyricsBytes = 2 << 20
     /// A picture (background, cover, texture): 8192 × 8192 pixels, 256 MB as RGBA; 8K video is 33 Mpx.
     package static let picturePixels = 8192 * 8192
 

@@ -17,21 +17,39 @@ public final class SongInfo: Sendable {
     /// The whole song's waveform envelope (peak and RMS per bin), from the analysis pass, or nil when
     /// unknown (a live session).
     public let overview: WaveformOverview?
+    /// The song's timed lyrics or captions (`--lyrics`, `--captions`, or the file's own), which the
+    /// `lyrics` layer draws, or nil when there are none.
+    package let lyrics: Lyrics?
 
     /// A song; see the properties. Tag names are lower-cased and values trimmed here; empty values
     /// are dropped.
     public init(tags: [String: String] = [:], duration: Double = 0, cover: Texture? = nil,
                 overview: WaveformOverview? = nil) {
+        self.tags = Self.normalised(tags)
+        self.duration = duration.isFinite && duration > 0 ? duration : 0
+        self.cover = cover
+        self.overview = overview
+        self.lyrics = nil
+    }
+
+    /// A song with timed lyrics; the other values as in the public initialiser.
+    package init(tags: [String: String] = [:], duration: Double = 0, cover: Texture? = nil,
+                 overview: WaveformOverview? = nil, lyrics: Lyrics?) {
+        self.tags = Self.normalised(tags)
+        self.duration = duration.isFinite && duration > 0 ? duration : 0
+        self.cover = cover
+        self.overview = overview
+        self.lyrics = lyrics
+    }
+
+    private static func normalised(_ tags: [String: String]) -> [String: String] {
         var normalised: [String: String] = [:]
         for (name, value) in tags {
             let trimmed = value.trimmingWhitespace()
             guard !trimmed.isEmpty else { continue }
             normalised[name.lowercased()] = trimmed
         }
-        self.tags = normalised
-        self.duration = duration.isFinite && duration > 0 ? duration : 0
-        self.cover = cover
-        self.overview = overview
+        return normalised
     }
 
     /// The tag named `name` (any case), or nil.

@@ -51,6 +51,12 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Draw a title in the lower third: text with fields from the file's tags and clock, e.g. \"{artist} — {title}\" ({album}, {elapsed}, {remaining}, any tag; \\n for a new line).", valueName: "text"))
     var title: String?
 
+    @Option(help: ArgumentHelp("Draw synced lyrics from an .lrc file (line and word times; also .srt, .vtt): the current line, the next dimmed, karaoke for word times. Default: the input's own lyrics tag, for a `lyrics` layer.", valueName: "file"))
+    var lyrics: String?
+
+    @Option(help: ArgumentHelp("Draw captions from an .srt or .vtt file, timed to the song.", valueName: "file"))
+    var captions: String?
+
     @Option(help: ArgumentHelp("A picture or video drawn under the visuals (a shorter video loops), or `cover`: the input's embedded cover picture (a file named cover: ./cover).", valueName: "file|cover"))
     var background: String?
 
@@ -149,6 +155,8 @@ struct RenderCommand: AsyncParsableCommand {
         o.effects = effects
         o.background = background
         o.title = title
+        o.lyricsFile = lyrics
+        o.captionsFile = captions
         guard let f = Fit(rawValue: fit) else { throw MarbleError(.option, "--fit \(fit): expected contain or cover") }
         o.fit = f
         o.crf = crf

@@ -37,8 +37,8 @@ import Testing
 
 /// Audio must visibly drive every kernel that claims to react to it.
 @Suite struct ReactivityTests {
-    /// Kernels without audio input by design (text reacts only through bindings).
-    static let silentByDesign: Set<String> = ["solid", "gradient", "media", "text"]
+    /// Kernels without audio input by design (text and lyrics react only through bindings).
+    static let silentByDesign: Set<String> = ["solid", "gradient", "media", "text", "lyrics"]
 
     /// Share (0…1) of the drawn pixels (not transparent in either picture) whose brightest channel
     /// differs by at least 24 levels: what an eye sees change, not a bit that flipped. A panel that

@@ -72,11 +72,24 @@ extension RenderJob {
     private func makeRenderer(decoder: AudioDecoder, report: AnalysisReport) throws(MarbleError) -> (FrameRenderer, [String]) {
         let o = options
         let cover = try CoverArt.picture(in: plan.input)
-        let song = SongInfo(tags: decoder.input.songTags(stream: decoder.streamIndex), duration: report.duration,
-                            cover: cover.picture, overview: report.overview)
+        let tags = decoder.input.songTags(stream: decoder.streamIndex)
+        let drawsLyrics = plan.scene.layers.contains { $0.shader == "lyrics" }
+        // The user's file, else the input's lyrics tag, else its subtitle stream (read only for a lyrics layer).
+        var lyrics = timedText ?? (drawsLyrics ? EmbeddedLyrics.lyrics(in: tags) : nil)
+        if lyrics == nil, drawsLyrics { lyrics = try SubtitleTrack.lyrics(in: plan.input, origin: decoder.timelineOrigin) }
+        let song = SongInfo(tags: tags, duration: report.duration, cover: cover.picture, overview: report.overview, lyrics: lyrics)
         let renderer = try FrameRenderer(scene: plan.scene, width: o.width, height: o.height, fps: o.fps, threads: o.threads,
+<<<<<<< HEAD
                                          song: song, transparent: plan.transparent)
         return (renderer, cover.warning.map { [$0] } ?? [])
+=======
+                                         song: song)
+        var warnings = cover.warning.map { [$0] } ?? []
+        if lyrics == nil, drawsLyrics {
+            warnings.append("the lyrics layer has nothing to draw: \(userInput) has no timed lyrics tag or text subtitles (give --lyrics FILE.lrc or --captions FILE.srt)")
+        }
+        return (renderer, warnings)
+>>>>>>> s35-lyrics
     }
 
     /// Replays the frames before `first`: analysed and passed through the scene's bindings, not drawn, so

@@ -30,6 +30,8 @@ public final class RenderJob {
     private let inputFiles: [InputFile]
     /// The input as the user named it (`options.input` may name a temporary copy).
     let userInput: String
+    /// The `--lyrics` or `--captions` file's lines, read before anything is written.
+    let timedText: Lyrics?
 
     /// Validates options, loads the preset and checks the input before anything is written. An input
     /// that can be read only once (a pipe, a FIFO, `-` for standard input) is copied first (see
@@ -56,6 +58,7 @@ public final class RenderJob {
             throw MarbleError(.input, "\(userInput): has no embedded cover picture for --background cover")
         }
         plan = try RenderPlan(options: options, preset: preset, inputHasVideo: inputHasVideo)
+        timedText = try options.readTimedText()
     }
 
     /// The output must not be one of the inputs (same device and inode, however the path is spelled):

@@ -28,6 +28,11 @@ public struct RenderOptions: Sendable {
     public var title: String?
     /// The longest ``title`` accepted, in characters.
     public static let maximumTitleLength = 500
+    /// Timed lyrics drawn by a `lyrics` layer (`--lyrics`): an `.lrc`, `.srt` or `.vtt` file; one is
+    /// added on top when the scene has none. Without it (and ``captionsFile``) the input's own lyrics tag.
+    package var lyricsFile: String?
+    /// Captions drawn by a `lyrics` layer (`--captions`): as ``lyricsFile``, the added layer without the next line.
+    package var captionsFile: String?
     /// A picture or video drawn under the scene instead of the preset's background, or the word
     /// ``coverBackground`` (`cover`) for the input's own embedded cover picture (a file named `cover`
     /// is then written `./cover`).
@@ -94,6 +99,7 @@ public struct RenderOptions: Sendable {
         _ = try Limits.check(encoderThreads, in: 1...16, "--encoder-threads")
         try segment?.validate()
         if let title { try Self.validate(title: title) }
+        try validateTimedText()
         guard let format = OutputFormat(path: output) else {
             throw MarbleError(.option, "\(output): unknown output type (use .mp4, .mkv, .mov, .webm or .png)")
         }

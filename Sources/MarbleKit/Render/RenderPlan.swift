@@ -62,7 +62,8 @@ package struct RenderPlan: Sendable, Equatable {
         } else {
             pictures = inputHasVideo ? .inputVideo : .none
         }
-        scene = try SceneBuilder.layers(preset: preset, effects: o.effects, hasPicture: pictures != .none, title: o.title)
+        scene = try SceneBuilder.layers(preset: preset, effects: o.effects, hasPicture: pictures != .none, title: o.title,
+                                        lyrics: o.timedTextFile.map { SceneBuilder.lyricsLayer(captions: $0.captions) })
         if o.transparent { scene = try SceneBuilder.withoutBackground(scene) }
         try scene.validate()
         analysis = AnalysisConfiguration().applying(scene.analysis)

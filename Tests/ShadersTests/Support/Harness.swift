@@ -49,8 +49,17 @@ func testPicture(width: Int = testWidth, height: Int = testHeight, seed: UInt32 
 func uniforms(frame n: Int, features: AudioFeatures, input: TextureView? = nil,
               width: Int = testWidth, height: Int = testHeight) -> FrameUniforms {
     FrameUniforms(time: Double(n) / 30, frameIndex: n, fps: Rational(30), width: width, height: height,
-                  features: features, input: input)
+                  features: features, input: input, song: harnessSong)
 }
+
+/// The song every library test draws: no tags, no length, no cover (layers draw as without a song),
+/// only lyrics, so that the `lyrics` layer has a line to show on every frame the tests draw (the
+/// second word half sung at frame 30).
+let harnessSong = SongInfo(lyrics: Lyrics(lines: [
+    Lyrics.Line(start: 0, end: 2000, text: "Sing along", words: [Lyrics.Word(scalars: 0..<5, start: 0, end: 800),
+                                                               Lyrics.Word(scalars: 5..<10, start: 800, end: 1200)]),
+    Lyrics.Line(start: 2000, end: Lyrics.open, text: "la la", words: []),
+]))
 
 /// A shader instance with its parameters, rendered the way the pipeline does: configure, then per
 /// frame prepare once and render strips.
