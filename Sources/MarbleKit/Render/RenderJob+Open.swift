@@ -79,17 +79,12 @@ extension RenderJob {
         if lyrics == nil, drawsLyrics { lyrics = try SubtitleTrack.lyrics(in: plan.input, origin: decoder.timelineOrigin) }
         let song = SongInfo(tags: tags, duration: report.duration, cover: cover.picture, overview: report.overview, lyrics: lyrics)
         let renderer = try FrameRenderer(scene: plan.scene, width: o.width, height: o.height, fps: o.fps, threads: o.threads,
-<<<<<<< HEAD
                                          song: song, transparent: plan.transparent)
-        return (renderer, cover.warning.map { [$0] } ?? [])
-=======
-                                         song: song)
         var warnings = cover.warning.map { [$0] } ?? []
         if lyrics == nil, drawsLyrics {
             warnings.append("the lyrics layer has nothing to draw: \(userInput) has no timed lyrics tag or text subtitles (give --lyrics FILE.lrc or --captions FILE.srt)")
         }
         return (renderer, warnings)
->>>>>>> s35-lyrics
     }
 
     /// Replays the frames before `first`: analysed and passed through the scene's bindings, not drawn, so
