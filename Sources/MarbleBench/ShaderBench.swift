@@ -30,7 +30,7 @@ struct ShaderBench {
         for n in 0..<(c.warmup + c.frames) {
             var uniforms = FrameUniforms(time: c.fps.seconds(ofFrame: n), frameIndex: n, fps: c.fps,
                                          width: size.width, height: size.height,
-                                         features: features[n % features.count], input: source)
+                                         features: features[n % features.count], input: source, song: Self.song)
             uniforms.strips = scheduler
             let measured = n >= c.warmup
             if n == c.warmup { AllocationCounter.start() }
@@ -49,6 +49,15 @@ struct ShaderBench {
                            frames: c.frames, total: stats, stages: [stats], fps: 1000 / max(stats.mean, 1e-6),
                            allocationsPerFrame: stats.allocationsPerFrame, peakRSSMegabytes: MachineInfo.peakRSSMegabytes())
     }
+
+    /// The song every shader is timed with: no tags, length or cover (the layers that read them draw as
+    /// without a song), and one word-timed line of lyrics, so the `lyrics` layer draws a line and fills it
+    /// word by word on every frame. The line is laid out once, during the warm-up: a render lays one
+    /// out only when the line changes (an allocation, like a change of preset), not per frame.
+    static let song = SongInfo(lyrics: Lyrics(lines: [
+        Lyrics.Line(start: 0, end: Lyrics.open, text: "Sing along, the marble rolls",
+                    words: [Lyrics.Word(scalars: 0..<5, start: 0, end: 2000), Lyrics.Word(scalars: 5..<11, start: 2000, end: 60_000)]),
+    ]))
 
     /// The picture filters and `media` read: the default preset's first frames, or a gradient.
     static func picture(size: BenchConfiguration.Size, features: AudioFeatures, fps: Rational) -> Texture {

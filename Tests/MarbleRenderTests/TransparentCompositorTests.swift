@@ -11,8 +11,11 @@ struct TransparentCompositorTests {
     static let width = 96, height = 70   // bands of 32 rows: two full ones and a short one
     static let background = RGBA8(r: 0x33, g: 0x66, b: 0x99)
 
+    /// The compositor tests' frame, with a song that has a line to sing (for the `lyrics` layer).
     static func uniforms(frame: Int) -> FrameUniforms {
-        CompositorTests.uniforms(frame: frame)
+        var u = CompositorTests.uniforms(frame: frame)
+        u.song = SongInfo(lyrics: Lyrics(lines: [Lyrics.Line(start: 0, end: Lyrics.open, text: "Ag", words: [])]))
+        return u
     }
 
     /// `top` (premultiplied) over the opaque `under`, per channel with exact rounding.
@@ -73,6 +76,7 @@ struct TransparentCompositorTests {
     func generatorOverBackground(name: String) throws {
         let solid = LayerSpec(shader: "solid", parameters: ["color": .text("#336699")])
         let layer = LayerSpec(shader: name, parameters: name == "text" ? ["text": .text("Ag"), "fade_in": .number(0)] : [:])
+        // The lyrics layer draws the song's line: the frames below are drawn with one (see `render`).
         let reference = try Self.render([solid, layer], transparent: false)
         let clear = try Self.render([layer], transparent: true)
         let drawn = stride(from: 3, to: clear.count, by: 4).filter { clear[$0] > 0 }.count
