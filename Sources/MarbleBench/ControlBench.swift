@@ -63,26 +63,10 @@ package enum ControlBench {
         reload.start()
         defer { reload.stop() }
         let sender = try OSCSender(port: remote.port)
-        let other = PresetLibrary.names().first ?? PresetLibrary.defaultName
         func send(_ message: OSCMessage) throws(MarbleError) {
             guard sender.send(message) else { throw MarbleError(.device, "control bench: a datagram could not be sent") }
         }
-        let controls = [
-            Control(name: "/marble/param (a number, in place)", send: { r throws(MarbleError) in
-                try send(OSCMessage("/marble/param", [.int(0), .string("angle"), .float(Double(r % 90 + 1))]))
-            }, shows: { c, _, r in c.parameters.contains { $0.value == .number(Double(r % 90 + 1)) } }),
-            Control(name: "/marble/param (a colour, rebuilt)", send: { r throws(MarbleError) in
-                try send(OSCMessage("/marble/param", [.int(0), .string("from"), .string(r % 2 == 0 ? "#ff0000" : "#00ff00")]))
-            }, shows: { c, _, r in c.parameters.contains { $0.value == .text(r % 2 == 0 ? "#ff0000" : "#00ff00") } }),
-            Control(name: "/marble/flash", send: { _ throws(MarbleError) in try send(OSCMessage("/marble/flash")) },
-                    shows: { c, before, _ in c.flashes > before.flashes }),
-            Control(name: "/marble/preset (another preset)", send: { r throws(MarbleError) in
-                try send(OSCMessage("/marble/preset", [.string(r % 2 == 0 ? other : file)]))
-            }, shows: { c, _, r in c.preset == (r % 2 == 0 ? other : file) }),
-            Control(name: "preset file saved (inotify)", send: { r throws(MarbleError) in
-                try save(file, gradientAngle: Double(r % 80 + 5))
-            }, shows: { c, before, _ in c.preset == file && c.fileRevision > before.fileRevision }),
-        ]
+        let controls = Self.controls(file: file, send: send)
         let renderer = try FrameRenderer(scene: try PresetLibrary.load(file), width: width, height: height, fps: fps,
                                          threads: threads, choose: { store.snapshot.sceneChoice },
                                          chosen: store.snapshot.sceneChoice)
@@ -107,6 +91,27 @@ package enum ControlBench {
             rows.append(row)
         }
         return Report(size: "\(width)x\(height)", fps: fps.doubleValue, rows: rows)
+    }
+
+    /// The controls measured, sent with `send`; `file` is the preset's file on screen.
+    private static func controls(file: String, send: @escaping (OSCMessage) throws(MarbleError) -> Void) -> [Control] {
+        let other = PresetLibrary.names().first ?? PresetLibrary.defaultName
+        return [
+            Control(name: "/marble/param (a number, in place)", send: { r throws(MarbleError) in
+                try send(OSCMessage("/marble/param", [.int(0), .string("angle"), .float(Double(r % 90 + 1))]))
+            }, shows: { c, _, r in c.parameters.contains { $0.value == .number(Double(r % 90 + 1)) } }),
+            Control(name: "/marble/param (a colour, rebuilt)", send: { r throws(MarbleError) in
+                try send(OSCMessage("/marble/param", [.int(0), .string("from"), .string(r % 2 == 0 ? "#ff0000" : "#00ff00")]))
+            }, shows: { c, _, r in c.parameters.contains { $0.value == .text(r % 2 == 0 ? "#ff0000" : "#00ff00") } }),
+            Control(name: "/marble/flash", send: { _ throws(MarbleError) in try send(OSCMessage("/marble/flash")) },
+                    shows: { c, before, _ in c.flashes > before.flashes }),
+            Control(name: "/marble/preset (another preset)", send: { r throws(MarbleError) in
+                try send(OSCMessage("/marble/preset", [.string(r % 2 == 0 ? other : file)]))
+            }, shows: { c, _, r in c.preset == (r % 2 == 0 ? other : file) }),
+            Control(name: "preset file saved (inotify)", send: { r throws(MarbleError) in
+                try save(file, gradientAngle: Double(r % 80 + 5))
+            }, shows: { c, before, _ in c.preset == file && c.fileRevision > before.fileRevision }),
+        ]
     }
 
     /// A preset of a linear gradient at `angle`, saved as editors save (a new file renamed over the old).
