@@ -63,9 +63,11 @@ import TestSupport
     }
 
     /// Waits until a frame of the recording `name` (being written) satisfies `test`. Polled, marble
-    /// telling nothing of its frames, with a deadline that only guards against a hang.
+    /// telling nothing of its frames, with a deadline that only guards against a hang; once a second,
+    /// since each poll decodes the recording so far (at ten a second it kept a core busy, and slowed
+    /// the real-time tests that run beside this one).
     static func recorded(_ name: String, _ test: @escaping ([Int]) -> Bool) -> Bool {
-        PlayTools.eventually(timeout: 120) { partial(name).map { colors($0).contains(where: test) } ?? false }
+        pollProcess(failsafe: 120, every: 1) { partial(name).map { colors($0).contains(where: test) } ?? false }
     }
 
     static func white(_ c: [Int]) -> Bool { c.allSatisfy { $0 > 200 } }
