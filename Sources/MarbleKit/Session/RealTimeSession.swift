@@ -21,7 +21,9 @@ import MarblePipeline
 /// X server went away or froze, a stream that stalls) is closed on its own, its partial file removed
 /// and a warning naming it kept in ``warnings`` (``lostOutputs``), while the others go on to a whole
 /// end; the session fails only when every output has failed. Every stop signal `render` handles
-/// (`StopSignals`) ends it like `q`, with finished recordings.
+/// (`StopSignals`) ends it like `q`, with finished recordings, except SIGUSR1, which reloads the
+/// preset's file (as a save of it does: ``PresetReload``). With `--osc`, a ``SessionRemote`` turns OSC
+/// messages into the store's control events.
 ///
 /// The engine follows the input: songs with no outputs play through the speakers with the sound card
 /// as the clock and a transport (`PlayerEngine`); a capture, or songs with outputs, fill a live
