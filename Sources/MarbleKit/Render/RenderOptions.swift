@@ -67,7 +67,7 @@ public struct RenderOptions: Sendable {
     /// The encoder's threads unless told otherwise: 4 keeps x264 busy beside the renderer on 2 to 8 cores.
     public static let defaultEncoderThreads = 4
     /// Keep alpha (`--transparent`): the preset's background layer is dropped and frames start from
-    /// transparent black; the output must hold alpha (see ``alphaOutputs``). Details: docs/ALPHA.md.
+    /// transparent black; the output must hold alpha (the outputs that do are listed in the error `--transparent` gives otherwise). Details: docs/ALPHA.md.
     public var transparent = false
     /// The video codec (`--codec`); nil: the container's (H.264, VP9 for WebM, ProRes 4444 for a
     /// transparent `.mov`).

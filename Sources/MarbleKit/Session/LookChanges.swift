@@ -3,7 +3,7 @@ import MarbleRender
 
 /// What changed in a session's look while it played, besides the preset's name: parameters set over
 /// the preset's (OSC), the preset's file saved (or reloaded on SIGUSR1) and whether it loaded, and the
-/// performer's cues. Part of the session's state; the renderer follows it through ``SceneChoice``.
+/// performer's cues. Part of the session's state; the renderer follows it through `SceneChoice`.
 public struct LookChanges: Equatable, Sendable, Codable {
     /// The most changes kept: a new parameter past it is refused (an existing one can still change).
     public static let maxParameters = 256

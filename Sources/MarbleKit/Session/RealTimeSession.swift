@@ -22,7 +22,7 @@ import MarblePipeline
 /// and a warning naming it kept in ``warnings`` (``lostOutputs``), while the others go on to a whole
 /// end; the session fails only when every output has failed. Every stop signal `render` handles
 /// (`StopSignals`) ends it like `q`, with finished recordings, except SIGUSR1, which reloads the
-/// preset's file (as a save of it does: ``PresetReload``). With `--osc`, a ``SessionRemote`` turns OSC
+/// preset's file (as a save of it does: `PresetReload`). With `--osc`, a `SessionRemote` turns OSC
 /// messages into the store's control events.
 ///
 /// The engine follows the input: songs with no outputs play through the speakers with the sound card
@@ -125,22 +125,32 @@ public final class RealTimeSession {
     ///   for a capture), `.device` when neither a terminal nor a display can show the picture, and any
     ///   error of the frame path or its sinks.
     public func run(_ store: SessionComponent) throws(MarbleError) -> SessionOutcome {
-        let reload = try PresetReload(presets: scene == nil ? store.availablePresets : [], store: store,
+        // Reloading on save is a convenience: a folder that cannot be watched (inotify's limit reached)
+        // is a warning, not a session that does not start.
+        var watchWarning: String?
+        let reload: PresetReload?
+        do {
+            reload = try PresetReload(presets: scene == nil ? store.availablePresets : [], store: store,
                                       report: { [onPresetError] in onPresetError?($0) })
+        } catch {
+            reload = nil
+            watchWarning = "presets will not reload on save: \(error.message)"
+        }
         let remote = try osc.map { address throws(MarbleError) in
             try SessionRemote(address: address, presets: store.availablePresets, fixedScene: scene)
         }
         if let remote { onRemoteListening?(remote.port) }
-        let signals = TerminalSignals(reload: { reload.reloadCurrent() })
+        let signals = TerminalSignals(reload: { reload?.reloadCurrent() })
         engine.report(to: store)
-        reload.start()
+        reload?.start()
         remote?.start(store)
         defer {
             remote?.stop()
-            reload.stop()
+            reload?.stop()
             store.stop()  // ends the session as interrupted if nothing else did: disconnects the input
             engine.stop()
             if let line = remote?.summary { warnings.append(line) }
+            if let watchWarning { warnings.append(watchWarning) }
         }
         try startInput(store, signals: signals)
         if let outcome = store.snapshot.outcome { return outcome }

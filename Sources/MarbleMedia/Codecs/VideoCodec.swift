@@ -4,7 +4,7 @@ internal import CFFmpeg
 ///
 /// H.264 and VP9 are the containers' defaults; ProRes 4444 and QuickTime Animation are the alpha codecs
 /// editors read in a `.mov` (Premiere, Resolve and Final Cut take ProRes 4444; Kdenlive and older tools
-/// QuickTime Animation). VP9 carries alpha in WebM when asked to (``VideoEncoder/Settings/alpha``).
+/// QuickTime Animation). VP9 carries alpha in WebM when asked to (`VideoEncoder.Settings.alpha`).
 public enum VideoCodec: String, Sendable, CaseIterable {
     /// libx264, YUV 4:2:0 (MP4, MKV, MOV).
     case h264
