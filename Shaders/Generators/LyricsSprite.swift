@@ -120,19 +120,9 @@ final class LyricsSprite {
         if !words.isEmpty, seconds >= Lyrics.seconds(words[words.count - 1].end) { columns.update(repeating: 1, count: width) }
     }
 
-    /// Premultiplied fill over outline over the shadow (offset down and right) into `sprite`.
+    /// Fill over outline over the shadow into `sprite` (see `TextSpriteLayers`).
     private func colour(into sprite: UnsafeMutablePointer<UInt32>, fill: UInt32, _ outline: UInt32, _ shadow: UInt32, _ offset: Int) {
-        let w = width, hasShadow = shadow >> 24 != 0
-        for y in 0..<height {
-            let row = sprite + y * w, fillRow = mask.pixels + y * w, outlineRow = outlineMask + y * w
-            let sy = y - offset
-            for x in 0..<w {
-                var p: UInt32 = 0
-                let sx = x - offset
-                if hasShadow, sy >= 0, sx >= 0 { p = Blend.scale255(shadow, UInt32(shadowMask[sy * w + sx])) }
-                if outline != 0 { p = NormalBlend.blend(Blend.scale255(outline, UInt32(outlineRow[x])), onto: p) }
-                row[x] = NormalBlend.blend(Blend.scale255(fill, UInt32(fillRow[x])), onto: p)
-            }
-        }
+        TextSpriteLayers.compose(into: sprite, width: width, height: height, fill: fill, fillMask: mask.pixels,
+                                 outline: outline, outlineMask: outlineMask, shadow: shadow, shadowMask: shadowMask, offset: offset)
     }
 }

@@ -162,19 +162,9 @@ package final class Text: Shader, BlendedRowDrawing, @unchecked Sendable {
         MaskFilter.dilate(mask.pixels, into: outlineMask, width: w, height: h, radius: outline)
         shadowMask.update(from: outlineMask, count: count)
         MaskFilter.blur(shadowMask, scratch: scratch, sums: columnSums, width: w, height: h, radius: look.blur)
-        let hasOutline = outline > 0.05, hasShadow = shadowColor >> 24 != 0
-        let offset = look.offset
-        for y in 0..<h {
-            let row = sprite + y * w, fillRow = mask.pixels + y * w, outlineRow = outlineMask + y * w
-            let sy = y - offset
-            for x in 0..<w {
-                var p: UInt32 = 0
-                let sx = x - offset
-                if hasShadow, sy >= 0, sx >= 0 { p = Blend.scale255(shadowColor, UInt32(shadowMask[sy * w + sx])) }
-                if hasOutline { p = NormalBlend.blend(Blend.scale255(outlineColor, UInt32(outlineRow[x])), onto: p) }
-                row[x] = NormalBlend.blend(Blend.scale255(fill, UInt32(fillRow[x])), onto: p)
-            }
-        }
+        TextSpriteLayers.compose(into: sprite, width: w, height: h, fill: fill, fillMask: mask.pixels,
+                                 outline: outline > 0.05 ? outlineColor : 0, outlineMask: outlineMask,
+                                 shadow: shadowColor, shadowMask: shadowMask, offset: look.offset)
     }
 
     /// Rasterises the digits and the colon at the new size, so that a clock field's later changes

@@ -113,10 +113,7 @@ struct BenchCommand: AsyncParsableCommand {
             if engines {
                 let report = try await EngineBenchmarks.run()
                 if json {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                    let data = (try? encoder.encode(report)) ?? Data()
-                    Console.print(String(decoding: data, as: UTF8.self))
+                    printJSON(report)
                 } else {
                     Console.print(report.summary)
                 }
@@ -163,9 +160,7 @@ struct BenchCommand: AsyncParsableCommand {
         let quiet = self.quiet
         let report = try LiveBench.run(c) { line in if !quiet { Console.writeErr("bench: \(line)\n") } }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            Console.print(String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self))
+            printJSON(report)
         } else {
             Console.print(report.summary)
         }
@@ -183,15 +178,20 @@ struct BenchCommand: AsyncParsableCommand {
         let report = try ControlBench.run(width: width, height: height, fps: rate, threads: cores ?? StripScheduler.availableCores,
                                           rounds: 30) { line in if !quiet { Console.writeErr("bench: \(line)\n") } }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            Console.print(String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self))
+            printJSON(report)
         } else {
             Console.print(report.summary)
         }
     }
 
     func progress(_ line: String) { Console.writeErr("bench: \(line)\n") }
+
+    /// Prints `report` as JSON with sorted keys (`--engines`, `--live`, `--control`).
+    func printJSON(_ report: some Encodable) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        Console.print(String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self))
+    }
 
     func compare(_ c: BenchConfiguration) throws(MarbleError) -> [FFmpegComparisonResult] {
         guard let ffmpeg = FFmpegComparison.ffmpegPath() else {
