@@ -78,6 +78,7 @@ let package = Package(
         .target(name: "CAllocationCounter",
                 linkerSettings: [.unsafeFlags(["malloc", "free", "calloc", "realloc", "memalign", "aligned_alloc",
                                                "posix_memalign", "valloc", "pvalloc", "marble_allocations_enable",
+                                               "marble_allocations_enable_this_thread",
                                                "marble_allocations_disable", "marble_allocations_reset",
                                                "marble_allocations_get"].flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] })]),
         // The state architecture (Redux-like, after pexavc/Granite), UI-free. Imports nothing of the project.

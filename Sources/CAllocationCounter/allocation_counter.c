@@ -9,12 +9,15 @@
 // where threads end all the time (pipelines, idle pool threads) that corrupted the heap
 // ("malloc_consolidate(): invalid chunk size", SIGSEGV in _int_malloc) once in a few runs. This one
 // keeps no per-thread state at all: three process-wide counters, added to with relaxed atomics, and
-// a flag read with one relaxed load when counting is off.
+// a flag read with one relaxed load when counting is off. Counting may be narrowed to one thread (its
+// `pthread_self`, kept in a process-wide atomic, compared at each call): a test of single-threaded
+// code then sees its own allocations only, whatever the tests running beside it allocate.
 #define _GNU_SOURCE
 #include "allocation_counter.h"
 
 #include <errno.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -28,9 +31,14 @@ extern void *__libc_valloc(size_t size);
 extern void *__libc_pvalloc(size_t size);
 
 static atomic_bool counting = false;
+static atomic_ulong only = 0;  // the one thread counted (its pthread_self), or 0: every thread
 static atomic_llong allocations = 0, requested = 0, frees = 0;
 
-static inline bool on(void) { return atomic_load_explicit(&counting, memory_order_relaxed); }
+static inline bool on(void) {
+    if (!atomic_load_explicit(&counting, memory_order_relaxed)) return false;
+    unsigned long thread = atomic_load_explicit(&only, memory_order_relaxed);
+    return thread == 0 || thread == (unsigned long)pthread_self();
+}
 
 static inline void *counted(void *pointer, size_t size) {
     if (pointer && on()) {
@@ -86,7 +94,15 @@ int posix_memalign(void **out, size_t alignment, size_t size) {
 void *valloc(size_t size) { return counted(__libc_valloc(size), size); }
 void *pvalloc(size_t size) { return counted(__libc_pvalloc(size), size); }
 
-void marble_allocations_enable(void) { atomic_store_explicit(&counting, true, memory_order_release); }
+void marble_allocations_enable(void) {
+    atomic_store_explicit(&only, 0, memory_order_release);
+    atomic_store_explicit(&counting, true, memory_order_release);
+}
+
+void marble_allocations_enable_this_thread(void) {
+    atomic_store_explicit(&only, (unsigned long)pthread_self(), memory_order_release);
+    atomic_store_explicit(&counting, true, memory_order_release);
+}
 void marble_allocations_disable(void) { atomic_store_explicit(&counting, false, memory_order_release); }
 
 void marble_allocations_reset(void) {

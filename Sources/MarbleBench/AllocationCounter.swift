@@ -1,6 +1,6 @@
 import Foundation
 
-/// Counts heap allocations (all threads) through the project's allocation counter
+/// Counts heap allocations (of all threads, or of one) through the project's allocation counter
 /// (`Sources/CAllocationCounter`, the product `MarbleAllocationCounter`).
 ///
 /// `marble` does not link the counter: the everyday binary needs no extra library file. The counts
@@ -15,6 +15,7 @@ package enum AllocationCounter {
         typealias Stats = @convention(c) (UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>,
                                           UnsafeMutablePointer<Int64>) -> Void
         let enable: Toggle
+        let enableThisThread: Toggle
         let disable: Toggle
         let reset: Toggle
         let stats: Stats
@@ -26,9 +27,12 @@ package enum AllocationCounter {
             guard let program = dlopen(nil, RTLD_NOW) else { return nil }
             func symbol(_ name: String) -> UnsafeMutableRawPointer? { dlsym(program, name) }
             guard let enable = symbol("marble_allocations_enable"), let disable = symbol("marble_allocations_disable"),
+                  let thisThread = symbol("marble_allocations_enable_this_thread"),
                   let reset = symbol("marble_allocations_reset"), let stats = symbol("marble_allocations_get")
             else { return nil }
-            return Interposer(enable: unsafeBitCast(enable, to: Toggle.self), disable: unsafeBitCast(disable, to: Toggle.self),
+            return Interposer(enable: unsafeBitCast(enable, to: Toggle.self),
+                              enableThisThread: unsafeBitCast(thisThread, to: Toggle.self),
+                              disable: unsafeBitCast(disable, to: Toggle.self),
                               reset: unsafeBitCast(reset, to: Toggle.self), stats: unsafeBitCast(stats, to: Stats.self))
         }
     }
@@ -74,6 +78,17 @@ package enum AllocationCounter {
     /// Counts the mallocs `body` makes (0 for anything when ``isCounting`` is false).
     package static func measure(_ body: () throws -> Void) rethrows -> Int {
         start()
+        defer { stop() }
+        try body()
+        return count
+    }
+
+    /// Counts the mallocs `body` makes on the calling thread only: for code that runs on one thread,
+    /// measured while other threads (tests running beside it) allocate.
+    package static func measureThisThread(_ body: () throws -> Void) rethrows -> Int {
+        guard let interposer else { try body(); return 0 }
+        interposer.reset()
+        interposer.enableThisThread()
         defer { stop() }
         try body()
         return count

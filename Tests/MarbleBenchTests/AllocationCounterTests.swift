@@ -9,6 +9,14 @@ import Testing
 /// A class whose instances live on the heap: one malloc each, which the optimiser cannot remove.
 private final class Box { var value: Int; init(_ v: Int) { value = v } }
 
+/// A flag one thread sets and another reads (a lock, the test needing no atomics package).
+private final class ManagedAtomicFlag: @unchecked Sendable {  // every access under `lock`
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
+
 @Suite("AllocationCounter", .serialized)
 struct AllocationCounterTests {
     @Test("the counter is linked in before libc: its counters are found with dlsym and counting works")
@@ -51,6 +59,29 @@ struct AllocationCounterTests {
             if allocations <= fewest.allocations { fewest = (allocations, min(fewest.frees, frees)) }
         }
         #expect(fewest.allocations == 6 && fewest.frees == 5)
+    }
+
+    @Test("counting one thread sees its own allocations, not those another thread makes meanwhile")
+    func oneThread() {
+        let stop = ManagedAtomicFlag()
+        let started = DispatchSemaphore(value: 0), ended = DispatchSemaphore(value: 0)
+        let other = Thread {
+            started.signal()
+            var churn: [Box] = []
+            while !stop.isSet { churn.append(Box(churn.count)); if churn.count > 64 { churn.removeAll(keepingCapacity: false) } }
+            ended.signal()
+        }
+        other.start()
+        started.wait()
+        var keep: [Box] = []
+        let everyone = AllocationCounter.measure { for i in 0..<1000 { keep.append(Box(i)); if keep.count > 5 { keep.removeAll() } } }
+        keep.removeAll(keepingCapacity: true)
+        let mine = AllocationCounter.measureThisThread { for i in 0..<5 { keep.append(Box(i)) } }
+        stop.set()
+        ended.wait()
+        #expect(mine == 5, "\(mine) mallocs counted on this thread for 5 boxes")
+        #expect(everyone > 1000, "the other thread's allocations are seen when every thread is counted: \(everyone)")
+        #expect(keep.count == 5)
     }
 
     @Test("threads that end while counting is on leave the heap whole (no counter state dies with a thread)")

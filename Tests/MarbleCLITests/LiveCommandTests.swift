@@ -35,6 +35,7 @@ struct LiveCommandTests {
     /// The recording's sound as mono float at 48 kHz.
     static func sound(of path: String) throws -> [Float] {
         let raw = Self.path("sound-\(UUID().uuidString.prefix(6)).f32")
+        defer { try? FileManager.default.removeItem(atPath: raw) }
         try CLI.ffmpeg(["-i", path, "-map", "0:a", "-f", "f32le", "-ac", "1", "-ar", "\(rate)", raw])
         return try floats(raw)
     }
@@ -177,25 +178,26 @@ struct LiveCommandTests {
         let (live, log) = try Self.startLive(["-o", out, "--size", "64x36"], pulse: pulse)
         #expect(Self.recordingStarted("live-restart.mp4"), "\(Self.read(log))")
         #expect(Self.logShows(log, "capturing viz.monitor", times: 1), "\(Self.read(log))")
-        // The tone, played to its end (paplay drains its stream into the sink before it exits), then
-        // the server dies; once marble says it is reconnecting, the server comes back and the tone
-        // plays again. Every step waits for the step before it, none for a length of time.
+        // The tone, played to its end (paplay drains its stream into the sink before it exits) and
+        // captured to its end (the recording, readable while it is written, holds it), then the server
+        // dies; once marble says it is reconnecting, the server comes back and the tone plays again.
+        // Every step waits for the step before it, none for a length of time: a starved server may
+        // hand the capture the last of a tone well after paplay has left.
         try Self.playToTheEnd(tone, on: pulse)
+        #expect(Self.recordingHolds(tones: 1, "live-restart.mp4"), "\(Self.read(log))")
         pulse.kill()
         #expect(Self.logShows(log, "reconnecting", times: 1), "\(Self.read(log))")
         try pulse.start()
         #expect(Self.logShows(log, "capturing viz.monitor", times: 2), "capture resumed: \(Self.read(log))")
         try Self.playToTheEnd(tone, on: pulse)
+        #expect(Self.recordingHolds(tones: 2, "live-restart.mp4"), "\(Self.read(log))")
         #expect(pollProcess { CLI.catches(SIGINT, live.processIdentifier) })
         live.interrupt()
         live.waitUntilExit()
         #expect(live.terminationStatus == 130, "\(Self.read(log))")
         #expect(try Facts(out).frames > 0)
         // In 100 ms windows: the tone, then silence while the server was away, then the tone again.
-        let sound = try Self.sound(of: out)
-        let windows = stride(from: 0, to: sound.count - 4800, by: 4800).map { start in
-            (sound[start..<start + 4800].reduce(Float(0)) { $0 + $1 * $1 } / 4800).squareRoot()
-        }
+        let windows = Self.loudness(try Self.sound(of: out))
         let loud = windows.map { $0 > 0.05 }
         guard let firstLoud = loud.firstIndex(of: true),
               let gap = loud[firstLoud...].firstIndex(of: false),
@@ -213,6 +215,27 @@ struct LiveCommandTests {
         #expect(before >= 10 && before <= longest, "the first tone lasts \(before) windows of 100 ms")
         #expect(after >= 10 && after <= longest, "the second tone lasts \(after) windows of 100 ms")
         #expect(back - gap >= 1, "silence between the tones while the server was away")
+    }
+
+    /// Root-mean-square loudness of each 100 ms window of `sound`.
+    static func loudness(_ sound: [Float]) -> [Float] {
+        stride(from: 0, to: sound.count - 4800, by: 4800).map { start in
+            (sound[start..<start + 4800].reduce(Float(0)) { $0 + $1 * $1 } / 4800).squareRoot()
+        }
+    }
+
+    /// Waits until the recording `name`, still being written, holds `tones` tones that have ended (a
+    /// loud stretch followed by a quiet window). Live recordings reach the disk within a second of
+    /// being captured (fragments of at most a second, each written through), so the partial file is
+    /// read as it grows; polled, with a 60 s deadline that only guards against a hang.
+    static func recordingHolds(tones: Int, _ name: String) -> Bool {
+        pollProcess(failsafe: 60, every: 0.5) {
+            guard let partial = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
+                .first(where: { $0.hasPrefix(".\(name).partial") }),
+                  let sound = try? sound(of: path(partial)) else { return false }
+            let loud = loudness(sound).map { $0 > 0.05 }
+            return zip(loud, loud.dropFirst()).filter { $0 && !$1 }.count >= tones
+        }
     }
 
     /// Waits until `text` appears `times` times in the log of a `marble live` (which reports each change

@@ -6,6 +6,8 @@
 // Counts the process's heap allocations while enabled (see allocation_counter.c). `marble bench`
 // finds these with dlsym once the library is preloaded; the tests link it into their process.
 void marble_allocations_enable(void);
+// Counts only what the calling thread allocates and frees, until the next enable.
+void marble_allocations_enable_this_thread(void);
 void marble_allocations_disable(void);
 void marble_allocations_reset(void);
 // Allocations (malloc, calloc, realloc that allocates or grows, posix_memalign, aligned_alloc,

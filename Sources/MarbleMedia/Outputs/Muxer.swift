@@ -19,7 +19,8 @@ final class Muxer: PacketDestination {
     /// Whether MP4/MOV is written as fragments (a short index per fragment, written as it goes) rather
     /// than with one index for the whole file at its start. Fragments keep memory flat however long a
     /// recording runs (the whole-file index grows by every packet until the end), and what was written
-    /// stays playable even if the process dies.
+    /// stays playable even if the process dies. Matroska and WebM are written in clusters either way;
+    /// for them the flag means a recording: clusters of at most a second, each on disk as it closes.
     let fragmented: Bool
     /// Tags written into the container (MP4/MOV: as `mdta` keys, so any name survives).
     private let metadata: [(key: String, value: String)]
@@ -99,8 +100,16 @@ final class Muxer: PacketDestination {
         for tag in metadata { av_dict_set(&context.pointee.metadata, tag.key, tag.value, 0) }
         // MP4 and MOV keep only the tags they know unless told to write the others as `mdta` keys.
         let tags = metadata.isEmpty ? "" : "+use_metadata_tags"
+        if fragmented {
+            // A recording is readable while it runs, and what a killed process wrote stays playable:
+            // a fragment (MP4/MOV) or cluster (Matroska/WebM) closes at least once a second, and AVIO
+            // hands every packet to the file at once rather than when its 32 KB buffer fills.
+            av_dict_set(&options, "flush_packets", "1", 0)
+            if muxer == "matroska" || muxer == "webm" { av_dict_set(&options, "cluster_time_limit", "1000", 0) }
+        }
         if fragmented && (muxer == "mp4" || muxer == "mov") {
             av_dict_set(&options, "movflags", "+frag_keyframe+delay_moov+default_base_moof" + tags, 0)
+            av_dict_set(&options, "frag_duration", "1000000", 0)
         } else if muxer == "mp4" {
             av_dict_set(&options, "movflags", "+faststart" + tags, 0)
         } else if muxer == "mov", !tags.isEmpty {

@@ -100,7 +100,7 @@ package final class MediaWriter {
         case inline(AudioTrack)
     }
 
-    /// `fragmented`: MP4/MOV in fragments (see ``Muxer/fragmented``): for recordings of any length.
+    /// `fragmented`: a recording of any length, readable while it is written (see ``Muxer/fragmented``).
     package convenience init(path: String, format: OutputFormat, settings: VideoEncoder.Settings, sound: Sound,
          fragmented: Bool = false) throws(MarbleError) {
         try self.init(targets: [.file(path)], format: format, settings: settings, sound: sound, fragmented: fragmented)
