@@ -5,7 +5,7 @@ import TestSupport
 /// Several outputs from one render, for real: `marble play` of a playlist at real-time pace into a
 /// recording and an RTMP stream published to nginx on loopback (read back with ffprobe), a stream
 /// that stalls while the recording goes on, bad stream URLs.
-@Suite("marble play / live: files and streams at once (nginx-rtmp on loopback)", .ownThread, .serialized)
+@Suite("marble play / live: files and streams at once (nginx-rtmp on loopback)", .ownThread)
 struct OutputsCommandTests {
     /// Two songs at different rates (44.1 and 48 kHz), 1.5 s each.
     static func songs() throws -> [String] {
