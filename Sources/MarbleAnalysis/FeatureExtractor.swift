@@ -78,6 +78,7 @@ public final class FeatureExtractor: @unchecked Sendable {
     private var levels: RelativeLevels
     private var level: EnvelopeFollower
     private var levelScale: LevelScale
+    private var levelRank: LevelRank
     private var loudness: LoudnessMeter
     private let onsets: OnsetDetector
     private var onsetPicker = LiveOnsetPicker()
@@ -155,6 +156,7 @@ public final class FeatureExtractor: @unchecked Sendable {
         levels = RelativeLevels(step: frameDuration)
         level = EnvelopeFollower(attack: configuration.levelAttack, release: configuration.levelRelease, step: frameDuration)
         levelScale = LevelScale(configuration: configuration, step: frameDuration)
+        levelRank = LevelRank(configuration: configuration, step: frameDuration)
         loudness = LoudnessMeter(sampleRate: sampleRate)
         onsets = try OnsetDetector(sampleRate: sampleRate)
         beats = LiveBeatTracker(rate: onsets.rate, minBPM: configuration.minTempo, maxBPM: configuration.maxTempo)
@@ -401,8 +403,11 @@ public final class FeatureExtractor: @unchecked Sendable {
         features.rmsRight = FastMath.finite((sumRight / Float(frameSamples)).squareRoot())
         features.rmsDecibels = FastMath.amplitudeToDecibels(rms, floor: -120)
         features.peakDecibels = FastMath.amplitudeToDecibels(peak, floor: -120)
-        let target = levelScale.update(rmsDecibels: FastMath.amplitudeToDecibels(rms, floor: Float(configuration.noiseFloor) - 1))
-        features.level = level.update(target)
+        // The frame's loudness, smoothed in decibels (rising within `levelAttack`, falling within
+        // `levelRelease`), then read against the recent loud level and ranked among the last minute's.
+        let silence = Float(configuration.noiseFloor) - 1
+        let db = level.update(FastMath.amplitudeToDecibels(rms, floor: silence) - silence) + silence
+        features.level = levelRank.level(rmsDecibels: db, near: levelScale.update(rmsDecibels: db))
     }
 
     /// Waveform snapshot ending at the frame end.

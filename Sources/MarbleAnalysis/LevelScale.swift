@@ -1,14 +1,16 @@
 import Foundation
 
-/// The `level` feature's scale: how loud a frame is against the recent loud parts of the same sound,
-/// on the band curve (``AnalysisConfiguration/dynamics``).
+/// How loud a frame is against the recent loud parts of the same sound, on the band curve
+/// (``AnalysisConfiguration/dynamics``): a quarter of the `level` feature, the rest being the frame's
+/// rank among the last minute's (``LevelRank``), and all of it in the first seconds.
 ///
-/// The reference follows the frame RMS up within about 0.3 s and comes down 1 dB per second in
+/// The reference follows the smoothed frame loudness up within about 0.3 s and comes down 1 dB per second in
 /// quieter passages (never closer than 24 dB to the noise floor), so a mastered song's loud parts
 /// read about 1, a breakdown 10 dB down starts around 0.56 (dynamics 0.5) and rises as it goes on,
 /// the dips between kicks are visible and a quiet recording reaches the same range after a few
 /// seconds: CAVA's autosens, applied to the overall level. A fixed dB scale over 70 dB (the former
-/// mapping) kept a pop master between 0.80 and 0.89.
+/// mapping) kept a pop master between 0.80 and 0.89; this scale alone, a compressed one between 0.89
+/// and 1.00 (a master within 3 dB of its reference all along), hence the rank.
 struct LevelScale {
     private let curve: Float
     private let floorDB: Float

@@ -16,8 +16,10 @@ public struct AudioFeatures: Sendable, Equatable {
     public var rms: Float = 0
     /// Absolute sample peak in the window, linear 0…1.
     public var peak: Float = 0
-    /// Smoothed overall level 0…1 for driving visuals: the frame's RMS against the recent loud parts
-    /// (about 1 there, 0.5 twelve dB under them with the default dynamics), attack/release applied.
+    /// Smoothed overall level 0…1 for driving visuals: three quarters where the frame's loudness
+    /// (attack/release applied) ranks among the last minute's frames, a quarter how close it is to the
+    /// recent loud parts. On any song, compressed or not, about a tenth of the frames read under 0.2
+    /// and a tenth over 0.9; a louder section reads higher than the quieter one before it.
     public var level: Float = 0
 
     // MilkDrop-style band levels

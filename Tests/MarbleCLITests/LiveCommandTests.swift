@@ -172,37 +172,39 @@ struct LiveCommandTests {
     func survivesServerRestart() throws {
         let pulse = try PulseServer()
         defer { pulse.stop() }
-        let tone = Self.path("tone-2s.wav")
-        try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=440:d=2:r=48000", "-ac", "2", tone])
+        // Two tones told apart by pitch, so a hole a starved server leaves inside one (silence filled in
+        // for sound that was only late) is never taken for the gap while the server was away.
+        let first = Self.path("tone-440.wav"), second = Self.path("tone-880.wav")
+        try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=440:d=2:r=48000", "-ac", "2", first])
+        try CLI.ffmpeg(["-f", "lavfi", "-i", "sine=f=880:d=2:r=48000", "-ac", "2", second])
         let out = Self.path("live-restart.mp4")
         let (live, log) = try Self.startLive(["-o", out, "--size", "64x36"], pulse: pulse)
         #expect(Self.recordingStarted("live-restart.mp4"), "\(Self.read(log))")
         #expect(Self.logShows(log, "capturing viz.monitor", times: 1), "\(Self.read(log))")
-        // The tone, played to its end (paplay drains its stream into the sink before it exits) and
-        // captured to its end (the recording, readable while it is written, holds it), then the server
-        // dies; once marble says it is reconnecting, the server comes back and the tone plays again.
-        // Every step waits for the step before it, none for a length of time: a starved server may
-        // hand the capture the last of a tone well after paplay has left.
-        try Self.playToTheEnd(tone, on: pulse)
-        #expect(Self.recordingHolds(tones: 1, "live-restart.mp4"), "\(Self.read(log))")
+        // The first tone, played to its end (paplay drains its stream into the sink before it exits)
+        // and captured to its end (the recording, readable while it is written, holds it), then the
+        // server dies; once marble says it is reconnecting, the server comes back and the second tone
+        // plays. Every step waits for the step before it, none for a length of time: a starved server
+        // may hand the capture the last of a tone well after paplay has left.
+        try Self.playToTheEnd(first, on: pulse)
+        #expect(Self.recordingHolds("A", "live-restart.mp4"), "\(Self.read(log))")
         pulse.kill()
         #expect(Self.logShows(log, "reconnecting", times: 1), "\(Self.read(log))")
         try pulse.start()
         #expect(Self.logShows(log, "capturing viz.monitor", times: 2), "capture resumed: \(Self.read(log))")
-        try Self.playToTheEnd(tone, on: pulse)
-        #expect(Self.recordingHolds(tones: 2, "live-restart.mp4"), "\(Self.read(log))")
+        try Self.playToTheEnd(second, on: pulse)
+        #expect(Self.recordingHolds("B", "live-restart.mp4"), "\(Self.read(log))")
         #expect(pollProcess { CLI.catches(SIGINT, live.processIdentifier) })
         live.interrupt()
         live.waitUntilExit()
         #expect(live.terminationStatus == 130, "\(Self.read(log))")
         #expect(try Facts(out).frames > 0)
-        // In 100 ms windows: the tone, then silence while the server was away, then the tone again.
-        let windows = Self.loudness(try Self.sound(of: out))
-        let loud = windows.map { $0 > 0.05 }
-        guard let firstLoud = loud.firstIndex(of: true),
-              let gap = loud[firstLoud...].firstIndex(of: false),
-              let back = loud[gap...].firstIndex(of: true) else {
-            Issue.record("no tone / gap / tone in the recording: \(windows.map { String(format: "%.2f", $0) })")
+        // In 100 ms windows (A: the first tone, B: the second, ".": silence): the first tone, silence
+        // while the server was away, the second tone.
+        let windows = Self.tones(try Self.sound(of: out))
+        let a = windows.filter { $0 == "A" }.count, b = windows.filter { $0 == "B" }.count
+        guard let lastA = windows.lastIndex(of: "A"), let firstB = windows.firstIndex(of: "B") else {
+            Issue.record("not both tones in the recording: \(windows)")
             return
         }
         // Each tone lasts 20 windows; the edges (the kill, the end of the recording) may cut a few, and
@@ -210,31 +212,41 @@ struct LiveCommandTests {
         // the capture's drift bound (`CapturePacer.aheadLimit`, 250 ms: 3 windows): when the server is
         // starved past the filler's threshold (a loaded machine), silence is filled in for the wait,
         // and the tone that was only late is then kept in full after it, up to that bound.
-        let before = gap - firstLoud, after = loud[back...].prefix { $0 }.count
         let longest = 20 + 1 + 3
-        #expect(before >= 10 && before <= longest, "the first tone lasts \(before) windows of 100 ms")
-        #expect(after >= 10 && after <= longest, "the second tone lasts \(after) windows of 100 ms")
-        #expect(back - gap >= 1, "silence between the tones while the server was away")
+        #expect(a >= 10 && a <= longest, "the first tone lasts \(a) windows of 100 ms: \(windows)")
+        #expect(b >= 10 && b <= longest, "the second tone lasts \(b) windows of 100 ms: \(windows)")
+        #expect(lastA < firstB && windows[windows.index(after: lastA)..<firstB].contains("."),
+                "silence between the tones while the server was away: \(windows)")
     }
 
-    /// Root-mean-square loudness of each 100 ms window of `sound`.
-    static func loudness(_ sound: [Float]) -> [Float] {
-        stride(from: 0, to: sound.count - 4800, by: 4800).map { start in
-            (sound[start..<start + 4800].reduce(Float(0)) { $0 + $1 * $1 } / 4800).squareRoot()
-        }
+    /// Each 100 ms window of `sound` (48 kHz) as a letter: "." quiet (RMS under 0.05), "A" a tone
+    /// near 440 Hz, "B" one near 880 Hz (told apart by zero crossings: about 0.02 and 0.04 per sample;
+    /// the samples within 0.02 of zero, where the codec's noise crosses, are passed over).
+    static func tones(_ sound: [Float]) -> String {
+        String(stride(from: 0, to: sound.count - 4800, by: 4800).map { start -> Character in
+            let window = sound[start..<start + 4800]
+            guard (window.reduce(Float(0)) { $0 + $1 * $1 } / 4800).squareRoot() > 0.05 else { return "." }
+            var crossings = 0, counted = 0, above: Bool?
+            for x in window where abs(x) > 0.02 {
+                if let was = above, was != (x > 0) { crossings += 1 }
+                above = x > 0
+                counted += 1
+            }
+            // Per sample counted, so that a window the tone fills in part reads the same pitch.
+            return Double(crossings) / Double(max(1, counted)) < 0.03 ? "A" : "B"
+        })
     }
 
-    /// Waits until the recording `name`, still being written, holds `tones` tones that have ended (a
-    /// loud stretch followed by a quiet window). Live recordings reach the disk within a second of
-    /// being captured (fragments of at most a second, each written through), so the partial file is
-    /// read as it grows; polled, with a 60 s deadline that only guards against a hang.
-    static func recordingHolds(tones: Int, _ name: String) -> Bool {
+    /// Waits until the recording `name`, still being written, holds a tone (`tone`, see ``tones(_:)``)
+    /// in at least 19 windows of 100 ms: all of a 2 s tone but an edge. Live recordings reach the disk
+    /// within a second of being captured (fragments of at most a second, each written through), so the
+    /// partial file is read as it grows; polled, with a 60 s deadline that only guards against a hang.
+    static func recordingHolds(_ tone: Character, _ name: String) -> Bool {
         pollProcess(failsafe: 60, every: 0.5) {
             guard let partial = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
                 .first(where: { $0.hasPrefix(".\(name).partial") }),
                   let sound = try? sound(of: path(partial)) else { return false }
-            let loud = loudness(sound).map { $0 > 0.05 }
-            return zip(loud, loud.dropFirst()).filter { $0 && !$1 }.count >= tones
+            return tones(sound).filter { $0 == tone }.count >= 19
         }
     }
 
