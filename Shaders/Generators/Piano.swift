@@ -6,7 +6,9 @@ import MarbleCore
 /// Audio: `features.pitches` (the analysis' constant-Q transform: one amplitude per equal-tempered
 /// semitone, resolved down to the bass; the shader asks for it through `descriptor.needs`) from
 /// `low_note` to `high_note` (MIDI numbers: 21 = A0, 24 = C1, 60 = middle C, 108 = C8), in dBFS,
-/// mapped from `floor` (empty) to `ceiling` (full height). Bars rise at once and fall at `fall` full
+/// mapped from `floor` (empty) to `ceiling` (full height), the height then raised to `contrast` (2:
+/// a note 14 dB under the ceiling reads half, one 24 dB under it a quarter, so the notes of a chord stand
+/// out from the partials and accompaniment around them as in showcqt). Bars rise at once and fall at `fall` full
 /// heights per second (0: they follow every frame). Colours: by pitch class (`colors: pitch`, C red
 /// round the hue circle to B) or a gradient from `low_color` to `high_color` across the range.
 /// Layout, top to bottom: the bars; the keyboard (`keyboard` of the frame's height, 0 hides it): the
@@ -33,6 +35,8 @@ package final class Piano: Shader, BlendedRowDrawing, @unchecked Sendable {
                                 .integer(default: 108, range: 18...119)),
             ParameterDescriptor("floor", "Level (dBFS) of an empty bar.", .number(default: -60, range: -120...(-20))),
             ParameterDescriptor("ceiling", "Level (dBFS) of a full bar; above the floor.", .number(default: -12, range: -80...6)),
+            ParameterDescriptor("contrast", "Exponent on each note's height between floor and ceiling: 1 is straight decibels, 2 lets a chord's notes stand out from the quieter ones around them (half height 14 dB under the ceiling instead of 24).",
+                                .number(default: 2, range: 0.5...4)),
             ParameterDescriptor("fall", "How fast bars fall, full heights per second (0: no smoothing).",
                                 .number(default: 2.5, range: 0...30)),
             ParameterDescriptor("colors", "pitch (a hue per pitch class, C red) or gradient (low_color to high_color).",
@@ -129,7 +133,8 @@ package final class Piano: Shader, BlendedRowDrawing, @unchecked Sendable {
     package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         guard width > 0 else { return }
         readLevels(uniforms.features, floor: Float(parameters.number("floor")),
-                   range: max(1, Float(parameters.number("ceiling") - parameters.number("floor"))))
+                   range: max(1, Float(parameters.number("ceiling") - parameters.number("floor"))),
+                   contrast: Float(parameters.number("contrast")))
         let n = uniforms.frameIndex
         if !started || n < lastFrame {
             // A new history: bars from nothing, an empty sonogram.
@@ -173,7 +178,14 @@ package final class Piano: Shader, BlendedRowDrawing, @unchecked Sendable {
     }
 
     /// This frame's level 0…1 per note, into `raw`.
-    private func readLevels(_ f: AudioFeatures, floor: Float, range: Float) {
+    private func readLevels(_ f: AudioFeatures, floor: Float, range: Float, contrast: Float) {
+        readStraightLevels(f, floor: floor, range: range)
+        guard contrast != 1 else { return }
+        for i in 0..<count where raw[i] > 0 { raw[i] = Float(preciseExp2(Double(contrast) * preciseLog2(Double(raw[i])))) }
+    }
+
+    /// This frame's level 0…1 per note before the contrast, into `raw`.
+    private func readStraightLevels(_ f: AudioFeatures, floor: Float, range: Float) {
         let scale = 1 / range
         if f.pitches.count == AudioFeatures.pitchCount {
             f.pitches.withUnsafeBufferPointer { p in

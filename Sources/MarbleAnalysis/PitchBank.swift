@@ -3,20 +3,25 @@ import MarbleCore
 import MarbleDSP
 
 /// A constant-Q transform with one output per equal-tempered semitone (``AudioFeatures/pitches``):
-/// Brown and Puckette's spectral kernels, as FFmpeg's showcqt computes them.
+/// Brown and Puckette's spectral kernels, as FFmpeg's showcqt computes them, with a window chosen so
+/// that a note leaves both of its neighbours dark.
 ///
 /// Each semitone m (frequency f, A4 = 440 Hz) is the inner product of the last samples with a
-/// Hann-windowed complex sinusoid at f whose length is two periods of the semitone spacing,
-/// N = 2 · rate / (f · (2^(1/12) − 1)) samples (0.61 s at 55 Hz, 76 ms at 440 Hz), clamped to
-/// `minimumWindow`…`size`. A Hann window of that length has its first spectral null exactly one
-/// semitone away, so a steady note lights its own semitone and leaves both neighbours dark, from the
-/// lowest notes to the highest; a note between two semitones lights both, half each (−6 dB).
+/// Blackman-windowed complex sinusoid at f of N = 3 · rate / (f · (1 − 2^(−1/12))) samples (0.95 s
+/// at 55 Hz, 0.12 s at 440 Hz), clamped to `minimumWindow`…`size`. A Blackman window of that length
+/// has its first spectral null at f · (1 − 2^(−1/12)), the distance down to the semitone below, and
+/// sidelobes under −58 dB beyond it; the semitone above is a little further (f · (2^(1/12) − 1)), so
+/// a steady note reads −70 dB or less on both neighbours, the same on either side. (The former kernel,
+/// a Hann window two semitone spacings long, had its null exactly on the semitone above and the one
+/// below inside its main lobe: a sine lit the next semitone up at −33 dB, the one after at −44 dB,
+/// and nothing below: a wall of bars on a piano view, whose bars span 48 dB.) A note between two
+/// semitones (a quarter tone off) lights both, at about −11 dB each.
 /// Windows end at the frame end (the analysis is causal), so a bass note shows about N/2 late.
 ///
-/// Per frame: one real FFT of `size` samples (65 536 at 44.1/48 kHz, covering A0's 1.2 s window),
-/// then each semitone sums its sparse kernel (the kernel's own FFT, kept where it is above −60 dB of
-/// its peak) against the spectrum: about 0.3 ms. Notes above 0.45 · rate read 0. Built once; `fill`
-/// never allocates.
+/// Per frame: one real FFT of `size` samples (65 536 at 44.1/48 kHz, covering the window of C#1 and
+/// up at full length), then each semitone sums its sparse kernel (the kernel's own FFT, kept where
+/// it is above −80 dB of its peak) against the spectrum. Notes above 0.45 · rate read 0. Built once;
+/// `fill` never allocates.
 final class PitchBank {
     /// FFT length, samples: the longest window.
     let size: Int
@@ -35,9 +40,9 @@ final class PitchBank {
     init(sampleRate: Int, minimumWindow: Int) throws(MarbleError) {
         let rate = Double(sampleRate)
         let lowest = 440 * pow(2, Double(AudioFeatures.lowestPitch - 69) / 12)
-        let spacing = pow(2, 1.0 / 12) - 1
+        let below = 1 - pow(2, -1.0 / 12)   // the distance down to the semitone below, per hertz of the note
         // Long enough for A0 (27.5 Hz), capped at 65 536 (1.4 s at 48 kHz).
-        let longest = 2 * rate / (27.5 * spacing)
+        let longest = 3 * rate / (27.5 * below)
         var n = 1024
         while Double(n) < longest && n < 65536 { n *= 2 }
         size = n
@@ -48,17 +53,17 @@ final class PitchBank {
         let bins = fft.binCount
         for m in 0..<AudioFeatures.pitchCount {
             let f = lowest * pow(2, Double(m) / 12)
-            let length = min(n, max(minimumWindow, Int((2 * rate / (f * spacing)).rounded())))
+            let length = min(n, max(minimumWindow, Int((3 * rate / (f * below)).rounded())))
             lengths.append(length)
             offsets.append(entries.count)
             guard f < 0.45 * rate else { first.append(0); counts.append(0); continue }
-            // The kernel's spectrum: a Hann-windowed cosine at f ending at the buffer's end.
+            // The kernel's spectrum: a Blackman-windowed cosine at f ending at the buffer's end.
             let input = fft.input
             input.update(repeating: 0, count: n)
             var windowSum = 0.0
             for i in 0..<length {
-                let s = sin(Double.pi * (Double(i) + 0.5) / Double(length))
-                let w = s * s
+                let t = 2 * Double.pi * (Double(i) + 0.5) / Double(length)
+                let w = 0.42 - 0.5 * cos(t) + 0.08 * cos(2 * t)
                 windowSum += w
                 input[n - length + i] = Float(w * cos(2 * Double.pi * f * Double(i) / rate))
             }
@@ -66,7 +71,7 @@ final class PitchBank {
             let out = fft.output
             var peak: Float = 0
             for k in 0..<bins { peak = max(peak, out[2 * k] * out[2 * k] + out[2 * k + 1] * out[2 * k + 1]) }
-            let threshold = peak * 1e-6   // −60 dB in amplitude
+            let threshold = peak * 1e-8   // −80 dB in amplitude: under the window's sidelobes
             var lo = bins, hi = -1
             for k in 0..<bins where out[2 * k] * out[2 * k] + out[2 * k + 1] * out[2 * k + 1] >= threshold {
                 lo = min(lo, k); hi = max(hi, k)

@@ -43,16 +43,25 @@ import Testing
         }
     }
 
-    @Test("levels map from floor (empty) to ceiling (full), linearly in dB")
+    @Test("with contrast 1, levels map from floor (empty) to ceiling (full), linearly in dB")
     func decibelRange() throws {
         // floor −60, ceiling −12: −36 dBFS is halfway, 40.5 of 81 rows.
         let half = Float(pow(10, -36.0 / 20)), quiet = Float(pow(10, -66.0 / 20))
-        let bytes = try Self.rig().render(Self.uniforms(0, Self.features([60: half, 72: quiet])))
+        let bytes = try Self.rig(["contrast": .number(1)]).render(Self.uniforms(0, Self.features([60: half, 72: quiet])))
         #expect(abs(Self.barHeight(bytes, midi: 60) - 41) <= 1, "\(Self.barHeight(bytes, midi: 60)) rows")
         #expect(Self.barHeight(bytes, midi: 72) == 0)
         // The half-covered top pixel of the bar: alpha about half.
         let top = Self.alpha(bytes, (60 - 21) * 2, 81 - 41)
         #expect(top > 80 && top < 160, "top pixel alpha \(top)")
+    }
+
+    @Test("the default contrast (2) squares the height: 24 dB under the ceiling is a quarter, 14 dB under it a half")
+    func contrast() throws {
+        let quarter = Float(pow(10, -36.0 / 20)), half = Float(pow(10, -26.06 / 20))
+        let bytes = try Self.rig().render(Self.uniforms(0, Self.features([60: quarter, 64: half, 69: 0.25])))
+        #expect(abs(Self.barHeight(bytes, midi: 60) - 21) <= 1, "\(Self.barHeight(bytes, midi: 60)) rows, expected a quarter of 81")
+        #expect(abs(Self.barHeight(bytes, midi: 64) - 41) <= 1, "\(Self.barHeight(bytes, midi: 64)) rows, expected half of 81")
+        #expect(Self.barHeight(bytes, midi: 69) == Self.barRows.count)
     }
 
     @Test("bars fall at `fall` full heights per second (3/s at 30 fps: a tenth per frame)")
