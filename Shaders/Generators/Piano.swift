@@ -14,7 +14,8 @@ import MarbleCore
 /// Layout, top to bottom: the bars; the keyboard (`keyboard` of the frame's height, 0 hides it): the
 /// upper part has a key per semitone under each bar, the lower part the white keys, seven per octave
 /// as on a piano (C, D, E share 5/12 of their octave, F, G, A, B the other 7/12), each key tinted by
-/// its note's level, a dot on every C (`c_markers`); then the sonogram (`sonogram` of the height, 0 hides it): one row per
+/// its note's level, the name of every C (`note_names`: C1 … C8, where the keys are big enough, in
+/// Fontconfig's default sans) or else a dot on it (`c_markers`); then the sonogram (`sonogram` of the height, 0 hides it): one row per
 /// frame, the newest just under the keyboard, each semitone's colour at its level.
 /// Antialiased: every column is a box filter over the bars or keys it overlaps (so 108 notes on 64
 /// pixels stay smooth), bar tops cover their top pixel by their fraction, dots by their distance.
@@ -48,11 +49,15 @@ package final class Piano: Shader, BlendedRowDrawing, @unchecked Sendable {
                                 .number(default: 0.1, range: 0...0.3)),
             ParameterDescriptor("sonogram", "Height of the note history under the keyboard, fraction of the frame (0: none); fixed when the layer is made.",
                                 .number(default: 0, range: 0...0.8)),
-            ParameterDescriptor("c_markers", "A dot on every C key.", .flag(default: true)),
+            ParameterDescriptor("c_markers", "A dot on every C key (its name instead when note_names is on and the keys are big enough).", .flag(default: true)),
+            ParameterDescriptor("note_names", "The name of each C key (C1 … C8, middle C is C4) on the keyboard, where the keys are big enough to read it.",
+                                .flag(default: true)),
         ])
 
     private let low: Int, count: Int
     private let markers: Bool
+    /// The C keys' names (nil: off, or no font on this machine: the dots stay).
+    private let names: PianoNoteNames?
     private let keyboardShare: Float, sonogramShare: Float
     /// Per note: colour (premultiplied, opaque), level 0…1 before and after this frame, height in pixels.
     private let red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>, blue: UnsafeMutablePointer<Float>
@@ -80,6 +85,7 @@ package final class Piano: Shader, BlendedRowDrawing, @unchecked Sendable {
         }
         count = high - low + 1
         markers = parameters.flag("c_markers")
+        names = parameters.flag("note_names") ? try? PianoNoteNames() : nil
         keyboardShare = Float(parameters.number("keyboard"))
         sonogramShare = Float(parameters.number("sonogram"))
         red = allocateFilled(count, 0); green = allocateFilled(count, 0); blue = allocateFilled(count, 0)
@@ -125,6 +131,9 @@ package final class Piano: Shader, BlendedRowDrawing, @unchecked Sendable {
         sonogramRows = Int((sonogramShare * Float(height)).rounded())
         barsBottom = max(0, height - keyboardRows - sonogramRows)
         tables.configure(width: width)
+        let lowerTop = barsBottom + Int((Float(keyboardRows) * 0.62).rounded(.up))
+        names?.configure(width: width, lowerTop: lowerTop, bottom: barsBottom + keyboardRows, slot: tables.slot,
+                         centers: tables.cCenters, count: tables.cCount, firstC: (low + 11) / 12 * 12)
         ring.deallocate()
         ring = allocateFilled(max(1, sonogramRows) * width, 0)
         started = false
@@ -231,7 +240,11 @@ package final class Piano: Shader, BlendedRowDrawing, @unchecked Sendable {
                 } else {
                     for x in 0..<w { dst[x] = B.blend(Blend.scaled(tables.keyPixel(x, upperShare: share), opacity: opacity), onto: dst[x]) }
                 }
-                if markers { markC(B.self, dst, w, y) }
+                if let names, names.shown {
+                    if let coverage = names.coverage(row: y) { writeNames(B.self, dst, w, coverage) }
+                } else if markers {
+                    markC(B.self, dst, w, y)
+                }
             } else {
                 let f = ringStart - (y - barsBottom - keyboardRows)
                 let row = ring + (((f % sonogramRows) + sonogramRows) % sonogramRows) * width
@@ -283,6 +296,15 @@ package final class Piano: Shader, BlendedRowDrawing, @unchecked Sendable {
             if end > Float(b) { add(b, scalePixel(color, weight256((end - Float(b)) * coverage))) }
         }
         flush()
+    }
+
+    /// The C keys' names in one keyboard row, from their coverage.
+    @inline(__always)
+    private func writeNames<B: BlendFunction>(_: B.Type, _ dst: UnsafeMutablePointer<UInt32>, _ w: Int, _ coverage: UnsafePointer<UInt8>) {
+        let ink: UInt32 = packOpaque(0.22, 0.22, 0.26)
+        for x in 0..<w where coverage[x] != 0 {
+            dst[x] = B.blend(Blend.scaled(Blend.scale255(ink, UInt32(coverage[x])), opacity: opacity), onto: dst[x])
+        }
     }
 
     /// The dot on every C key's lower part, antialiased by its distance.

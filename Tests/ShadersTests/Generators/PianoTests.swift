@@ -148,4 +148,26 @@ import Testing
         let rig = try Rig("piano")
         #expect(rig.render(frame: 3, loudness: 0) != rig.render(frame: 3, loudness: 1))
     }
+
+    @Test("C keys carry their names (C1 … C8) where the keys are big enough, drawn only on those keys; small keys keep their dots")
+    func noteNames() throws {
+        let w = 1280, h = 400
+        let u = FrameUniforms(time: 0, frameIndex: 0, fps: Rational(30), width: w, height: h, features: Self.features())
+        let on = try Rig("piano", ["keyboard": .number(0.2)], width: w, height: h).render(u)
+        let off = try Rig("piano", ["keyboard": .number(0.2), "note_names": .flag(false)], width: w, height: h).render(u)
+        // 88 keys from A0: the C keys are notes 3, 15, … 87; a white key is 12/7 semitone slots wide.
+        let slot = Float(w) / 88, whiteKey = slot * 12 / 7
+        var perC = [Int](repeating: 0, count: 8), elsewhere = 0
+        for y in 0..<h {
+            for x in 0..<w where on[4 * (y * w + x)..<4 * (y * w + x) + 4] != off[4 * (y * w + x)..<4 * (y * w + x) + 4] {
+                let c = (0..<8).first { abs(Float(x) + 0.5 - (Float(3 + 12 * $0) + 5.0 / 6) * slot) < whiteKey / 2 }
+                if let c, y >= h - 80 { perC[c] += 1 } else { elsewhere += 1 }
+            }
+        }
+        #expect(perC.allSatisfy { $0 > 30 }, "pixels changed on each C key: \(perC)")
+        #expect(elsewhere == 0, "\(elsewhere) pixels changed off the C keys")
+        // 176x90: keys two pixels wide, too small to read a name: the dots stay, the same picture.
+        let small = Self.uniforms(0, Self.features())
+        #expect(try Self.rig().render(small) == (try Self.rig(["note_names": .flag(false)]).render(small)))
+    }
 }
