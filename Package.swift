@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(name: "MarbleTextTests", dependencies: ["MarbleText", "MarbleCore"]),
         .testTarget(name: "MilkDropTests", dependencies: ["MilkDrop", "MarbleCore"]),
         // Golden images are PAM files read by path (see Tests/TestSupport/GoldenStore.swift), so excluded.
-        .testTarget(name: "ShadersTests", dependencies: ["Shaders", "MarbleCore", "TestSupport"], exclude: ["Golden/GoldenImages"]),
+        .testTarget(name: "ShadersTests", dependencies: ["Shaders", "MarbleCore", "MarbleText", "TestSupport"], exclude: ["Golden/GoldenImages"]),
         .testTarget(name: "MarbleDSPTests", dependencies: ["MarbleDSP", "MarbleCore"]),
         .testTarget(name: "MarbleControlTests", dependencies: ["MarbleControl", "MarbleCore", "TestSupport"]),
         .testTarget(

@@ -17,7 +17,9 @@ import MarbleText
 /// any number (binding `size` or the outline re-rasterises the text every frame, which costs time and
 /// allocations). `font` is a Fontconfig name (`DejaVu Sans`, `Noto Serif:bold`) or a file path. Sizes are pixels at 1080p and scale with the frame height; `x`, `y` place the anchor
 /// (`align`, `valign`) as fractions of the frame. `fade_in` fades in from the start, `fade_out` out
-/// before the song's end (needs its length). A text wider than `max_width` shrinks to fit.
+/// before the song's end (needs its length). A text wider than `max_width` wraps at spaces into at
+/// most `max_lines` lines, shrinking (never under `min_size`) until it fits; a text still too long
+/// ends in an ellipsis.
 package final class Text: Shader, BlendedRowDrawing, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; the font stack, layout and masks are touched in
     // `prepare` only, and `render` only reads the sprite.
@@ -42,8 +44,12 @@ package final class Text: Shader, BlendedRowDrawing, @unchecked Sendable {
             ParameterDescriptor("shadow_blur", "Shadow softness in pixels at 1080p (0: hard).", .number(default: 6, range: 0...40)),
             ParameterDescriptor("shadow_color", "Shadow colour (alpha 0: no shadow).", .color(default: Color(red: 0, green: 0, blue: 0, alpha: 0.6))),
             ParameterDescriptor("line_spacing", "Line height as a multiple of the font's.", .number(default: 1, range: 0.5...3)),
-            ParameterDescriptor("max_width", "Widest the text may be, fraction of the width; wider text shrinks.",
+            ParameterDescriptor("max_width", "Widest the text may be, fraction of the width; wider text wraps, then shrinks.",
                                 .number(default: 0.9, range: 0.05...1)),
+            ParameterDescriptor("max_lines", "Most lines a text too wide for max_width wraps into; past them it shrinks, then ends in an ellipsis.",
+                                .integer(default: 2, range: 1...10)),
+            ParameterDescriptor("min_size", "Smallest font size (pixels at 1080p) a text too wide shrinks to; past it, an ellipsis.",
+                                .number(default: 28, range: 4...400)),
             ParameterDescriptor("fade_in", "Seconds to fade in from the start (0: none).", .number(default: 1, range: 0...60)),
             ParameterDescriptor("fade_out", "Seconds to fade out before the song's end (0: none).", .number(default: 1, range: 0...60)),
             ParameterDescriptor("opacity", "Opacity of the whole text.", .number(default: 1, range: 0...1)),
@@ -57,6 +63,8 @@ package final class Text: Shader, BlendedRowDrawing, @unchecked Sendable {
     private let fill: UInt32, outlineColor: UInt32, shadowColor: UInt32
     // The text of the frame the sprite shows, and the text being filled for this frame.
     private var shown: [UInt32] = [], current: [UInt32] = []
+    /// `shown` with the line breaks (and ellipsis) that fit it to `max_width`.
+    private var wrapped: [UInt32] = []
     private var look = Look()
     // The sprite: premultiplied RGBA of the text with its outline and shadow; scratch masks beside it.
     private var capacity = 0
@@ -74,6 +82,7 @@ package final class Text: Shader, BlendedRowDrawing, @unchecked Sendable {
     /// What the sprite depends on besides the text (pixel sizes after scaling).
     private struct Look: Equatable {
         var pixelSize = 0, outline: Float = 0, blur = 0, offset = 0, lineSpacing: Float = 1, maxWidth = 0
+        var maxLines = 2, minSize = 4
     }
 
     package init(parameters: ShaderParameters) throws {
@@ -105,7 +114,9 @@ package final class Text: Shader, BlendedRowDrawing, @unchecked Sendable {
                           blur: Int((parameters.number("shadow_blur") * scale * 0.5).rounded()),
                           offset: Int((parameters.number("shadow") * scale).rounded()),
                           lineSpacing: parameters.number("line_spacing"),
-                          maxWidth: Int(parameters.number("max_width") * width))
+                          maxWidth: Int(parameters.number("max_width") * width),
+                          maxLines: parameters.integer("max_lines"),
+                          minSize: max(4, Int((parameters.number("min_size") * scale).rounded())))
         if wanted != look || current != shown {
             look = wanted
             shown.removeAll(keepingCapacity: true)
@@ -130,17 +141,10 @@ package final class Text: Shader, BlendedRowDrawing, @unchecked Sendable {
         return c * c * (3 - 2 * c)
     }
 
-    /// Lays out the text (shrunk to `max_width`), draws its mask, and colours the sprite.
+    /// Lays out the text (fitted to `max_width`), draws its mask, and colours the sprite.
     private func rebuild() {
         if template.usesClock && layout.pixelSize != look.pixelSize { warmClockGlyphs() }
-        shown.withUnsafeBufferPointer { text in
-            layout.layout(text, pixelSize: look.pixelSize)
-            let widest = layout.lines.reduce(0) { max($0, $1.width) }
-            if widest > Float(look.maxWidth), widest > 0 {
-                let fitted = max(4, Int(Float(look.pixelSize) * Float(look.maxWidth) / widest))
-                if fitted < look.pixelSize { layout.layout(text, pixelSize: fitted) }
-            }
-        }
+        fit()
         let outline = min(look.outline, Float(layout.pixelSize) * 0.25)
         let margin = Int(outline.rounded(.up)) + 1 + 2 * look.blur + look.offset
         mask.draw(layout, alignment: alignment, margin: margin, lineSpacing: look.lineSpacing)
@@ -165,6 +169,23 @@ package final class Text: Shader, BlendedRowDrawing, @unchecked Sendable {
         TextSpriteLayers.compose(into: sprite, width: w, height: h, fill: fill, fillMask: mask.pixels,
                                  outline: outline > 0.05 ? outlineColor : 0, outlineMask: outlineMask,
                                  shadow: shadowColor, shadowMask: shadowMask, offset: look.offset)
+    }
+
+    /// Lays the text out at its size if it fits `max_width`; else wrapped at spaces into at most
+    /// `max_lines` lines, at the largest size down to `min_size` (in steps of a tenth) at which it all
+    /// fits; else at `min_size`, its last line ending in an ellipsis. A short text never wraps, and a
+    /// long one never shrinks into an unreadable line.
+    private func fit() {
+        let maxWidth = Float(look.maxWidth)
+        guard TextWrap.width(shown[...], layout, look.pixelSize) > maxWidth else { return }
+        var size = look.pixelSize
+        while true {
+            let whole = TextWrap.wrap(shown, layout: layout, pixelSize: size, maxWidth: maxWidth,
+                                      maxLines: look.maxLines, into: &wrapped)
+            if whole || size <= look.minSize { break }
+            size = max(look.minSize, min(size - 1, size * 9 / 10))
+        }
+        wrapped.withUnsafeBufferPointer { layout.layout($0, pixelSize: size) }
     }
 
     /// Rasterises the digits and the colon at the new size, so that a clock field's later changes

@@ -85,6 +85,24 @@ import Testing
         }
     }
 
+    @Test("a 500-character title wraps into max_lines lines no smaller than min_size, not one line 4 pixels tall")
+    func longTitle() throws {
+        let w = 1920, h = 1080
+        let title = String(repeating: "Symphony of the endless night ", count: 17)
+        let r = try Rig("text", ["text": .text(title), "shadow_color": .text("#00000000"), "fade_in": .number(0),
+                                 "fade_out": .number(0), "outline": .number(0)], width: w, height: h)
+        var u = uniforms(frame: 0, features: syntheticFeatures(frame: 0), width: w, height: h)
+        u.song = Self.song
+        let bytes = r.render(u)
+        var rows = Set<Int>(), minX = w, maxX = 0
+        for i in stride(from: 0, to: bytes.count, by: 4) where bytes[i + 3] > 0 {
+            rows.insert(i / 4 / w); minX = min(minX, (i / 4) % w); maxX = max(maxX, (i / 4) % w)
+        }
+        // Two lines of 28-pixel text at least (min_size at 1080p): ink over more than two 20-pixel rows of letters.
+        #expect(rows.count > 2 * 20 && rows.count < 3 * 64, "\(rows.count) rows of ink")
+        #expect(maxX - minX <= w * 9 / 10 + 2 && maxX - minX > w / 2, "\(minX)…\(maxX)")
+    }
+
     @Test("text wider than max_width shrinks to fit")
     func shrink() throws {
         let long = "{title} {title} {title} {title} {title}"
