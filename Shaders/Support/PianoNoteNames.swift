@@ -43,6 +43,7 @@ final class PianoNoteNames {
             guard !text.isEmpty else { continue }
             // Centred on the key; its baseline a fifth of the white key's lower part above the bottom.
             let left = Int((centers[k] - Float(text.width) / 2).rounded())
+            guard left >= 0, left + text.width <= width else { continue }   // a name the frame's edge would cut
             let baseline = rows - max(1, rows / 5)
             let up = text.blockY + Int(layout.metrics.ascender.rounded())
             place(left: left, top: baseline - up)
