@@ -116,7 +116,7 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $installed_size
 Depends: $depends, fonts-dejavu-core
-Recommends: fonts-droid-fallback
+Recommends: fonts-noto-core, fonts-noto-cjk, fonts-noto-color-emoji, fonts-droid-fallback
 Section: sound
 Priority: optional
 Description: CPU-only audio visualizer

@@ -122,7 +122,7 @@ final class LyricsSprite {
 
     /// Fill over outline over the shadow into `sprite` (see `TextSpriteLayers`).
     private func colour(into sprite: UnsafeMutablePointer<UInt32>, fill: UInt32, _ outline: UInt32, _ shadow: UInt32, _ offset: Int) {
-        TextSpriteLayers.compose(into: sprite, width: width, height: height, fill: fill, fillMask: mask.pixels,
+        TextSpriteLayers.compose(into: sprite, width: width, height: height, fill: fill, fillMask: mask.pixels, colours: mask.colours,
                                  outline: outline, outlineMask: outlineMask, shadow: shadow, shadowMask: shadowMask, offset: offset)
     }
 }

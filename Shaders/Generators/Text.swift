@@ -7,8 +7,9 @@ import MarbleText
 /// `{elapsed}`, `{remaining}`, `{duration}`, `{name|fallback}`, `\n` for a new line; a missing tag
 /// renders empty and a line whose fields are all empty disappears. Without a song (a live session)
 /// tags are empty and `{remaining}`/`{duration}` too. Characters are drawn by the named font or, for
-/// those it lacks, by the first Fontconfig fallback that has them (Latin, Cyrillic, CJK, Arabic in one
-/// line); lines are shaped with HarfBuzz (kerning, ligatures, Arabic joining) and ordered with the
+/// those it lacks, by the first Fontconfig fallback that has them (Latin, Cyrillic, CJK, Hangul, Arabic,
+/// Devanagari, Thai in one line), emoji by the colour emoji font in their own colours (the `color`
+/// parameter does not tint them; the outline and shadow go around them); lines are shaped with HarfBuzz (kerning, ligatures, Arabic joining) and ordered with the
 /// Unicode bidi algorithm. Glyphs are anti-aliased by FreeType and pens snap to whole pixels (crisp).
 ///
 /// Cost: the text is laid out, rasterised and coloured (fill over outline over blurred shadow) into a
@@ -166,7 +167,7 @@ package final class Text: Shader, BlendedRowDrawing, @unchecked Sendable {
         MaskFilter.dilate(mask.pixels, into: outlineMask, width: w, height: h, radius: outline)
         shadowMask.update(from: outlineMask, count: count)
         MaskFilter.blur(shadowMask, scratch: scratch, sums: columnSums, width: w, height: h, radius: look.blur)
-        TextSpriteLayers.compose(into: sprite, width: w, height: h, fill: fill, fillMask: mask.pixels,
+        TextSpriteLayers.compose(into: sprite, width: w, height: h, fill: fill, fillMask: mask.pixels, colours: mask.colours,
                                  outline: outline > 0.05 ? outlineColor : 0, outlineMask: outlineMask,
                                  shadow: shadowColor, shadowMask: shadowMask, offset: look.offset)
     }

@@ -9,4 +9,5 @@ static inline const char *marble_fc_index(void) { return FC_INDEX; }
 static inline const char *marble_fc_family(void) { return FC_FAMILY; }
 static inline const char *marble_fc_charset(void) { return FC_CHARSET; }
 static inline const char *marble_fc_scalable(void) { return FC_SCALABLE; }
+static inline const char *marble_fc_color(void) { return FC_COLOR; }
 #endif

@@ -23,7 +23,8 @@ package struct LaidOutLine: Sendable, Equatable {
 ///    right-to-left characters (left-to-right text skips it);
 /// 2. runs split where the level, the script (Common and Inherited characters join their neighbours)
 ///    or the font changes; each character's font is the first of the ``FontStack`` with its glyph,
-///    keeping the run's font for characters it has (spaces, digits, punctuation);
+///    keeping the run's font for characters it has (spaces, digits, punctuation), and emoji from a
+///    colour font (``FontStack/fontIndex(for:next:preferring:)``);
 /// 3. runs shaped by HarfBuzz (direction from the level, the script, language guessed), with the
 ///    whole line as context, so joining (Arabic), kerning and ligatures work across run boundaries;
 /// 4. runs placed in visual order (rule L2: runs at each level from the highest down to the lowest
@@ -137,7 +138,7 @@ package final class TextLayout {
             let scalar = line[i]
             let script = hb_unicode_script(unicode, scalar)
             let isNeutral = script == HB_SCRIPT_COMMON || script == HB_SCRIPT_INHERITED || script == HB_SCRIPT_UNKNOWN
-            let font = fonts.fontIndex(for: scalar, preferring: current.font)
+            let font = fonts.fontIndex(for: scalar, next: i + 1 < line.count ? line[i + 1] : 0, preferring: current.font)
             if i == 0 {
                 current.font = font
             } else if UInt8(bitPattern: levels[i]) != current.level || font != current.font
@@ -184,11 +185,12 @@ package final class TextLayout {
         hb_shape(face.font, buffer, nil, 0)
         var n: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &n), let positions = hb_buffer_get_glyph_positions(buffer, &n) else { return }
+        let unit = face.bitmapScale / 64   // 26.6 fixed point, at the strike's size for a bitmap face
         for k in 0..<Int(n) {
             let p = positions[k]
             glyphs.append(PlacedGlyph(font: Int32(run.font), glyph: infos[k].codepoint, cluster: infos[k].cluster,
-                                      x: lineWidth + Float(p.x_offset) / 64, y: -Float(p.y_offset) / 64))
-            lineWidth += Float(p.x_advance) / 64
+                                      x: lineWidth + Float(p.x_offset) * unit, y: -Float(p.y_offset) * unit))
+            lineWidth += Float(p.x_advance) * unit
         }
     }
 }

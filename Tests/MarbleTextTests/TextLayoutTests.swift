@@ -3,7 +3,7 @@ import Testing
 @testable import MarbleText
 
 /// Fonts, fallback, shaping and bidi, against the fonts .ci/apt-packages installs (fonts-dejavu-core,
-/// fonts-droid-fallback).
+/// fonts-droid-fallback, fonts-noto-core, fonts-noto-cjk, fonts-noto-color-emoji).
 @Suite struct TextLayoutTests {
     private func laidOut(_ text: String, size: Int = 48, font: String = "") throws -> TextLayout {
         let layout = TextLayout(fonts: try FontStack(font: font))

@@ -78,11 +78,24 @@ import Testing
         #expect(ink(fromStart).count > 100)
     }
 
-    @Test("Latin, Cyrillic, CJK and Arabic all draw ink at 192x108")
+    @Test("Latin, Cyrillic, CJK, Arabic, Hangul, Devanagari and Thai all draw ink at 192x108")
     func scripts() throws {
-        for text in ["Halo", "Ночь", "音楽", "سلام"] {
+        for text in ["Halo", "Ночь", "音楽", "سلام", "노래", "गाना", "เพลง"] {
             #expect(ink(frame(try rig(["text": .text(text), "size": .number(200)]), 30), threshold: 128).count > 60, "\(text)")
         }
+    }
+
+    @Test("an emoji keeps its own colours (a yellow face) while the letters beside it take the text's colour")
+    func colourEmoji() throws {
+        let bytes = frame(try rig(["text": .text("A😀"), "size": .number(300), "color": .text("#3050ff")]), 30)
+        var yellow = 0, blue = 0
+        for i in stride(from: 0, to: bytes.count, by: 4) where bytes[i + 3] > 240 {
+            let (r, g, b) = (bytes[i], bytes[i + 1], bytes[i + 2])
+            if r > 200 && g > 150 && b < 100 { yellow += 1 }
+            if b > 200 && r < 80 { blue += 1 }
+        }
+        #expect(yellow > 100, "\(yellow) yellow pixels: the emoji is tinted or missing")
+        #expect(blue > 100, "\(blue) pixels of the text's colour")
     }
 
     @Test("a 500-character title wraps into max_lines lines no smaller than min_size, not one line 4 pixels tall")
