@@ -162,7 +162,7 @@ package final class Spectrogram: Shader, @unchecked Sendable {
     /// frequency's label centred on the axis pixel it falls in, after a tick from the frame's edge.
     private func placeLegend(top: Float?) {
         guard let legend else { return }
-        legend.begin(width: frameWidth, height: frameHeight)
+        legend.begin(width: frameWidth, height: frameHeight, haloAlpha: 0.7)
         let size = AxisLabels.textSize(20, frameHeight: frameHeight)
         guard let top, size > 0, axis > 0 else { return }
         let line = AxisLabels.lineWidth(frameHeight: frameHeight)
