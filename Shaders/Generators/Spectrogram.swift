@@ -166,7 +166,7 @@ package final class Spectrogram: Shader, @unchecked Sendable {
         let size = AxisLabels.textSize(20, frameHeight: frameHeight)
         guard let top, size > 0, axis > 0 else { return }
         let line = AxisLabels.lineWidth(frameHeight: frameHeight)
-        let length = max(3, Int((10 * Float(frameHeight) / 1080).rounded())), gap = max(2, size / 4)
+        let length = max(3, Int((10 * Float(frameHeight) / 1080).rounded())), gap = max(2, size / 4), apart = max(3, size / 2)
         let tick = packPremultiplied(0.75, 0.75, 0.75, 0.75)
         for f in Self.legendFrequencies(linear: scale == .linear, low: minFrequency, high: top) {
             let u = fraction(f, top: top)
@@ -176,13 +176,13 @@ package final class Spectrogram: Shader, @unchecked Sendable {
             case .left, .right:
                 let row = axis - 1 - p, atLeft = scroll == .left
                 guard legend.label(Self.legendText(f), size: size, x: Float(atLeft ? length + gap : frameWidth - length - gap),
-                                   y: Float(row) + 0.5, anchorX: atLeft ? 0 : 1, anchorY: 0.5, gap: gap) else { continue }
+                                   y: Float(row) + 0.5, anchorX: atLeft ? 0 : 1, anchorY: 0.5, gap: apart) else { continue }
                 legend.tick(x: atLeft ? 0 : frameWidth - length, y: row - (line - 1) / 2, width: length, height: line, color: tick)
             case .up, .down:
                 let atTop = scroll == .up
                 guard legend.label(Self.legendText(f), size: size, x: Float(p) + 0.5,
                                    y: Float(atTop ? length + gap : frameHeight - length - gap),
-                                   anchorX: 0.5, anchorY: atTop ? 0 : 1, gap: gap) else { continue }
+                                   anchorX: 0.5, anchorY: atTop ? 0 : 1, gap: apart) else { continue }
                 legend.tick(x: p - (line - 1) / 2, y: atTop ? 0 : frameHeight - length, width: line, height: length, color: tick)
             }
         }
