@@ -28,7 +28,7 @@ import MarbleCore
 /// one `scale` off draws, and a number the frame's edge would cut is left out (see `AxisLabels`).
 /// The numbers are laid out again only when the frame size or the panel's place and range change.
 package final class Meters: Shader, BlendedRowDrawing, @unchecked Sendable {
-    // @unchecked Sendable: see the `Shader` contract; `render` only reads the element list and colours.
+    // @unchecked Sendable: see the `Shader` contract; `render` only reads the element list, colours and label sprites.
     package static let descriptor = ShaderDescriptor(
         name: "meters", summary: "Peak/RMS level meters per channel and an EBU R128 loudness meter.", kind: .generator,
         drawsOnCanvas: true,

@@ -26,7 +26,7 @@ import MarbleCore
 /// Without a spectrum in the features (a program that did not request it), the band levels are
 /// drawn instead, spread evenly over the axis (and no legend). Opaque: silence is the map's darkest colour.
 package final class Spectrogram: Shader, @unchecked Sendable {
-    // @unchecked Sendable: see the `Shader` contract; `render` only reads the ring and the frame's scroll offset.
+    // @unchecked Sendable: see the `Shader` contract; `render` only reads the ring, the frame's scroll offset and the legend.
     package static let descriptor = ShaderDescriptor(
         name: "spectrogram", summary: "Scrolling spectrogram of the spectrum's history (like showspectrum).",
         kind: .generator, isOpaque: true, needs: .spectrum,
