@@ -17,8 +17,18 @@ import MarbleCore
 /// (media time, not the wall clock); a frame that does not follow the previous one starts afresh.
 /// The panel is `width` × `height` of the frame around (`center_x`, `center_y`); every edge is
 /// antialiased by its exact pixel coverage. Without sound only the empty tracks and the scale show.
+///
+/// With `scale` (the default: this is a measuring view) the scale carries numbers, like FFmpeg's
+/// ebur128: dBFS beside the L bar (left of the panel; above it when horizontal) and, with `loudness`,
+/// LUFS beside the S bar (right of it; below), each on a short tick at the position the bars' own
+/// mapping gives that level, every 6 dB or the smallest multiple of 6 that keeps the numbers apart,
+/// captioned "dBFS" and "LUFS". The scale's ticks and the target line then sit on whole pixels (one
+/// pixel thick at 1080p, in proportion above), text is 18 pixels high at 1080p and in proportion to
+/// the frame's height; where it would be under 7 pixels there are no numbers and the picture is the
+/// one `scale` off draws, and a number the frame's edge would cut is left out (see `AxisLabels`).
+/// The numbers are laid out again only when the frame size or the panel's place and range change.
 package final class Meters: Shader, BlendedRowDrawing, @unchecked Sendable {
-    // @unchecked Sendable: see the `Shader` contract; `render` only reads the element list and colours.
+    // @unchecked Sendable: see the `Shader` contract; `render` only reads the element list, colours and label sprites.
     package static let descriptor = ShaderDescriptor(
         name: "meters", summary: "Peak/RMS level meters per channel and an EBU R128 loudness meter.", kind: .generator,
         drawsOnCanvas: true,
@@ -44,6 +54,8 @@ package final class Meters: Shader, BlendedRowDrawing, @unchecked Sendable {
             ParameterDescriptor("loudness_color", "Colour of the LUFS bars.", .color(default: Color(parsing: "#3fb8ff")!)),
             ParameterDescriptor("track_color", "Colour of the empty tracks.", .color(default: Color(red: 1, green: 1, blue: 1, alpha: 0.08))),
             ParameterDescriptor("tick_color", "Colour of the scale ticks.", .color(default: Color(red: 1, green: 1, blue: 1, alpha: 0.5))),
+            ParameterDescriptor("scale", "Numbers on the scale: dBFS beside the level bars, LUFS beside the loudness bars, where the text would be at least 7 pixels high; ticks on whole pixels.",
+                                .flag(default: true)),
         ])
 
     /// One axis-aligned rectangle in screen pixels (a tick), in a solid colour.
@@ -70,9 +82,18 @@ package final class Meters: Shader, BlendedRowDrawing, @unchecked Sendable {
     private var step: Float = -1   // seconds from the previous frame to this one, −1 after a restart
     private var blendMode = BlendMode.normal, opacity: UInt32 = 255
     private var covered = 0..<0
+    /// The scale's numbers (nil: `scale` off, or no font on this machine), placed for `scaleLayout`.
+    private let labels: AxisLabels?
+    /// What the numbers' places depend on; they are placed again when it changes.
+    private struct ScaleLayout: Equatable {
+        var frameWidth = 0, frameHeight = 0, left: Float = 0, top: Float = 0, width: Float = 0, height: Float = 0
+        var floorDB: Float = 0, loudness = false, tick: UInt32 = 0
+    }
+    private var scaleLayout = ScaleLayout()
 
     package init(parameters: ShaderParameters) throws {
         vertical = parameters.choice("orientation") == "vertical"
+        labels = parameters.flag("scale") ? try? AxisLabels() : nil
     }
 
     deinit { elements.deallocate(); zones.deallocate(); profiles.deallocate(); stripFrom.deallocate(); stripTo.deallocate() }
@@ -159,6 +180,21 @@ package final class Meters: Shader, BlendedRowDrawing, @unchecked Sendable {
         /// The base of the level axis on screen (the bottom of vertical meters, the left of horizontal ones).
         var base: Float { vertical ? top + height : left }
 
+        /// The span along the axis of a hairline `line` whole pixels thick at level position `a`: the
+        /// pixels holding `a` on screen, kept inside the panel's pixels.
+        func snapped(_ a: Float, _ line: Int) -> (Float, Float) {
+            let screen = vertical ? base - a : base + a, thickness = Float(line)
+            let lo = (vertical ? top : left).rounded(.down), hi = (vertical ? top + height : left + width).rounded(.up)
+            let first = max(lo, min(hi - thickness, (screen - thickness / 2).rounded()))
+            return vertical ? (base - first - thickness, base - first) : (first - base, first + thickness - base)
+        }
+
+        /// An offset across the panel moved so that it falls on a whole screen pixel.
+        func snappedAcross(_ c: Float) -> Float {
+            let origin = vertical ? left : top
+            return (origin + c).rounded() - origin
+        }
+
         /// (along a0…a1 from the base, across c0…c1 from the panel's left/top) → screen rectangle.
         func element(_ a0: Float, _ a1: Float, _ c0: Float, _ c1: Float, _ pixel: UInt32) -> Element {
             vertical ? Element(x0: left + c0, x1: left + c1, y0: top + height - a1, y1: top + height - a0, pixel: pixel)
@@ -169,16 +205,77 @@ package final class Meters: Shader, BlendedRowDrawing, @unchecked Sendable {
     /// Builds this frame's strips (their colour profiles along the level axis) and tick rectangles.
     private func layOut(_ uniforms: FrameUniforms, _ p: ShaderParameters) {
         let panel = Panel(uniforms, p, vertical: vertical)
-        addTicks(panel, p)
+        placeNumbers(panel, uniforms, p)
+        addTicks(panel, p, snapped: !(labels?.isEmpty ?? true))
         fillZones(p, start: panel.base, length: panel.length, floorDB: panel.floorDB)
         fillStrips(panel, uniforms.features, p)
-        let lowest = max(0, Int(panel.top.rounded(.down)))
-        let highest = min(uniforms.height, Int((panel.top + panel.height).rounded(.up)))
+        var lowest = max(0, Int(panel.top.rounded(.down)))
+        var highest = min(uniforms.height, Int((panel.top + panel.height).rounded(.up)))
+        if let labels, !labels.isEmpty {
+            lowest = min(lowest, labels.rows.lowerBound); highest = max(highest, labels.rows.upperBound)
+        }
         covered = lowest < highest ? lowest..<highest : 0..<0
     }
 
-    /// The scale's ticks every 6 dB (long ones every 18), and with loudness the target's line.
-    private func addTicks(_ panel: Panel, _ p: ShaderParameters) {
+    /// The scale's numbers and their ticks, placed again when the frame or the panel changed: dBFS
+    /// outside the L bar, LUFS outside the S bar (with loudness), every `step` dB from 0 down.
+    private func placeNumbers(_ panel: Panel, _ uniforms: FrameUniforms, _ p: ShaderParameters) {
+        guard let labels else { return }
+        let loudness = p.flag("loudness"), tick = PremultipliedColor(p.color("tick_color")).packed
+        let layout = ScaleLayout(frameWidth: uniforms.width, frameHeight: uniforms.height, left: panel.left, top: panel.top,
+                                 width: panel.width, height: panel.height, floorDB: panel.floorDB, loudness: loudness, tick: tick)
+        guard layout != scaleLayout else { return }
+        scaleLayout = layout
+        labels.begin(width: uniforms.width, height: uniforms.height, ink: Color(red: 1, green: 1, blue: 1, alpha: 0.8))
+        let size = AxisLabels.textSize(18, frameHeight: uniforms.height)
+        guard size > 0, let zero = labels.measure("0", size: size),
+              let widest = labels.measure(Self.scaleText(panel.floorDB.rounded(.up)), size: size) else { return }
+        let line = AxisLabels.lineWidth(frameHeight: uniforms.height)
+        let gap = max(2, size / 4), stub = max(2, Int((0.15 * panel.unit).rounded()))
+        // The smallest multiple of 6 dB that keeps neighbouring numbers `2 · gap` apart.
+        let extent = Float((vertical ? zero.height : widest.width) + 2 * gap)
+        var step: Float = 6
+        while step / -panel.floorDB * panel.length < extent && step < -panel.floorDB { step += 6 }
+        let origin = vertical ? panel.left : panel.top
+        for lufs in loudness ? [false, true] : [false] {
+            // Where the ticks start across the panel, on a whole pixel: at the L bar's outer edge, at the S bar's.
+            let from = (origin + (lufs ? panel.column(4) + panel.unit : 0)).rounded()
+            let tickFrom = Int(from) - (lufs ? 0 : stub), textAt = lufs ? from + Float(stub + gap) : from - Float(stub + gap)
+            var dB: Float = 0
+            while dB >= panel.floorDB - 0.001 {
+                let (a0, a1) = panel.snapped(panel.position(dB), line)
+                let first = Int((vertical ? panel.base - a1 : panel.base + a0).rounded())
+                let centre = Float(first) + Float(line) / 2
+                let placed = vertical
+                    ? labels.label(Self.scaleText(dB), size: size, x: textAt, y: centre, anchorX: lufs ? 0 : 1, anchorY: 0.5, gap: gap)
+                    : labels.label(Self.scaleText(dB), size: size, x: centre, y: textAt, anchorX: 0.5, anchorY: lufs ? 0 : 1, gap: gap)
+                if placed {
+                    if vertical { labels.tick(x: tickFrom, y: first, width: stub, height: line, color: tick) }
+                    else { labels.tick(x: first, y: tickFrom, width: line, height: stub, color: tick) }
+                }
+                dB -= step
+            }
+            // The caption past the 0 dB end: above the numbers (vertical), after them (horizontal).
+            let caption = lufs ? "LUFS" : "dBFS"
+            if vertical {
+                labels.label(caption, size: size, x: textAt, y: panel.top - Float(zero.height) / 2 - Float(2 * gap),
+                             anchorX: lufs ? 0 : 1, anchorY: 1, gap: gap)
+            } else {
+                labels.label(caption, size: size, x: panel.left + panel.length + Float(widest.width) / 2 + Float(2 * gap), y: textAt,
+                             anchorX: 0, anchorY: lufs ? 0 : 1, gap: gap)
+            }
+        }
+    }
+
+    /// A scale number: "0", "−6", "−12" (a true minus sign).
+    static func scaleText(_ dB: Float) -> String {
+        let n = Int(dB.rounded())
+        return n < 0 ? "\u{2212}\(-n)" : "\(n)"
+    }
+
+    /// The scale's ticks every 6 dB (long ones every 18), and with loudness the target's line; on whole
+    /// pixels when `snapped` (the numbers are shown), antialiased at their exact place otherwise.
+    private func addTicks(_ panel: Panel, _ p: ShaderParameters, snapped: Bool) {
         count = 0
         @inline(__always) func add(_ a0: Float, _ a1: Float, _ c0: Float, _ c1: Float, _ pixel: UInt32) {
             guard count < 48, a1 > a0, c1 > c0, pixel != 0 else { return }
@@ -188,17 +285,24 @@ package final class Meters: Shader, BlendedRowDrawing, @unchecked Sendable {
         let line = panel.line, length = panel.length, unit = panel.unit
         let scaleWidth = 0.7 * unit
         let tick = PremultipliedColor(p.color("tick_color")).packed
+        let whole = Int(line.rounded())
+        @inline(__always) func addLine(_ a: Float, _ c0: Float, _ c1: Float) {
+            if snapped {
+                let (a0, a1) = panel.snapped(a, whole)
+                add(a0, a1, panel.snappedAcross(c0), panel.snappedAcross(c1), tick)
+            } else {
+                add(max(0, a - line * 0.5), min(length, a + line * 0.5), c0, c1, tick)
+            }
+        }
         var dB: Float = 0
         while dB >= panel.floorDB - 0.001 {
             let long = Int(-dB.rounded()) % 18 == 0
             let inset = long ? 0 : scaleWidth * 0.25
-            let a = panel.position(dB)
-            add(max(0, a - line * 0.5), min(length, a + line * 0.5), panel.column(2) + inset, panel.column(2) + scaleWidth - inset, tick)
+            addLine(panel.position(dB), panel.column(2) + inset, panel.column(2) + scaleWidth - inset)
             dB -= 6
         }
         if p.flag("loudness") {
-            let t = panel.position(p.number("target"))
-            add(max(0, t - line * 0.5), min(length, t + line * 0.5), panel.column(3) - 0.15 * unit, panel.column(4) + 1.15 * unit, tick)
+            addLine(panel.position(p.number("target")), panel.column(3) - 0.15 * unit, panel.column(4) + 1.15 * unit)
         }
     }
 
@@ -309,6 +413,7 @@ package final class Meters: Shader, BlendedRowDrawing, @unchecked Sendable {
                     put(dst, x, scalePixel(e.pixel, weight256(coverage)))
                 }
             }
+            labels?.draw(B.self, row: y, into: dst, width: width, opacity: opacity)
         }
     }
 

@@ -16,10 +16,17 @@ import MarbleCore
 /// The history lives in a ring of packed colours allocated in `configure` and is advanced in
 /// `prepare` from the frame index alone, so a render that starts later (after `prepare` for every
 /// earlier frame) draws the same picture; an earlier frame index starts the history again.
+/// With `scale` (the default: this is a measuring view) a frequency legend sits at the edge the
+/// history scrolls towards (the oldest columns): 20, 50, 100, 200, 500 Hz, 1k, 2k, 5k, 10k, 20k on a
+/// log or mel axis, round multiples on a linear one, only those inside the range, each on a tick at
+/// the row (column) the axis maps that frequency to; a label that would touch another is left out
+/// (decades first), and at frame sizes where the text would be under 7 pixels there is no legend.
+/// Text 20 pixels high at 1080p and ticks one pixel thick there, both in proportion to the frame's
+/// height, on whole pixels (see `AxisLabels`); laid out when the axis is mapped, never per frame.
 /// Without a spectrum in the features (a program that did not request it), the band levels are
-/// drawn instead, spread evenly over the axis. Opaque: silence is the map's darkest colour.
+/// drawn instead, spread evenly over the axis (and no legend). Opaque: silence is the map's darkest colour.
 package final class Spectrogram: Shader, @unchecked Sendable {
-    // @unchecked Sendable: see the `Shader` contract; `render` only reads the ring and the frame's scroll offset.
+    // @unchecked Sendable: see the `Shader` contract; `render` only reads the ring, the frame's scroll offset and the legend.
     package static let descriptor = ShaderDescriptor(
         name: "spectrogram", summary: "Scrolling spectrogram of the spectrum's history (like showspectrum).",
         kind: .generator, isOpaque: true, needs: .spectrum,
@@ -39,6 +46,8 @@ package final class Spectrogram: Shader, @unchecked Sendable {
                                 .number(default: 16000, range: 50...96000)),
             ParameterDescriptor("history", "Seconds of history across the frame (sets the scroll speed).",
                                 .number(default: 8, range: 0.25...120)),
+            ParameterDescriptor("scale", "A frequency legend (50, 100, 200, 500, 1k … 20k Hz inside the range) with ticks on the axis, at the edge of the oldest history; none where the text would be under 7 pixels.",
+                                .flag(default: true)),
         ])
 
     private enum Scroll { case left, right, up, down }
@@ -64,6 +73,9 @@ package final class Spectrogram: Shader, @unchecked Sendable {
     private var frame0 = -1, position0 = 0.0, position1 = 0.0, started = false, lastFrame = -1
     /// Index of the newest (open) column after this frame.
     private var newest = 0
+    /// The frequency legend (nil: `scale` off, or no font on this machine), for a `frameWidth` × `frameHeight` frame.
+    private let legend: AxisLabels?
+    private var frameWidth = 0, frameHeight = 0
 
     package init(parameters: ShaderParameters) throws {
         scroll = switch parameters.choice("scroll") { case "right": .right; case "up": .up; case "down": .down; default: .left }
@@ -79,6 +91,7 @@ package final class Spectrogram: Shader, @unchecked Sendable {
         }
         lut = .allocate(capacity: ColorMap.size)
         (ColorMap(rawValue: parameters.choice("colormap")) ?? .magma).fill(lut)
+        legend = parameters.flag("scale") ? try? AxisLabels() : nil
     }
 
     deinit {
@@ -90,6 +103,7 @@ package final class Spectrogram: Shader, @unchecked Sendable {
         let horizontal = scroll == .left || scroll == .right
         let (a, d) = horizontal ? (height, width) : (width, height)
         guard a != axis || d != depth else { return }
+        frameWidth = width; frameHeight = height
         for p in [current, previous, lastLevels, base0, base1, binLow, binHigh] { p.deallocate() }
         ring.deallocate()
         axis = a; depth = d
@@ -115,10 +129,24 @@ package final class Spectrogram: Shader, @unchecked Sendable {
         }
     }
 
+    /// The fraction of the axis where frequency `f` lies: the inverse of `frequency(_:top:)`.
+    private func fraction(_ f: Float, top: Float) -> Float {
+        switch scale {
+        case .linear: return (f - minFrequency) / (top - minFrequency)
+        case .log:
+            let low = Double(max(minFrequency, 1))
+            return Float(preciseLog2(Double(f) / low) / preciseLog2(max(Double(top), low * 1.01) / low))
+        case .mel:
+            let a = preciseLog2(1 + Double(minFrequency) / 700), b = preciseLog2(1 + Double(top) / 700)
+            return Float((preciseLog2(1 + Double(f) / 700) - a) / (b - a))
+        }
+    }
+
     /// Each axis pixel's span in bins, for `bins` bins `resolution` Hz apart (once per analysis setup).
     private func mapAxis(bins: Int, resolution: Float) {
         mappedFor = (bins, resolution, minFrequency, maxFrequency)
         let top = resolution > 0 ? min(maxFrequency, resolution * Float(bins - 1)) : maxFrequency
+        placeLegend(top: resolution > 0 ? top : nil)
         for p in 0..<axis {
             let lo = frequency(Float(p) / Float(axis), top: top), hi = frequency(Float(p + 1) / Float(axis), top: top)
             if resolution > 0 {
@@ -128,6 +156,62 @@ package final class Spectrogram: Shader, @unchecked Sendable {
                 binLow[p] = Float(p) / Float(axis) * Float(bins); binHigh[p] = Float(p + 1) / Float(axis) * Float(bins)
             }
         }
+    }
+
+    /// The legend for an axis from `minFrequency` to `top` Hz (none when the axis shows bands): each
+    /// frequency's label centred on the axis pixel it falls in, after a tick from the frame's edge.
+    private func placeLegend(top: Float?) {
+        guard let legend else { return }
+        legend.begin(width: frameWidth, height: frameHeight, haloAlpha: 0.7)
+        let size = AxisLabels.textSize(20, frameHeight: frameHeight)
+        guard let top, size > 0, axis > 0 else { return }
+        let line = AxisLabels.lineWidth(frameHeight: frameHeight)
+        let length = max(3, Int((10 * Float(frameHeight) / 1080).rounded())), gap = max(2, size / 4), apart = max(3, size / 2)
+        let tick = packPremultiplied(0.75, 0.75, 0.75, 0.75)
+        for f in Self.legendFrequencies(linear: scale == .linear, low: minFrequency, high: top) {
+            let u = fraction(f, top: top)
+            guard u >= 0, u < 1 else { continue }
+            let p = Int(u * Float(axis))
+            switch scroll {
+            case .left, .right:
+                let row = axis - 1 - p, atLeft = scroll == .left
+                guard legend.label(Self.legendText(f), size: size, x: Float(atLeft ? length + gap : frameWidth - length - gap),
+                                   y: Float(row) + 0.5, anchorX: atLeft ? 0 : 1, anchorY: 0.5, gap: apart) else { continue }
+                legend.tick(x: atLeft ? 0 : frameWidth - length, y: row - (line - 1) / 2, width: length, height: line, color: tick)
+            case .up, .down:
+                let atTop = scroll == .up
+                guard legend.label(Self.legendText(f), size: size, x: Float(p) + 0.5,
+                                   y: Float(atTop ? length + gap : frameHeight - length - gap),
+                                   anchorX: 0.5, anchorY: atTop ? 0 : 1, gap: apart) else { continue }
+                legend.tick(x: p - (line - 1) / 2, y: atTop ? 0 : frameHeight - length, width: line, height: length, color: tick)
+            }
+        }
+    }
+
+    /// The legend's frequencies from `low` to `high` Hz, most important first: on a log or mel axis the
+    /// 1-2-5 series (decades, then fives, then twos), on a linear one the multiples of the 1-2-5 step
+    /// that gives about eight.
+    static func legendFrequencies(linear: Bool, low: Float, high: Float) -> [Float] {
+        if linear {
+            let mantissas: [Float] = [1, 2, 5]
+            var m = 0, decade: Float = 1
+            while mantissas[m] * decade * 8 < high - low {
+                m += 1
+                if m == 3 { m = 0; decade *= 10 }
+            }
+            let step = mantissas[m] * decade
+            let first = max(1, (low / step).rounded(.up))
+            return stride(from: first, through: (high / step).rounded(.down), by: 1).map { $0 * step }
+        }
+        let decades: [Float] = [1000, 100, 10000, 10, 100000]
+        return (decades + decades.map { $0 * 5 } + decades.map { $0 * 2 }).filter { $0 >= low && $0 <= high }
+    }
+
+    /// "50", "500", "1k", "2.5k", "20k".
+    static func legendText(_ f: Float) -> String {
+        guard f >= 1000 else { return "\(Int(f.rounded()))" }
+        let k = f / 1000
+        return k == k.rounded() ? "\(Int(k))k" : "\((k * 10).rounded() / 10)k"
     }
 
     package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
@@ -277,6 +361,7 @@ package final class Spectrogram: Shader, @unchecked Sendable {
                 dst.update(from: ring + slot(c) * axis, count: width)
             }
             if width < target.width { fillPixels(dst + width, target.width - width, lut[0]) }
+            legend?.draw(NormalBlend.self, row: y, into: dst, width: target.width)
         }
     }
 }

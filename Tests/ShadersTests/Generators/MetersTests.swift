@@ -89,3 +89,87 @@ import Testing
         #expect(pixel(80, 60) == [255, 255, 255, 255] && pixel(100, 60) == [255, 255, 255, 255])
     }
 }
+
+/// The scale's numbers (`scale`), at 1920x1080 with the default panel: 307.2 x 864 pixels from
+/// (806.4, 108), so level L dB lies 864 · (60 + L) / 60 pixels above row 972; a column unit is
+/// 307.2 / 5.8 = 52.97 pixels and the outer ticks 0.15 of it, 8 pixels.
+@Suite struct MetersScaleTests {
+    static let (w, h) = (1920, 1080)
+    /// RMS at −6 dBFS on both channels (the peak bar and its hold far below), M and S at −6 LUFS.
+    static let minusSix = MetersTests.levels(peak: 0.001, rms: 0.501_187_2, loudness: -6)
+
+    static func render(_ values: [String: ParameterValue] = [:], width: Int = w, height: Int = h,
+                       features: AudioFeatures = minusSix) throws -> [UInt8] {
+        try Rig("meters", values, width: width, height: height).render(uniforms(frame: 0, features: features, width: width, height: height))
+    }
+
+    static func pixel(_ bytes: [UInt8], _ x: Int, _ y: Int, width: Int = w) -> [UInt8] {
+        let i = 4 * (y * width + x)
+        return Array(bytes[i..<(i + 4)])
+    }
+
+    /// The first row from the top where column `x` is more than the empty track (alpha 20).
+    static func barTop(_ bytes: [UInt8], _ x: Int) -> Int? { (0..<Self.h).first { pixel(bytes, x, $0)[3] > 40 } }
+
+    @Test("the −6 ticks of the dBFS and LUFS scales sit on the row where bars at −6 end, numbered beside them")
+    func ticksSitWhereTheBarsEnd() throws {
+        let on = try Self.render(), off = try Self.render(["scale": .flag(false)])
+        // −6 dB: 864 · 54/60 = 777.6 pixels up, screen row 194.4, in row 194.
+        #expect(Self.barTop(on, 830) == 194 && Self.barTop(on, 1010) == 194, "L \(Self.barTop(on, 830) ?? -1) M \(Self.barTop(on, 1010) ?? -1)")
+        let tick: [UInt8] = [128, 128, 128, 128]   // tick_color, white at 0.5, premultiplied
+        for x in [798, 805, 1114, 1121] {   // the dBFS ticks end at the L bar (x 806), the LUFS ticks start after S (1113.6)
+            #expect(Self.pixel(on, x, 194) == tick, "x \(x): \(Self.pixel(on, x, 194))")
+            #expect(Self.pixel(on, x, 193)[3] == 0 && Self.pixel(on, x, 195)[3] == 0)
+            #expect(Self.pixel(off, x, 194)[3] == 0)
+        }
+        #expect(Self.pixel(on, 797, 194)[3] == 0 || Self.pixel(on, 797, 194) != tick)
+        // "−6" left of its tick (4 pixels of gap) and right of the LUFS one, centred on row 194.5.
+        func ink(_ bytes: [UInt8], _ xs: Range<Int>, _ ys: Range<Int>) -> Int {
+            var n = 0
+            for y in ys { for x in xs where Self.pixel(bytes, x, y)[0] > 150 { n += 1 } }
+            return n
+        }
+        #expect(ink(on, 740..<795, 186..<204) > 20 && ink(on, 1125..<1180, 186..<204) > 20)
+        #expect(ink(on, 740..<795, 204..<270) == 0, "nothing between −6 and −12 (row 280.8)")
+        #expect(ink(off, 700..<806, 0..<Self.h) == 0 && ink(off, 1114..<1200, 0..<Self.h) == 0)
+    }
+
+    @Test("with scale off the meters draw what they drew before: the numbers only add pixels outside the panel and snap its ticks")
+    func offIsTheOldPicture() throws {
+        let music = MetersTests.levels(peak: 0.7, rms: 0.3, loudness: -11, integrated: -15)
+        let on = try Self.render(features: music), off = try Self.render(["scale": .flag(false)], features: music)
+        #expect(on != off)
+        // The ticks' rows: every 6 dB from 0 (row 108) to −60 (row 972), and the −14 LUFS target (row 309.6).
+        let tickRows = (0...10).map { 108 + 86.4 * Float($0) } + [309.6]
+        var stray = [(Int, Int)]()
+        for y in 0..<Self.h {
+            for x in 806..<1114 where Self.pixel(on, x, y) != Self.pixel(off, x, y) {
+                let onTick = tickRows.contains { abs(Float(y) + 0.5 - $0) < 1.5 }
+                if !onTick || x < 940 { stray.append((x, y)) }   // the scale column starts at x 941.5
+            }
+        }
+        #expect(stray.isEmpty, "\(stray.count) pixels changed off the ticks, first \(stray.prefix(5))")
+        // The same outside the rows the panel and its numbers cover.
+        for y in [0, 40, 1040, 1079] { #expect((0..<Self.w).allSatisfy { Self.pixel(on, $0, y) == Self.pixel(off, $0, y) }) }
+    }
+
+    @Test("at 320x180 the numbers would be under 7 pixels: none, the picture of scale off; at 1280x720 they show")
+    func smallFramesHaveNoNumbers() throws {
+        let small = try Self.render(width: 320, height: 180), smallOff = try Self.render(["scale": .flag(false)], width: 320, height: 180)
+        #expect(small == smallOff)
+        let hd = try Self.render(width: 1280, height: 720), hdOff = try Self.render(["scale": .flag(false)], width: 1280, height: 720)
+        #expect(hd != hdOff)
+    }
+
+    @Test("without loudness there is no LUFS scale; horizontal meters carry their numbers above and below the panel")
+    func sidesAndOrientation() throws {
+        let levelsOnly = try Self.render(["loudness": .flag(false)])
+        #expect((0..<Self.h).allSatisfy { y in (1114..<Self.w).allSatisfy { Self.pixel(levelsOnly, $0, y)[3] == 0 } })
+        #expect((0..<Self.h).contains { y in (700..<806).contains { Self.pixel(levelsOnly, $0, y)[3] > 0 } })
+        // Horizontal, 0.8 x 0.16 of the frame: rows 453.6 … 626.4; −6 dB at x 192 + 1536 · 0.9 = 1574.4.
+        let flat = try Self.render(["orientation": .text("horizontal"), "width": .number(0.8), "height": .number(0.16)])
+        func inked(_ rows: Range<Int>) -> [Int] { rows.filter { y in (1562..<1588).contains { Self.pixel(flat, $0, y)[3] > 0 } } }
+        let above = inked(0..<453), below = inked(627..<Self.h)
+        #expect(above.contains(452) && above.count > 10 && below.contains(627) && below.count > 10, "\(above) \(below)")
+    }
+}

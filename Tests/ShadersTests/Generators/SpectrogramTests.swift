@@ -170,3 +170,82 @@ import Testing
         #expect(quiet != loud)
     }
 }
+
+/// The frequency legend (`scale`) at 1920x1080 on the default log axis, 30 Hz to 16 kHz: frequency f lies
+/// at log2(f / 30) / log2(16000 / 30) of the axis, 1 kHz at 0.558444 (pixel 603 of 1080 from the bottom,
+/// row 476; pixel 1072 of 1920 from the left).
+@Suite struct SpectrogramScaleTests {
+    static let (w, h) = (1920, 1080)
+
+    /// A spectrum 20 Hz per bin, silent but for 1 kHz (bin 50) at −15 dBFS.
+    static func kiloHertz() -> AudioFeatures {
+        var f = AudioFeatures(bandCount: 64, waveformLength: 64, spectrumLength: 1025)
+        f.spectrumResolution = 20
+        for k in f.spectrumDecibels.indices { f.spectrumDecibels[k] = k == 50 ? -15 : -120 }
+        return f
+    }
+
+    static func render(_ values: [String: ParameterValue] = [:], width: Int = w, height: Int = h) throws -> [UInt8] {
+        try Rig("spectrogram", values, width: width, height: height)
+            .render(SpectrogramTests.uniforms(0, kiloHertz(), width: width, height: height))
+    }
+
+    static func pixel(_ bytes: [UInt8], _ x: Int, _ y: Int, width: Int = w) -> UInt32 {
+        SpectrogramTests.pixel(bytes, x, y, width: width)
+    }
+
+    /// Of `points`, the one whose colour is furthest up the magma map.
+    static func brightest(_ bytes: [UInt8], _ points: [(Int, Int)]) -> (Int, Int) {
+        var index = [UInt32: Int]()
+        for (i, c) in SpectrogramTests.table(.magma).enumerated() { index[c] = i }
+        return points.max { index[pixel(bytes, $0.0, $0.1)] ?? -1 < index[pixel(bytes, $1.0, $1.1)] ?? -1 }!
+    }
+
+    @Test("a 1 kHz tone lights the row of the 1k tick; its label sits beside the tick, at the old end of the history")
+    func toneMeetsItsTick() throws {
+        let on = try Self.render(), off = try Self.render(["scale": .flag(false)])
+        #expect(Self.brightest(on, (0..<Self.h).map { (Self.w - 1, $0) }).1 == 476)
+        // The tick: 10 pixels from the left edge, one row thick at 1080p.
+        for x in [0, 9] {
+            #expect(Self.pixel(on, x, 476) != Self.pixel(off, x, 476))
+            #expect(Self.pixel(on, x, 475) == Self.pixel(off, x, 475) && Self.pixel(on, x, 477) == Self.pixel(off, x, 477))
+        }
+        #expect(Self.pixel(on, 10, 476) == Self.pixel(off, 10, 476))
+        // "1k" after the tick and a 5-pixel gap, centred on the row: ink above and below it, none far off.
+        let changed = (15..<80).flatMap { x in (440..<512).filter { Self.pixel(on, x, $0) != Self.pixel(off, x, $0) } }
+        #expect(changed.contains { $0 < 476 } && changed.contains { $0 > 476 } && changed.allSatisfy { abs($0 - 476) < 14 }, "\(Set(changed).sorted())")
+        // The newest columns, at the right edge, carry no legend.
+        #expect((0..<Self.h).allSatisfy { Self.pixel(on, Self.w - 1, $0) == Self.pixel(off, Self.w - 1, $0) })
+    }
+
+    @Test("scrolling up, the legend runs along the top edge and the 1k tick stands on the tone's column")
+    func verticalScroll() throws {
+        let on = try Self.render(["scroll": .text("up")]), off = try Self.render(["scroll": .text("up"), "scale": .flag(false)])
+        #expect(Self.brightest(on, (0..<Self.w).map { ($0, Self.h - 1) }).0 == 1072)
+        #expect(Self.pixel(on, 1072, 3) != Self.pixel(off, 1072, 3))
+        #expect(Self.pixel(on, 1071, 3) == Self.pixel(off, 1071, 3) && Self.pixel(on, 1073, 3) == Self.pixel(off, 1073, 3))
+        #expect((0..<Self.w).allSatisfy { Self.pixel(on, $0, Self.h - 1) == Self.pixel(off, $0, Self.h - 1) })
+    }
+
+    @Test("on a linear axis the ticks are round multiples: 2k at (2000 − 30) / 15970 of the axis, row 946")
+    func linearAxis() throws {
+        let on = try Self.render(["frequency_scale": .text("linear")])
+        let off = try Self.render(["frequency_scale": .text("linear"), "scale": .flag(false)])
+        #expect(Self.pixel(on, 2, 946) != Self.pixel(off, 2, 946))
+        #expect(Self.pixel(on, 2, 945) == Self.pixel(off, 2, 945) && Self.pixel(on, 2, 947) == Self.pixel(off, 2, 947))
+    }
+
+    @Test("at 320x180 the text would be under 7 pixels: no legend, the picture of scale off; at 1280x720 a legend")
+    func sizes() throws {
+        #expect(try Self.render(width: 320, height: 180) == (try Self.render(["scale": .flag(false)], width: 320, height: 180)))
+        #expect(try Self.render(width: 1280, height: 720) != (try Self.render(["scale": .flag(false)], width: 1280, height: 720)))
+    }
+
+    @Test("the legend's frequencies: the 1-2-5 series inside the range, decades first; round steps on a linear axis")
+    func frequencies() {
+        #expect(Spectrogram.legendFrequencies(linear: false, low: 30, high: 16000) == [1000, 100, 10000, 5000, 500, 50, 2000, 200])
+        #expect(Spectrogram.legendFrequencies(linear: true, low: 30, high: 16000) == [2000, 4000, 6000, 8000, 10000, 12000, 14000, 16000])
+        #expect(Spectrogram.legendFrequencies(linear: true, low: 0, high: 1000) == [200, 400, 600, 800, 1000])
+        #expect([50, 500, 1000, 2500, 16000].map { Spectrogram.legendText($0) } == ["50", "500", "1k", "2.5k", "16k"])
+    }
+}
