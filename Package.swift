@@ -163,7 +163,7 @@ let package = Package(
             name: "MarbleKitTests",
             dependencies: [
                 "MarbleKit", "MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender", "MarblePipeline", "MarbleControl",
-                "Granite", "TestSupport",
+                "Granite", "Shaders", "TestSupport",
             ],
             exclude: ["Render/Golden/GoldenImages", "MilkDrop/GoldenImages"]),
         // Links the allocation counter, so the test process counts its allocations.

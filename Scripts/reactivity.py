@@ -10,11 +10,15 @@ Samples/Pictures/magma.jpg, presets as they are), renders the stretch of SONG at
 from the previous frame (0-255). Against `marble analyze SONG --json --frames --fps 30` it prints:
 
   area      share of the frame that changes at all (8 levels or more) during the clip
+  silence   share of the drawn pixels (8 levels or more in either) that differ by 12 levels or more
+            from the same render of silence at the same frame, averaged over frames (what the music
+            changes; EveryEffectReactsTests measures the same on generated music)
   motion    mean frame difference over that area (how much the picture moves)
   beat      frame difference in the 3 frames from each beat over the difference elsewhere (>1: beats show)
   onset r   correlation of the frame difference with the onset strength
   level r   correlation of the luminance with the level
-  verdict   "reacts" when motion >= 0.5 and (beat >= 1.25 or onset r >= 0.25 or |level r| >= 0.25)
+  verdict   "reacts" when silence >= 5 %, motion >= 0.5 and (beat >= 1.25 or onset r >= 0.25 or
+            |level r| >= 0.25)
 
 Needs a release build (`swift build -c release --product marble`) and ffmpeg; standard library only.
 """
@@ -54,6 +58,21 @@ def frames_of(video, width, height):
     raw = run(["ffmpeg", "-v", "error", "-i", video, "-f", "rawvideo", "-pix_fmt", "gray", "-"])
     size = width * height
     return [raw[i:i + size] for i in range(0, len(raw) - size + 1, size)]
+
+
+def silence_change(frames, silent):
+    """Mean over frames of the share of drawn pixels (8 or more in either) differing by 12 or more."""
+    total = 0.0
+    n = min(len(frames), len(silent))
+    for f, g in zip(frames[:n], silent[:n]):
+        drawn = changed = 0
+        for a, b in zip(f, g):
+            if a >= 8 or b >= 8:
+                drawn += 1
+                if abs(a - b) >= 12:
+                    changed += 1
+        total += changed / drawn if drawn else 0.0
+    return total / n if n else 0.0
 
 
 def measure(frames, width, columns=None):
@@ -114,9 +133,12 @@ def main():
             for k in range(i, min(len(frames), i + 3)):
                 near_beat[k] = True
 
-    print("| effect | kind | area | motion | beat | onset r | level r | verdict |")
-    print("|---|---|---:|---:|---:|---:|---:|---|")
+    print("| effect | kind | area | silence | motion | beat | onset r | level r | verdict |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as work:
+        # Silence as long as the song's part measured plus its start, so frame numbers match.
+        quiet = os.path.join(work, "silence.wav")
+        run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "anullsrc=r=44100:cl=stereo", "-t", str(last / FPS + 1), quiet])
         for name, kind in effects:
             video = os.path.join(work, name + ".mp4")
             args = [a.marble, "render", a.song, "-o", video, "--size", a.size, "--fps", str(FPS),
@@ -133,6 +155,9 @@ def main():
             else:
                 args += ["--preset", name]
             run(args, env=env, stdin=subprocess.DEVNULL)
+            silent_video = os.path.join(work, name + "-silence.mp4")
+            run([silent_video if x == video else quiet if x == a.song else x for x in args], env=env, stdin=subprocess.DEVNULL)
+            silence = silence_change(frames_of(video, width, height), frames_of(silent_video, width, height))
             # A history view is measured where it draws the newest sound (the spectrogram scrolls
             # left: its right edge); the rest of it is the past, moving by design.
             columns = range(width - max(2, width // 16), width) if name == "spectrogram" else None
@@ -143,9 +168,9 @@ def main():
             beat = (sum(on) / len(on)) / max(1e-6, sum(off) / len(off)) if on and off else 1.0
             onset_r = correlation(diff[1:], onset[1:])
             level_r = correlation(luma, level)
-            reacts = motion >= 0.5 and (beat >= 1.25 or onset_r >= 0.25 or abs(level_r) >= 0.25)
+            reacts = silence >= 0.05 and motion >= 0.5 and (beat >= 1.25 or onset_r >= 0.25 or abs(level_r) >= 0.25)
             verdict = "reacts" if reacts else ("static by design" if name in STATIC else "WEAK")
-            print(f"| {name} | {kind} | {area:.2f} | {motion:.2f} | {beat:.2f} | {onset_r:+.2f} | {level_r:+.2f} | {verdict} |",
+            print(f"| {name} | {kind} | {area:.2f} | {silence * 100:.0f} % | {motion:.2f} | {beat:.2f} | {onset_r:+.2f} | {level_r:+.2f} | {verdict} |",
                   flush=True)
 
 

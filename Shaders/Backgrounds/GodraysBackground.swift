@@ -3,7 +3,8 @@ import MarbleCore
 /// Godrays (background): shafts of light fanning down from a bright point above the frame, with drifting
 /// dust in the beams.
 ///
-/// Audio: the light pulses with the beat, the shafts widen with the slow bass. Angles are sampled on a
+/// Audio: the light brightens with the level and flares with the beat (the source above the frame
+/// most), the shafts widen with the slow bass. Angles are sampled on a
 /// circle (cos, sin), so shafts have no seam. (The `light_rays` filter casts rays from a picture; this one
 /// draws them from nothing.)
 struct GodraysBackground: LaneField {
@@ -16,14 +17,15 @@ struct GodraysBackground: LaneField {
     static let resolution = BackgroundResolution(scale: 6)
 
     private let noise = Noise.Sampler()
-    private var t: Float = 0, shafts: Float = 5, intensity: Float = 1, width: Float = 1
+    private var t: Float = 0, shafts: Float = 5, intensity: Float = 1, width: Float = 1, flare: Float = 0.25
 
     init(parameters: ShaderParameters) {}
 
     mutating func prepare(_ frame: BackgroundFrame, _ parameters: ShaderParameters) {
         t = frame.time
         shafts = parameters.number("shafts")
-        intensity = 0.8 + 0.5 * frame.react * frame.drive.beat
+        intensity = 0.7 + frame.react * (0.45 * min(1.5, frame.drive.level) + 0.6 * frame.drive.beat)
+        flare = 0.25 + 0.5 * frame.react * frame.drive.beat
         width = 1 + 0.3 * frame.react * min(2, frame.drive.bassSlow)
     }
 
@@ -43,6 +45,6 @@ struct GodraysBackground: LaneField {
         let dust = noise.value(x * 30 + 0.2 * t, row.dustY)
         let fall = 1 / (1 + r * r * 2.5)
         let lit: Lanes = intensity * fall * (0.15 + 0.85 * shaft) * (0.85 + 0.3 * dust)
-        return clamp01(lit + 0.25 * fastExp(-r * 8))
+        return clamp01(lit + flare * fastExp(-r * 8))
     }
 }

@@ -3,7 +3,8 @@ import MarbleCore
 /// Granite: speckled polished stone — crystal grains (Voronoi cells, each its own shade) over coarse
 /// mottling, a few grains sparkling, drifting very slowly.
 ///
-/// Audio: flecks sparkle with the treble (a brighter fleck threshold), beats lift the polish.
+/// Audio: flecks sparkle with the treble (a brighter fleck threshold), the polish brightens with the
+/// level and lifts on beats.
 struct GraniteBackground: LaneField {
     static let descriptor = ShaderDescriptor.background(
         "granite", "Speckled polished granite with sparkling flecks.", speed: 0.1, [
@@ -24,8 +25,8 @@ struct GraniteBackground: LaneField {
         g = parameters.number("grain") * 24
         // Seams at least two grid pixels wide (f2 − f1 is about twice the distance to the seam).
         seamWidth = max(0.12, 2 * frame.pixel * g)
-        sparkle = 0.2 * frame.react * min(1.5, frame.drive.trebleSlow)
-        paletteGain = 1 + 0.1 * frame.react * frame.drive.beat
+        sparkle = 0.3 * frame.react * min(1.5, 0.5 * frame.drive.trebleSlow + 0.5 * frame.drive.treble)
+        paletteGain = 1 + frame.react * (0.15 * min(1.5, frame.drive.level) + 0.3 * frame.drive.beat)
     }
 
     func row(_ y: Float) -> (coarseY: Lanes, grainY: Lanes) {

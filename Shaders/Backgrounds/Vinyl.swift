@@ -8,7 +8,8 @@ import MarbleCore
 /// a turn every 1.8 s); the highlight stays put, as a lamp's would. Grooves fade out before they would
 /// alias (under three grid pixels a groove), so there is no moiré at any size.
 ///
-/// Audio: the sheen flashes on beats, the groove contrast follows the level, the label glows on beats.
+/// Audio: the sheen brightens with the level and flashes on beats, the groove contrast follows the
+/// level, the label glows on beats.
 struct Vinyl: BackgroundField {
     static let descriptor = ShaderDescriptor.background(
         "vinyl", "A spinning record with a sheen flashing on beats.", speed: 1, [
@@ -29,9 +30,9 @@ struct Vinyl: BackgroundField {
         let turns = frame.mediaTime * Double(frame.speed) * Double(parameters.number("rpm")) / 60
         let angle = wrapped(turns, period: 1) * 2 * Float.pi
         cosA = fastCos(angle); sinA = fastSin(angle)
-        sheen = 0.6 + 0.7 * frame.react * frame.drive.beat
-        grooves = 0.3 + 0.3 * frame.react * frame.drive.level
-        let label = parameters.color("label"), glow = 1 + 0.25 * frame.react * frame.drive.beat
+        sheen = 0.5 + frame.react * (0.4 * min(1.5, frame.drive.level) + 1.0 * frame.drive.beat)
+        grooves = 0.3 + 0.5 * frame.react * min(1.5, frame.drive.level)
+        let label = parameters.color("label"), glow = 1 + 0.5 * frame.react * frame.drive.beat
         labelPixel = packOpaque(label.red * glow, label.green * glow, label.blue * glow)
         shadePixel = packOpaque(label.red * 0.62, label.green * 0.62, label.blue * 0.62)
         printPixel = packOpaque(0.96, 0.93, 0.85)
