@@ -16,8 +16,9 @@ extension CaptureTests {
             // reason to move a monitor stream itself when the default sink changes; the capture must.
             try server.addSink("mic")
             try server.pactl("set-default-source", "mic.monitor")
-            try server.play(CaptureTools.tone(600), into: server.pinnedFeed(into: "viz"))
-            try server.play(CaptureTools.tone(1500), into: server.pinnedFeed(into: "viz2"))
+            // Endless sines: a 20-second file ended before the last check of a run starved for minutes.
+            try server.playSine(600, into: server.pinnedFeed(into: "viz"))
+            try server.playSine(1500, into: server.pinnedFeed(into: "viz2"))
 
             var following = CaptureOptions()
             following.server = server.serverString
@@ -46,7 +47,7 @@ extension CaptureTests {
             // The explicit source did not follow.
             #expect(stayer.sourceName == "viz.monitor")
             #expect(stayer.state == .capturing(source: "viz.monitor"))
-            #expect(Heard.tone(stayer.buffer, frequency: 600))
+            #expect(pollBlocking(timeout: CaptureTools.failsafe) { Heard.tone(stayer.buffer, frequency: 600) })
 
             // That the switch leaves no hole in the timeline (the next block closes the gap) is the
             // pacer's rule, checked on explicit times in CapturePacerTests.closesSwitchGap: a verdict

@@ -89,6 +89,14 @@ final class TestPulseServer {
         return feed
     }
 
+    /// Plays a sine of `frequency` Hz at amplitude 0.5 into `sink` with the server's own module-sine,
+    /// for as long as the server runs: unlike a file, it cannot end before a starved test's last check.
+    func playSine(_ frequency: Int, into sink: String) throws {
+        guard try pactl("load-module", "module-sine", "sink=\(sink)", "frequency=\(frequency)") else {
+            throw CaptureTools.ToolError("cannot play a sine into \(sink)")
+        }
+    }
+
     /// Plays `file` into `sink` with `paplay` until `stop()` (or the file ends).
     func play(_ file: String, into sink: String = "viz") throws {
         players.append(try CaptureTools.spawn("paplay", ["--server=\(serverString)", "-d", sink, file]))
