@@ -20,7 +20,8 @@ from the previous frame (0-255). Against `marble analyze SONG --json --frames --
   verdict   "reacts" when silence >= 5 %, motion >= 0.5 and (beat >= 1.25 or onset r >= 0.25 or
             |level r| >= 0.25)
 
-Needs a release build (`swift build -c release --product marble`) and ffmpeg; standard library only.
+Needs a release build (`swift build -c release --product marble`) and ffmpeg; the standard library,
+and numpy when it is installed (the same figures, about fifty times sooner).
 """
 import argparse
 import json
@@ -29,6 +30,11 @@ import os
 import subprocess
 import sys
 import tempfile
+
+try:
+    import numpy
+except ImportError:   # the standard library does the same, slowly
+    numpy = None
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FPS = 30
@@ -62,6 +68,14 @@ def frames_of(video, width, height):
 
 def silence_change(frames, silent):
     """Mean over frames of the share of drawn pixels (8 or more in either) differing by 12 or more."""
+    if numpy is not None:
+        n = min(len(frames), len(silent))
+        a = numpy.array([numpy.frombuffer(f, numpy.uint8) for f in frames[:n]], dtype=numpy.int16)
+        b = numpy.array([numpy.frombuffer(f, numpy.uint8) for f in silent[:n]], dtype=numpy.int16)
+        drawn = (a >= 8) | (b >= 8)
+        changed = drawn & (numpy.abs(a - b) >= 12)
+        shares = changed.sum(axis=1) / numpy.maximum(1, drawn.sum(axis=1))
+        return float(shares.mean()) if n else 0.0
     total = 0.0
     n = min(len(frames), len(silent))
     for f, g in zip(frames[:n], silent[:n]):
@@ -82,6 +96,14 @@ def measure(frames, width, columns=None):
     those pixels cover. `columns` limits everything to a range of columns."""
     if columns is not None:
         frames = [bytes(b for i, b in enumerate(f) if i % width in columns) for f in frames]
+    if numpy is not None:
+        f = numpy.array([numpy.frombuffer(x, numpy.uint8) for x in frames], dtype=numpy.int16)
+        active = (f.max(axis=0) - f.min(axis=0)) >= 8
+        if not active.any():
+            active[:] = True
+        luma = f[:, active].mean(axis=1).tolist()
+        diff = [0.0] + numpy.abs(numpy.diff(f[:, active], axis=0)).mean(axis=1).tolist()
+        return luma, diff, float(active.sum()) / f.shape[1]
     first = frames[0]
     lo, hi = bytearray(first), bytearray(first)
     for f in frames[1:]:
