@@ -103,7 +103,8 @@ import Testing
         let rig = try Rig("particles", width: w, height: h)
         for n in 0..<60 { rig.shader.prepare(frame(n, beat: n % 15 == 0), parameters: rig.parameters) }
         let calm = rig.render(frame(60, beat: false))
-        #expect(lit(calm) > 0, "lit share \(lit(calm)) after two seconds of loud music")
+        // 5.4 % now (the audit measured 0.4 % lit at 1080p on real music before).
+        #expect(lit(calm) > 0.03, "lit share \(lit(calm)) after two seconds of loud music")
         var pulse = frame(60, beat: false)
         pulse.features.beatPulse = 1
         let flared = rig.render(pulse)
