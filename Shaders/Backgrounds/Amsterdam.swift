@@ -8,9 +8,10 @@ import MarbleCore
 /// with a sideways ripple that grows with depth, so lit windows break into wavering streaks. Edges
 /// (roofs, windows, lamps) are antialiased over a grid pixel.
 ///
-/// Audio: the houses fall into three groups whose windows glow with the slow bass, mid and treble
-/// bands; more windows are lit as the level rises; on a beat a fresh set of windows (a hash of the
-/// beat's time slot) flares; the lamps breathe with the level; the ripples stir with the slow bass.
+/// Audio: the houses fall into three groups whose windows glow with the bass, mid and treble bands;
+/// more windows are lit as the level rises; on a beat a fresh set of windows (a hash of the beat's
+/// time slot picks about two in five) flares, the lamps flash and the sky glows over the roofs; the
+/// lamps breathe with the level; the ripples stir with the slow bass.
 struct Amsterdam: BackgroundField {
     static let descriptor = ShaderDescriptor.background(
         "amsterdam", "Canal houses at night, lit windows reflected in rippling water.", speed: 0.5, [
@@ -34,12 +35,12 @@ struct Amsterdam: BackgroundField {
         t = frame.time
         let r = frame.react, d = frame.drive
         waterline = parameters.number("waterline")
-        lit = clamp01(parameters.number("windows") + 0.3 * r * (d.level - 0.5))
+        lit = clamp01(parameters.number("windows") + 0.5 * r * (d.level - 0.5))
         beat = clamp01(r * d.beat)
         ripple = 1 + 0.8 * r * min(2, d.bassSlow)
-        groups = (0.55 + 0.3 * r * min(1.5, d.bassSlow), 0.55 + 0.3 * r * min(1.5, d.midSlow),
-                  0.55 + 0.3 * r * min(1.5, d.trebleSlow))
-        lamp = 0.6 + 0.35 * r * d.level
+        groups = (0.4 + 0.4 * r * min(1.5, d.bass), 0.4 + 0.4 * r * min(1.5, d.mid),
+                  0.4 + 0.4 * r * min(1.5, d.treble))
+        lamp = 0.5 + r * (0.35 * min(1, d.level) + 0.6 * d.beat)
         slot = UInt32(truncatingIfNeeded: Int64(max(0, min(frame.mediaTime * 2, 1e9))))
         edge = max(frame.pixel, 1e-4)
     }
@@ -86,7 +87,7 @@ struct Amsterdam: BackgroundField {
         var sky: Float = 0
         if facadeCover < 1 {
             let height = clamp01((y + 0.5) / max(0.05, w + 0.5))
-            sky = 0.07 + (0.15 + 0.12 * beat) * height * height
+            sky = 0.07 + (0.15 + 0.25 * beat) * height * height
             sky += 0.06 * height * Noise.value(x * 2.2 + t * 0.35, y * 7)
             let mx = x - 0.45, my = y + 0.3
             let moon = (mx * mx + my * my).squareRoot()
@@ -105,10 +106,10 @@ struct Amsterdam: BackgroundField {
             if cover > 0 {
                 let k = Noise.hash(h ^ UInt32(bitPattern: floorIndex) &* 0x85EB_CA77 ^ UInt32(column) &* 0xC2B2_AE3D)
                 let on = Float(k & 0xFFFF) / 65535 < lit
-                let flare = Noise.hash(k ^ slot &* 0x27D4_EB2F) & 0xFF < 64 ? beat : 0
+                let flare = Noise.hash(k ^ slot &* 0x27D4_EB2F) & 0xFF < 100 ? beat : 0
                 let group = Self.third(h >> 24)
                 let gain = group == 0 ? groups.0 : (group == 1 ? groups.1 : groups.2)
-                let glass: Float = on ? 0.5 + 0.35 * gain + 0.25 * flare : 0.06 + 0.5 * flare
+                let glass: Float = on ? 0.45 + 0.35 * gain + 0.3 * flare : 0.06 + 0.6 * flare
                 facade += cover * (glass - facade)
             }
         }

@@ -7,9 +7,9 @@ import MarbleCore
 /// height, and a finer, dimmer layer offset from it), kept inside their cells so a pixel looks at one
 /// sparkle per layer; shapes are smooth in the pixel's distance to the
 /// sparkle, antialiased over a grid pixel, so there is no square mosaic at any size. Audio: more
-/// sparkles catch the light as the treble rises; on a beat, a fresh set of sparkles (a hash of the
-/// beat's time slot picks about a third) flares into glints — the sparkles glint, the frame does not
-/// flash. Each sparkle's rate and phase come from a hash of its cell: the sparkle is a pure function
+/// sparkles catch the light as the treble rises and the satin glows with the level; on a beat, a
+/// fresh set of sparkles (a hash of the beat's time slot picks two in five) flares into glints —
+/// the sparkles glint, the frame does not flash. Each sparkle's rate and phase come from a hash of its cell: the sparkle is a pure function
 /// of media time.
 struct Bedazzled: LaneField {
     static let descriptor = ShaderDescriptor.background(
@@ -22,7 +22,7 @@ struct Bedazzled: LaneField {
 
     private let noise = Noise.Sampler()
     private var t: Float = 0, density: Float = 28, share: Float = 0.3, beat: Float = 0, slot: Int32 = 0
-    private var edge: Float = 0.05, fineGain: Float = 0.5
+    private var edge: Float = 0.05, fineGain: Float = 0.5, glow: Float = 0
 
     init(parameters: ShaderParameters) {}
 
@@ -31,6 +31,7 @@ struct Bedazzled: LaneField {
         density = parameters.number("density")
         share = clamp01(0.3 + 0.25 * frame.react * min(1.5, frame.drive.trebleSlow))
         beat = clamp01(frame.react * frame.drive.beat)
+        glow = 0.12 * frame.react * min(1, frame.drive.level)
         // A new set of glinting sparkles every half second of media time (about a beat at 120 BPM).
         slot = Int32(truncatingIfNeeded: Int64(max(0, min(frame.mediaTime * 2, 1e9))))
         edge = max(frame.pixel * density, 1e-3)
@@ -41,7 +42,7 @@ struct Bedazzled: LaneField {
 
     struct Row { var y: Float, base: Float, sheenY: Lanes }
 
-    func row(_ y: Float) -> Row { Row(y: y, base: 0.3 - 0.22 * y, sheenY: Lanes(repeating: y * 2.5 + 0.05 * t)) }
+    func row(_ y: Float) -> Row { Row(y: y, base: 0.24 + glow - 0.22 * y, sheenY: Lanes(repeating: y * 2.5 + 0.05 * t)) }
 
     func shade(_ x: Lanes, _ row: Row) -> Lanes {
         // Two layers of sparkles, the second finer, dimmer and offset: no grid shows.
@@ -66,7 +67,7 @@ struct Bedazzled: LaneField {
         let d2 = dx * dx + dy * dy
         let twinkle = 0.5 + 0.5 * fastSin(t * (1.5 + 4 * rate) + pick * 40)
         let lit = Lanes(repeating: 0).replacing(with: twinkle * twinkle, where: pick .< share)
-        let glint = Lanes(repeating: 0).replacing(with: Lanes(repeating: beat), where: draw .< 0.35)
+        let glint = Lanes(repeating: 0).replacing(with: Lanes(repeating: beat), where: draw .< 0.4)
         let power = lanesMax(lit, glint)
         let radius = pointwiseMin(Lanes(repeating: 0.12), lanesMax(size * (0.05 + 0.04 * power), Lanes(repeating: 0.6 * pixel)))
         let disc = fastExp(-d2 / (radius * radius))

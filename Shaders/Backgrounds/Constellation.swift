@@ -10,8 +10,8 @@ import MarbleCore
 /// keep 0.1 cell from the cell border), a vertical one inside its column. Lines are a fixed share of a
 /// cell wide but never thinner than 1.5 grid pixels, with a one-pixel soft edge, so they stay smooth.
 ///
-/// Audio: stars swell and flare on beats, lines brighten with the level, and on each beat a different
-/// set of lines (chosen by the beat's hash) lights up brighter.
+/// Audio: stars swell and flare on beats (the sky brightens with them), lines brighten with the level
+/// and flash on beats.
 struct Constellation: LaneField {
     static let descriptor = ShaderDescriptor.background(
         "constellation", "Stars joined into constellations by thin lines, turning slowly.", speed: 0.2, [
@@ -24,7 +24,8 @@ struct Constellation: LaneField {
 
     private let noise = Noise.Sampler()
     private var stars: Float = 6, links: Float = 0.5, spread: Float = 0.002, line: Float = 0.2
-    private var halfWidth: Float = 0.02, edge: Float = 0.01
+    private var halfWidth: Float = 0.02, edge: Float = 0.01, flare: Float = 1
+    private(set) var paletteGain: Float = 1
     private var c: Float = 1, s: Float = 0
 
     init(parameters: ShaderParameters) {}
@@ -32,9 +33,12 @@ struct Constellation: LaneField {
     mutating func prepare(_ frame: BackgroundFrame, _ parameters: ShaderParameters) {
         stars = parameters.number("stars")
         links = parameters.number("links")
-        let size = 0.045 * (1 + 0.5 * frame.react * frame.drive.beat)
+        let r = frame.react, beat = frame.drive.beat, level = min(1, frame.drive.level)
+        let size = 0.045 * (1 + 0.8 * r * beat)
         spread = size * size
-        line = 0.22 + 0.25 * frame.react * frame.drive.level
+        flare = 1 + 0.4 * r * beat
+        line = 0.22 + r * (0.35 * level - 0.08 + 0.3 * beat)
+        paletteGain = 1 + r * (0.1 * level - 0.1 + 0.2 * beat)
         // One grid pixel in star-cell units: the soft edge, and the floor of the line's width.
         edge = max(frame.pixel * stars, 1e-4)
         halfWidth = max(0.012, 0.75 * edge)
@@ -51,7 +55,7 @@ struct Constellation: LaneField {
         let glow = fastExp(-nearest * nearest / spread)
         let link = smoothstep(halfWidth + edge * 0.5, halfWidth - edge * 0.5, segment)
         let background = 0.04 + 0.04 * noise.value(u * 0.5, v * 0.5)
-        return background + line * link + glow
+        return background + line * link + flare * glow
     }
 
     /// Distance from (x, y) (in cells) to the nearest star of its cell's row and column neighbours, and

@@ -2,19 +2,23 @@ import MarbleCore
 
 /// Waves: layered ocean swells — several sine layers with drifting phase, darker with depth.
 ///
-/// Audio: wave height follows the level, the crest highlights the treble; the swell never wraps
-/// (Marble's Metal original scaled the phase by sin(loudness)). Wave heights depend on x only, so
-/// `prepare` computes them once per column and layer; pixels only compare their height with them.
+/// Audio: wave height follows the level and surges on each beat (the crests rise and foam, the sea
+/// brightens), the crest highlights the treble; the swell never wraps (Marble's Metal original scaled
+/// the phase by sin(loudness)). Wave heights depend on x only, so `prepare` computes them once per
+/// column and layer; pixels only compare their height with them. Each crest line is antialiased over
+/// a share of the frame height, never under 2 grid pixels, so it does not step at any size.
 struct Waves: BackgroundField {
     static let descriptor = ShaderDescriptor.background(
         "waves", "Layered ocean swells rising with the level.", speed: 0.8, [
             ParameterDescriptor("layers", "Number of wave layers.", .integer(default: 6, range: 2...12)),
         ])
     static let stops = ["#020b1a", "#06304f", "#0c5a7a", "#2aa1b3", "#bfeff0", "#ffffff"].compactMap(Color.init(parsing:))
-    static let resolution = BackgroundResolution(scale: 4)
+    /// Cheap per pixel but with long crest lines: a third at 1080p, a half at 720p, full at 640x360.
+    static let resolution = BackgroundResolution(coarsest: 4, budget: 240_000)
 
     private let layers: Int
-    private var crest: Float = 0.2
+    private var crest: Float = 0.2, edge: Float = 1.0 / 240
+    private(set) var paletteGain: Float = 1
     /// Crest height of layer l at each low-resolution column: table l.
     private var heights: BackgroundColumns?
 
@@ -23,8 +27,12 @@ struct Waves: BackgroundField {
     var columnTables: Int { layers }
 
     mutating func prepare(_ frame: BackgroundFrame, _ parameters: ShaderParameters) {
-        let amp = 0.035 * (1 + frame.react * frame.drive.level), t = frame.time
-        crest = 0.2 + 0.15 * frame.react * min(1.5, frame.drive.trebleSlow)
+        let r = frame.react, d = frame.drive
+        let amp = 0.035 * (1 + r * d.level) * (1 + 0.6 * r * d.beat), t = frame.time
+        crest = 0.2 + 0.15 * r * min(1.5, d.trebleSlow) + 0.25 * r * d.beat
+        paletteGain = 1 + r * (0.1 * min(1, d.level) - 0.1 + 0.15 * d.beat)
+        // The soft edge of a crest: 1/240 of the height, at least 2 grid pixels.
+        edge = max(1.0 / 240, 2 * frame.pixel)
         let columns = frame.columns
         heights = columns
         for l in 0..<layers {
@@ -41,7 +49,7 @@ struct Waves: BackgroundField {
 
     func fill(_ row: BackgroundRow, _ out: UnsafeMutablePointer<UInt32>, _ canvas: BackgroundCanvas) {
         guard let heights, heights.count == row.count else { return fillPixels(out, row.count, canvas.palette[0]) }
-        let n = layers, crest = crest, count = row.count, y = row.y
+        let n = layers, crest = crest, count = row.count, y = row.y, sharpness = 1 / edge
         // Layer by layer over the whole row (vectorises); the front-most layer above a pixel wins.
         out.withMemoryRebound(to: Float.self, capacity: count) { v in
             v.update(repeating: 0.05, count: count)
@@ -50,7 +58,7 @@ struct Waves: BackgroundField {
                 let heightRow = heights.table(l)
                 for i in 0..<count {
                     let d = y - heightRow[i]
-                    let inside = clamp01(d * 120)          // soft edge below the crest line
+                    let inside = clamp01(d * sharpness + 0.5)   // coverage of the crest line
                     let foam = clamp01(1 - d * 40) * inside * crest
                     v[i] = mix(v[i], 0.15 + 0.6 * depth + foam, inside)
                 }

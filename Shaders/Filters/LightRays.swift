@@ -5,7 +5,9 @@ import MarbleCore
 ///
 /// For each pixel, taps along the line towards the light sum the picture's bright-pass (luma above
 /// `threshold`) with exponential decay; the result, tinted, is screen-blended onto the picture, so it
-/// shows in dark pixels and leaves bright ones alone. Audio: exposure × (1 + `react` · beat pulse).
+/// shows in dark pixels and leaves bright ones alone. Audio: exposure × (1 + `react` · (0.8 · (level − ½)
+/// + 1.5 · beat pulse)), and on a beat the threshold drops (by up to 0.15 · `react`), so more of the
+/// picture shines: the rays swell with the loud parts and burst on each beat.
 /// Rays are smooth: taps read a quarter-resolution bright-pass of the picture shared by all strips
 /// (`SharedRows`, cache-resident), the rays are evaluated at quarter resolution and stretched. Versus Marble's Metal original
 /// (ray length from sin(loudness), wrapping when loud; rays added over everything, clipping highlights):
@@ -21,7 +23,7 @@ package final class LightRays: Shader, @unchecked Sendable {
             ParameterDescriptor("length", "Fraction of the way to the light the rays gather from.", .number(default: 0.6, range: 0.05...1)),
             ParameterDescriptor("threshold", "Luma (0…1) below which the picture emits no light.", .number(default: 0.55, range: 0...1)),
             ParameterDescriptor("color", "Tint of the rays.", .color(default: Color(parsing: "#ffe0b0")!)),
-            ParameterDescriptor("react", "Extra exposure on a beat (× beat pulse).", .number(default: 1, range: 0...4)),
+            ParameterDescriptor("react", "How much the level and the beats brighten the rays.", .number(default: 1, range: 0...4)),
         ])
 
     static let taps = 24
@@ -42,9 +44,11 @@ package final class LightRays: Shader, @unchecked Sendable {
         lightX = parameters.number("light_x") * Float(uniforms.width)
         lightY = parameters.number("light_y") * Float(uniforms.height)
         step = parameters.number("length") / Float(Self.taps)
-        cutoff = parameters.number("threshold") * 255
+        let react = parameters.number("react")
+        cutoff = max(0, parameters.number("threshold") - 0.15 * react * drive.beat) * 255
         // Normalise: a fully bright line of taps with decay 0.94 sums to about 1/(1 − 0.94)·(1 − 0.94^n).
-        let exposure = parameters.number("exposure") * (1 + parameters.number("react") * drive.beat)
+        let swing = 0.8 * (min(1, drive.level) - 0.5) + 1.5 * drive.beat
+        let exposure = parameters.number("exposure") * max(0.2, 1 + react * swing)
         gain = exposure * 0.06 / (255 - min(254, cutoff))
         tint = PremultipliedColor(parameters.color("color"))
         bright?.beginFrame()

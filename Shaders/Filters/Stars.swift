@@ -9,7 +9,9 @@ import MarbleCore
 /// `mode` says where they show: `night` (the default) adds them to the picture weighted by how dark it
 /// is (a night sky: bright in black areas, gone over bright ones), `behind` only where the picture is
 /// transparent (the picture composited over them, over `space`). Audio: beats flash the stars
-/// (brightness × (1 + `react` · 1.5 · beat pulse)), the treble brightens them, the bass swells them. Versus Marble's Metal original (a per-pixel fractal loop that ignored the
+/// (brightness × (1 + `react` · 1.5 · beat pulse)) and swell them, the treble and the level brighten
+/// them, the bass swells them. Star sizes and density are in proportion to the frame: the same sky at
+/// 320x180 as at 3840x2160. Versus Marble's Metal original (a per-pixel fractal loop that ignored the
 /// picture and covered it): the picture stays readable, stars fill what is dark or empty.
 package final class Stars: Shader, @unchecked Sendable {
     // @unchecked Sendable: see the `Shader` contract; `render` only reads per-frame values.
@@ -29,6 +31,10 @@ package final class Stars: Shader, @unchecked Sendable {
     static let layers = 3
     private var cellSize = [Float](repeating: 64, count: Stars.layers)
     private var brightness: Float = 1, twinkle: Float = 0, time: Float = 0, swell: Float = 1
+    /// Star radii in pixels per unit of size: in proportion to the frame height.
+    private var radiusScale: Float = 1
+    /// The smallest radius drawn, in pixels (smaller stars are drawn this big, dimmer).
+    static let smallest: Float = 0.7
     private var space: UInt32 = 0
     private let behind: Bool
     /// Per layer, this frame's stars by cell (row-major, `columns[l]` per row): x, y, radius, light;
@@ -62,8 +68,9 @@ package final class Stars: Shader, @unchecked Sendable {
         let w = Float(max(1, uniforms.width)), h = Float(max(1, uniforms.height))
         let base = 96 * h / 1080 / parameters.number("density").squareRoot()
         let react = parameters.number("react")
-        brightness = 1 + react * (1.5 * drive.beat + 0.5 * min(1.5, drive.treble))
-        swell = 1 + react * 0.35 * min(2, drive.bass)
+        brightness = 1 + react * (1.5 * drive.beat + 0.5 * min(1.5, drive.treble) + 0.8 * min(1, drive.level))
+        swell = 1 + react * (0.35 * min(2, drive.bass) + 0.6 * drive.beat)
+        radiusScale = 2.2 * h / 1080
         twinkle = parameters.number("twinkle")
         time = wrapped(uniforms.time, period: 3600)
         let spaceColor = parameters.color("space")
@@ -90,15 +97,24 @@ package final class Stars: Shader, @unchecked Sendable {
             for c in 0..<cols {
                 let worldColumn = c + shiftCells
                 let hv = Noise.hash(UInt32(truncatingIfNeeded: worldColumn) &* 0x9E37_79B1 ^ UInt32(r) &* 0x85EB_CA77 ^ salt)
-                guard hv & 0xFF < 150 else { table[r * cols + c] = SIMD4(0, 0, -1, 0); continue }   // ~40 % empty
+                guard hv & 0xFF < 190 else { table[r * cols + c] = SIMD4(0, 0, -1, 0); continue }   // ~25 % empty
                 let fy = Float((hv >> 8) & 0xFF) / 255, fx = Float((hv >> 16) & 0xFF) / 255
                 let magnitude = Float(hv >> 24) / 255
-                let radius = (0.6 + 1.2 * magnitude * magnitude) * (1.4 - 0.3 * Float(l)) * max(1, size / 96) * swell
+                // Radius in proportion to the frame (pixels at 1080p × scale). Stars smaller than
+                // `smallest` cannot be drawn smaller: as many of them show as their area allows (a
+                // star of radius r at rest shows with odds (r / smallest)², drawn at `smallest`,
+                // and a hash of the star, not the music, says which, so none blinks). The lit share
+                // of the frame, and so the look, stays the same at every size, and the stars that
+                // show stay bright.
+                let rest = (0.6 + 1.2 * magnitude * magnitude) * (1.4 - 0.3 * Float(l)) * radiusScale
+                let odds = min(1, rest * rest / (Self.smallest * Self.smallest))
+                guard Float(Noise.hash(hv) & 0xFFFF) < odds * 65536 else { table[r * cols + c] = SIMD4(0, 0, -1, 0); continue }
+                let drawn = max(rest * swell, Self.smallest)
                 let phase = Float(hv & 0xFFFF) * 0.0001
                 let flicker = 1 - twinkle * 0.5 * (1 + fastSin(time * (1.5 + 3 * magnitude) + phase))
                 let light = min(1.5, (0.35 + 0.65 * magnitude) * levelDim * flicker * brightness)
                 table[r * cols + c] = SIMD4((Float(c) + 0.15 + 0.7 * fx) * size - shift,
-                                            (Float(r) + 0.15 + 0.7 * fy) * size, radius, light)
+                                            (Float(r) + 0.15 + 0.7 * fy) * size, drawn, light)
             }
         }
     }

@@ -6,7 +6,8 @@ import MarbleCore
 /// Audio: the grid surges forward with the bass (scroll = time·speed + surge·slow bass, so the speed
 /// rises while the bass swells and settles back after; a pure function of the frame's uniforms, so
 /// any frame renders alone), grid lines flash on beats and the sun swells with the level.
-/// Lines are antialiased by their screen-space width: each row knows its depth, so a line's distance
+/// Lines are 1.2 pixels wide at 1080p, in proportion to the frame above it (never under a pixel), and
+/// antialiased by their screen-space width: each row knows its depth, so a line's distance
 /// in world units is converted to pixels analytically, across the line (its slant included), and
 /// lines denser than a few pixels fade into their mean coverage near the horizon. Versus Marble's Metal original (wall-clock
 /// scroll, aliased lines shimmering near the horizon): media time, and lines fade into fog instead
@@ -120,7 +121,9 @@ package final class Drive: Shader, @unchecked Sendable {
         // Horizontal line: distance in rows to the nearest z-integer, from the row's depth slope.
         let dzdy = 2 * focal / (below * below)    // world z per row
         let zDistance = abs(fract(zWorld + 0.5) - 0.5) / max(dzdy, 1e-4)
-        let lineWidth: Float = 1.2, lineCoverage: Float = 1.4   // ∫ clamp01(1.2 − |d|) dd over d, in pixels
+        // Lines 1.2 pixels wide at 1080p, in proportion to the height above it, never under a pixel;
+        // a line covers ∫ clamp01(w − |d|) dd = 2w − 1 pixels across.
+        let lineWidth = max(1, 1.2 * height / 1080), lineCoverage = 2 * lineWidth - 1
         var horizontal = clamp01(lineWidth - zDistance)
         horizontal += (min(1, lineCoverage * dzdy) - horizontal) * Self.crowding(dzdy)
         let fog = clamp01(below / (height - horizon) * 3)

@@ -4,8 +4,8 @@ import MarbleCore
 ///
 /// Audio: the bands, in eight groups from low to high, emit continuously in proportion to their level
 /// (`rate` per second at full level); a beat throws a burst of `burst` sparks (more with a
-/// stronger `beatPulse`), an onset a third of that; bursts are gated by the level, so silence emits
-/// nothing. Each spark takes its group's colour (`low_color` → `mid_color` → `high_color`), a speed and size that
+/// stronger `beatPulse`), an onset a third of that, and every spark flares with the beat pulse (up
+/// to 1.8 × brighter, its core whiter); bursts are gated by the level, so silence emits nothing. Each spark takes its group's colour (`low_color` → `mid_color` → `high_color`), a speed and size that
 /// grow with its group's level, then flies under `gravity` and `drag`, shrinking and fading over
 /// `life` seconds. Sprites are soft discs (a smooth falloff, antialiased at any size) with a white-hot
 /// core (`hot`); draw the layer
@@ -24,11 +24,11 @@ package final class Particles: Shader, BlendedRowDrawing, @unchecked Sendable {
         name: "particles", summary: "Sparks emitted by the bands, bursting on beats and onsets.", kind: .generator,
         drawsOnCanvas: true,
         parameters: [
-            ParameterDescriptor("count", "Most sparks alive at once.", .integer(default: 2000, range: 64...8192)),
+            ParameterDescriptor("count", "Most sparks alive at once.", .integer(default: 3000, range: 64...8192)),
             ParameterDescriptor("emitter", "center (all directions) or bottom (fountains, low bands left).",
                                 .choice(default: "center", options: ["center", "bottom"])),
-            ParameterDescriptor("rate", "Sparks per second from the bands at full level.", .number(default: 300, range: 0...3000)),
-            ParameterDescriptor("burst", "Sparks thrown on a beat.", .number(default: 90, range: 0...600)),
+            ParameterDescriptor("rate", "Sparks per second from the bands at full level.", .number(default: 600, range: 0...3000)),
+            ParameterDescriptor("burst", "Sparks thrown on a beat.", .number(default: 260, range: 0...600)),
             ParameterDescriptor("radius", "For center: where sparks start, distance from the centre as a fraction of the height (a ring around a cover).",
                                 .number(default: 0.02, range: 0...0.5)),
             ParameterDescriptor("center_x", "For center: the emitter's centre, fraction of the width.", .number(default: 0.5, range: 0...1)),
@@ -37,7 +37,7 @@ package final class Particles: Shader, BlendedRowDrawing, @unchecked Sendable {
             ParameterDescriptor("gravity", "Downward pull, frame heights per second²; negative rises.", .number(default: 0.12, range: -2...2)),
             ParameterDescriptor("drag", "Speed lost per second (a fraction, exponential).", .number(default: 0.6, range: 0...6)),
             ParameterDescriptor("life", "Seconds a spark lives.", .number(default: 2.2, range: 0.2...8)),
-            ParameterDescriptor("size", "Spark radius in pixels at 1080p (scales with the height).", .number(default: 7, range: 1...40)),
+            ParameterDescriptor("size", "Spark radius in pixels at 1080p (scales with the height).", .number(default: 11, range: 1...40)),
             ParameterDescriptor("low_color", "Colour of sparks from the lowest bands.", .color(default: Color(parsing: "#ff6a2b")!)),
             ParameterDescriptor("mid_color", "Colour of sparks from the middle bands.", .color(default: Color(parsing: "#ff2ebd")!)),
             ParameterDescriptor("high_color", "Colour of sparks from the highest bands.", .color(default: Color(parsing: "#36c8ff")!)),
@@ -93,7 +93,7 @@ package final class Particles: Shader, BlendedRowDrawing, @unchecked Sendable {
         keepState(before: uniforms.frameIndex)
         moveAndAge(dt: dt, gravity: parameters.number("gravity") * h, keep: fastExp(-parameters.number("drag") * dt))
         emitSparks(uniforms, parameters, &random, dt: dt)
-        measure(height: uniforms.height)
+        measure(height: uniforms.height, flash: 1 + 0.8 * clamp01(uniforms.features.beatPulse))
     }
 
     /// The frame's settings: blend, opacity, lifetime, emitter, colours.
@@ -106,7 +106,7 @@ package final class Particles: Shader, BlendedRowDrawing, @unchecked Sendable {
         lowColour = PremultipliedColor(parameters.color("low_color"))
         midColour = PremultipliedColor(parameters.color("mid_color"))
         highColour = PremultipliedColor(parameters.color("high_color"))
-        hot = parameters.number("hot")
+        hot = min(1, 0.8 * parameters.number("hot") + 0.5 * clamp01(uniforms.features.beatPulse))
     }
 
     /// The frame just prepared, again (drawn twice): its step is redone from the state before it.
@@ -162,7 +162,7 @@ package final class Particles: Shader, BlendedRowDrawing, @unchecked Sendable {
             // A burst's sparks come from the groups in proportion to their level.
             var pick = random.unit() * total * Float(Self.groups), g = 0
             while g < Self.groups - 1 && pick > energy[g] { pick -= energy[g]; g += 1 }
-            emit(group: g, &random, w: w, h: h, speed: speed, size: size, boost: 1.6, dt: dt)
+            emit(group: g, &random, w: w, h: h, speed: speed, size: size, boost: 2, dt: dt)
         }
     }
 
@@ -179,15 +179,16 @@ package final class Particles: Shader, BlendedRowDrawing, @unchecked Sendable {
         return total
     }
 
-    /// What `render` needs: each spark's colour at its age, its reach, and the rows they cover.
-    private func measure(height: Int) {
+    /// What `render` needs: each spark's colour at its age (times `flash`, the beat's brightening),
+    /// its reach, and the rows they cover.
+    private func measure(height: Int, flash: Float) {
         let h = Float(height)
         var top = Float.infinity, bottom = -Float.infinity
         for k in 0..<alive {
             let fade = 1 - age[k] / life
             let r = max(1, radius[k] * (0.45 + 0.55 * fade))
             // Sparks smaller than a pixel keep their light: drawn one pixel wide, dimmer.
-            let light = fade * fade * min(1, radius[k] * radius[k])
+            let light = min(1, fade * fade * min(1, radius[k] * radius[k]) * flash)
             let t = tint[k]
             let hue = t < 0.5 ? lowColour.mixed(with: midColour, 2 * t) : midColour.mixed(with: highColour, 2 * t - 1)
             colour[k] = hue.scaled(light).packed
@@ -253,7 +254,7 @@ package final class Particles: Shader, BlendedRowDrawing, @unchecked Sendable {
             guard cy + r > lowRow, cy - r < highRow, cx + r > 0, cx - r < Float(width) else { continue }
             let pixel = Blend.scaled(colour[k], opacity: opacity), white = Blend.scaled(hotColour[k], opacity: opacity)
             guard pixel != 0 else { continue }
-            let core = hot * 0.8
+            let core = hot
             let inverse = 1 / (r * r)
             let y0 = max(band.lowerBound, Int(cy - r)), y1 = min(band.upperBound, Int(cy + r) + 1)
             let x0 = max(0, Int(cx - r)), x1 = min(width, Int(cx + r) + 1)

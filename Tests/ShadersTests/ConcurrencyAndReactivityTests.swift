@@ -66,7 +66,7 @@ import Testing
         let (w, h) = (192, 108)
         let picture = testPicture(width: w, height: h, seed: 2)
         func frame(loudness: Float) throws -> [UInt8] {
-            let rig = try Rig(name, width: w, height: h, source: testPicture(width: w, height: h, seed: 2))
+            let rig = try Rig(name, width: w, height: h, source: Self.source(name, width: w, height: h, seed: 2))
             func features(_ n: Int) -> AudioFeatures {
                 var f = syntheticFeatures(frame: n, loudness: loudness)
                 if loudness < 1 { f.beatPulse = 0; f.isBeat = false; f.onset = 0; f.isOnset = false }
@@ -83,14 +83,25 @@ import Testing
         #expect(change >= 0.02, "\(name): only \(Int(change * 1000)) ‰ of the pixels change visibly with the music")
     }
 
+    /// The picture a filter works on: the test picture, but a night-dark one for `stars`, which shows
+    /// only in the dark by design (its stars are a share of the frame in proportion to its size, issue
+    /// 25: over the test picture's bright squares, too few pixels to measure at 192x108).
+    static func source(_ name: String, width: Int, height: Int, seed: UInt32) -> Texture {
+        guard name == "stars" else { return testPicture(width: width, height: height, seed: seed) }
+        let night = Texture(width: width, height: height)
+        night.fill(RGBA8(r: 4, g: 6, b: 16))
+        return night
+    }
+
     @Test func beatsAreVisible() throws {
         // Kernels whose documentation promises a beat response: same frame, beat pulse 0 vs 1, a visible
         // change in at least 1 % of the pixels.
         for name in ["ink", "disco", "light_rays", "polka", "drive", "magma", "voronoise", "temple", "bankai", "bedazzled",
-                     "stars", "analog", "pixellate", "blur", "bokeh"] {
+                     "stars", "analog", "pixellate", "blur", "bokeh", "waves", "carbon", "constellation", "amsterdam",
+                     "black_diamond", "particles"] {
             // Big enough that size-dependent effects (blocks, blur radii) span several pixels.
             let (w, h) = (192, 108)
-            let rig = try Rig(name, width: w, height: h, source: testPicture(width: w, height: h, seed: 3))
+            let rig = try Rig(name, width: w, height: h, source: Self.source(name, width: w, height: h, seed: 3))
             var f = syntheticFeatures(frame: 3)
             let picture = testPicture(width: w, height: h)  // kept alive while the kernels read it through its view
             f.beatPulse = 0

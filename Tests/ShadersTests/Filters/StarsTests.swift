@@ -45,4 +45,24 @@ import Testing
         let beat = brightness(try frame(under: RGBA8(r: 0, g: 0, b: 0), beat: 1))
         #expect(Double(beat) > 1.4 * Double(calm), "calm \(calm) beat \(beat)")
     }
+
+    /// Issue 25: the sky keeps its look at every frame size. Over black, the share of pixels lit
+    /// (brightest channel above 24) at 320x180 is within a quarter of the share at 1280x720 (before:
+    /// radii were whole pixels at every size, a snowfield at 320x180).
+    @Test func sameShareLitAtEverySize() throws {
+        func share(_ width: Int, _ height: Int) throws -> Double {
+            let picture = Texture(width: width, height: height)
+            picture.fill(RGBA8(r: 0, g: 0, b: 0))
+            let rig = try Rig("stars", width: width, height: height, source: picture)
+            var f = syntheticFeatures(frame: 3)
+            f.beatPulse = 0
+            let bytes = rig.render(uniforms(frame: 3, features: f, width: width, height: height))
+            let lit = stride(from: 0, to: bytes.count, by: 4).filter { max(bytes[$0], bytes[$0 + 1], bytes[$0 + 2]) > 24 }.count
+            return Double(lit) / Double(width * height)
+        }
+        let small = try share(320, 180), large = try share(1280, 720)
+        #expect(small > 0.75 * large && small < 1.33 * large, "lit share \(small) at 320x180, \(large) at 1280x720")
+        #expect(large > 0.005, "lit share \(large) at 1280x720")
+    }
 }
+

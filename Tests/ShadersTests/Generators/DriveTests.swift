@@ -35,15 +35,17 @@ import Testing
             let below = max(0.5, py - horizon), focal = h * 0.35
             let z = focal / below, dzdy = 2 * focal / (below * below)
             // A line's distance in pixels across it (the function's screen gradient), faded into its mean
-            // coverage (1.4 pixels of a cell) where cells are narrower than 5 pixels, fully below 2.
+            // coverage (2 × width − 1 pixels of a cell) where cells are narrower than 5 pixels, fully
+            // below 2. Lines are 1.2 pixels wide at 1080p, in proportion above, never under 1 pixel.
             func crowding(_ g: Double) -> Double { Reference.clamp01((g - 0.2) / 0.3) }
-            var horizontal = Reference.clamp01(1.2 - abs(fract(z * 2 + scroll + 0.5) - 0.5) / max(dzdy, 1e-4))
-            horizontal += (min(1, 1.4 * dzdy) - horizontal) * crowding(dzdy)
+            let width = max(1, 1.2 * h / 1080), coverage = 2 * width - 1
+            var horizontal = Reference.clamp01(width - abs(fract(z * 2 + scroll + 0.5) - 0.5) / max(dzdy, 1e-4))
+            horizontal += (min(1, coverage * dzdy) - horizontal) * crowding(dzdy)
             let fog = Reference.clamp01(below / (h - horizon) * 3)
             let xScale = z / focal * 4
             let gradient = xScale * (1 + ((px - cx) / below) * ((px - cx) / below)).squareRoot()
-            var vertical = Reference.clamp01(1.2 - abs(fract((px - cx) * xScale + 0.5) - 0.5) / max(gradient, 1e-4))
-            vertical += (min(1, 1.4 * gradient) - vertical) * crowding(gradient)
+            var vertical = Reference.clamp01(width - abs(fract((px - cx) * xScale + 0.5) - 0.5) / max(gradient, 1e-4))
+            vertical += (min(1, coverage * gradient) - vertical) * crowding(gradient)
             let line = Reference.clamp01((max(vertical, horizontal) + 0.15 * (1 - fog) * (vertical + horizontal)) * flash * fog)
             let c = (0..<3).map { ground[$0] + (grid[$0] - ground[$0]) * line }
             return Reference.pixel(c[0], c[1], c[2], 1)

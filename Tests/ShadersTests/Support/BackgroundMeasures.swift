@@ -43,4 +43,22 @@ enum Look {
         let count = (0..<n).filter { bytes[4 * $0] >= level && bytes[4 * $0 + 1] >= level && bytes[4 * $0 + 2] >= level }.count
         return Double(count) / Double(max(1, n))
     }
+
+    /// Mean absolute luminance difference (0…255) between `name` drawn at `width`×`height` and drawn at
+    /// twice that size averaged down 2×2: what antialiasing (coverage) keeps small. An edge that steps
+    /// differs from the averaged one by the edge's contrast all along its steps.
+    static func supersampleError(_ name: String, _ values: [String: ParameterValue] = [:], seconds: Double,
+                                 features: AudioFeatures, width: Int, height: Int) throws -> Double {
+        let small = try frame(name, values, seconds: seconds, features: features, width: width, height: height)
+        let large = try frame(name, values, seconds: seconds, features: features, width: 2 * width, height: 2 * height)
+        var sum = 0.0
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = 2 * y * 2 * width + 2 * x, below = p + 2 * width
+                let averaged = (luminance(large, p) + luminance(large, p + 1) + luminance(large, below) + luminance(large, below + 1)) / 4
+                sum += abs(luminance(small, y * width + x) - averaged)
+            }
+        }
+        return sum / Double(width * height)
+    }
 }
