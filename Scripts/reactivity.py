@@ -39,8 +39,8 @@ except ImportError:   # the standard library does the same, slowly
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FPS = 30
 # Layers that do not follow the sound by design: plain colours, the picture, text from the tags and
-# clock, and the whole song's overview (its playhead follows time).
-STATIC = {"solid", "gradient", "media", "text", "overview"}
+# clock, lyrics, the cover, and the whole song's overview (its playhead follows time).
+STATIC = {"solid", "gradient", "media", "text", "lyrics", "cover", "overview"}
 
 
 def run(args, **kw):
@@ -141,29 +141,34 @@ def main():
     if a.only:
         effects = [e for e in effects if e[0] in a.only]
 
-    first = int(a.start * FPS)
-    last = first + int(a.seconds * FPS) - 1
-    analysis = json.loads(run([a.marble, "analyze", a.song, "--json", "--frames", "--fps", str(FPS)], env=env))
-    frames = analysis["frames"][first:last + 1]
-    if len(frames) < 30:
-        sys.exit("reactivity: the song is too short for --start/--seconds")
-    level = [f["level"] for f in frames]
-    onset = [f["onset"] for f in frames]
-    near_beat = [False] * len(frames)
-    for i, f in enumerate(frames):
-        if f["beat"]:
-            for k in range(i, min(len(frames), i + 3)):
-                near_beat[k] = True
-
-    print("| effect | kind | area | silence | motion | beat | onset r | level r | verdict |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as work:
+        # Only the song up to the end of the stretch is analysed and drawn: a render analyses its whole
+        # input first (tempo, beat grid), which for a long song would cost more than the frames.
+        clip = os.path.join(work, "clip.wav")
+        run(["ffmpeg", "-v", "error", "-i", a.song, "-t", str(a.start + a.seconds + 0.5), clip])
+        song = clip
+        first = int(a.start * FPS)
+        last = first + int(a.seconds * FPS) - 1
+        analysis = json.loads(run([a.marble, "analyze", song, "--json", "--frames", "--fps", str(FPS)], env=env))
+        frames = analysis["frames"][first:last + 1]
+        if len(frames) < 30:
+            sys.exit("reactivity: the song is too short for --start/--seconds")
+        level = [f["level"] for f in frames]
+        onset = [f["onset"] for f in frames]
+        near_beat = [False] * len(frames)
+        for i, f in enumerate(frames):
+            if f["beat"]:
+                for k in range(i, min(len(frames), i + 3)):
+                    near_beat[k] = True
+
+        print("| effect | kind | area | silence | motion | beat | onset r | level r | verdict |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---|")
         # Silence as long as the song's part measured plus its start, so frame numbers match.
         quiet = os.path.join(work, "silence.wav")
         run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "anullsrc=r=44100:cl=stereo", "-t", str(last / FPS + 1), quiet])
         for name, kind in effects:
             video = os.path.join(work, name + ".mp4")
-            args = [a.marble, "render", a.song, "-o", video, "--size", a.size, "--fps", str(FPS),
+            args = [a.marble, "render", song, "-o", video, "--size", a.size, "--fps", str(FPS),
                     "--frames", f"{first}-{last}", "--quiet", "--crf", "12"]
             if kind == "generator":
                 scene = os.path.join(work, name + ".yaml")
@@ -178,7 +183,7 @@ def main():
                 args += ["--preset", name]
             run(args, env=env, stdin=subprocess.DEVNULL)
             silent_video = os.path.join(work, name + "-silence.mp4")
-            run([silent_video if x == video else quiet if x == a.song else x for x in args], env=env, stdin=subprocess.DEVNULL)
+            run([silent_video if x == video else quiet if x == song else x for x in args], env=env, stdin=subprocess.DEVNULL)
             silence = silence_change(frames_of(video, width, height), frames_of(silent_video, width, height))
             # A history view is measured where it draws the newest sound (the spectrogram scrolls
             # left: its right edge); the rest of it is the past, moving by design.
