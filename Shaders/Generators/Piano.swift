@@ -132,7 +132,7 @@ package final class Piano: Shader, BlendedRowDrawing, @unchecked Sendable {
         barsBottom = max(0, height - keyboardRows - sonogramRows)
         tables.configure(width: width)
         let lowerTop = barsBottom + Int((Float(keyboardRows) * 0.62).rounded(.up))
-        names?.configure(width: width, lowerTop: lowerTop, bottom: barsBottom + keyboardRows, slot: tables.slot,
+        names?.configure(width: width, height: height, lowerTop: lowerTop, bottom: barsBottom + keyboardRows, slot: tables.slot,
                          centers: tables.cCenters, count: tables.cCount, firstC: (low + 11) / 12 * 12)
         ring.deallocate()
         ring = allocateFilled(max(1, sonogramRows) * width, 0)
@@ -241,7 +241,7 @@ package final class Piano: Shader, BlendedRowDrawing, @unchecked Sendable {
                     for x in 0..<w { dst[x] = B.blend(Blend.scaled(tables.keyPixel(x, upperShare: share), opacity: opacity), onto: dst[x]) }
                 }
                 if let names, names.shown {
-                    if let coverage = names.coverage(row: y) { writeNames(B.self, dst, w, coverage) }
+                    names.draw(B.self, row: y, into: dst, width: w, opacity: opacity)
                 } else if markers {
                     markC(B.self, dst, w, y)
                 }
@@ -296,15 +296,6 @@ package final class Piano: Shader, BlendedRowDrawing, @unchecked Sendable {
             if end > Float(b) { add(b, scalePixel(color, weight256((end - Float(b)) * coverage))) }
         }
         flush()
-    }
-
-    /// The C keys' names in one keyboard row, from their coverage.
-    @inline(__always)
-    private func writeNames<B: BlendFunction>(_: B.Type, _ dst: UnsafeMutablePointer<UInt32>, _ w: Int, _ coverage: UnsafePointer<UInt8>) {
-        let ink: UInt32 = packOpaque(0.22, 0.22, 0.26)
-        for x in 0..<w where coverage[x] != 0 {
-            dst[x] = B.blend(Blend.scaled(Blend.scale255(ink, UInt32(coverage[x])), opacity: opacity), onto: dst[x])
-        }
     }
 
     /// The dot on every C key's lower part, antialiased by its distance.
