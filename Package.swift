@@ -37,6 +37,13 @@ let package = Package(
         // see Sources/CAllocationCounter).
         .library(name: "MarbleAllocationCounter", type: .dynamic, targets: ["CAllocationCounter"]),
     ],
+    // `Studio` (on by default) builds `marble studio`'s web server (Hummingbird, SwiftNIO): 1–2 minutes of
+    // a first debug build on 2 cores. The README's test command leaves it out
+    // (`swift test --disable-default-traits`), CI's studio step builds and drives it in a browser.
+    traits: [
+        .trait(name: "Studio", description: "`marble studio`: the browser page, its HTTP API and WebSockets (Hummingbird)."),
+        .default(enabledTraits: ["Studio"]),
+    ],
     dependencies: [
         // Command-line parsing, --help generation and validation: the standard Swift choice.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -50,6 +57,12 @@ let package = Package(
         // sources and sessions drive swift-clocks' `TestClock` instead of sleeping on the wall clock, so
         // their verdicts do not depend on the machine's load. Only test targets link it.
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
+        // `marble studio`'s web server: Hummingbird is the maintained HTTP server framework made for Swift
+        // on Linux (SwiftNIO underneath: HTTP/1.1 parsing, keep-alive, backpressure, graceful shutdown),
+        // and its WebSocket package carries the preview's frames and the render queue's events. Only the
+        // `Studio` trait (on by default) builds them; see `traits` above.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
     ],
     targets: [
         // C libraries: a module map and a shim header each, nothing else.
@@ -128,10 +141,28 @@ let package = Package(
                 "MarbleKit", "MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender", "MarblePipeline", "MarbleControl",
                 "Shaders", "Granite", .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
+        // `marble studio` without its web server: the folders it may read, the look ↔ preset, the preview
+        // that follows the page's clock, the render queue. No SwiftNIO, so the default tests cover it.
+        .target(
+            name: "MarbleStudio",
+            dependencies: ["MarbleKit", "MarbleCore", "MarbleMedia", "MarbleRender", "MarblePipeline", .product(name: "Yams", package: "Yams")]),
+        // The web server over MarbleStudio: routes, WebSockets, the access token, the page (plain
+        // HTML/CSS/JavaScript under Page/, embedded in the binary). Compiled only with the `Studio` trait.
+        .target(
+            name: "MarbleStudioServer",
+            dependencies: [
+                "MarbleStudio", "MarbleKit", "MarbleCore",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Studio"])),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket", condition: .when(traits: ["Studio"])),
+            ],
+            resources: [.embedInCode("Page")]),
         // The command-line tool: parses, calls MarbleKit.
         .executableTarget(
             name: "marble",
-            dependencies: ["MarbleKit", "MarbleBench", "Shaders", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "MarbleKit", "MarbleBench", "MarbleStudio", "MarbleStudioServer", "Shaders",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
 
         // Sample programs that embed the library (Samples/, each under 80 lines; run by SamplesTests).
         .executableTarget(name: "RenderScene", dependencies: ["MarbleKit"], path: "Samples/RenderScene"),
@@ -173,6 +204,9 @@ let package = Package(
                 "MarbleBench", "MarbleKit", "MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender", "MarblePipeline",
                 "Shaders", "CAllocationCounter",
             ]),
+        .testTarget(
+            name: "MarbleStudioTests",
+            dependencies: ["MarbleStudio", "MarbleKit", "MarbleCore", "MarbleMedia", "MarbleRender", "TestSupport"]),
         .testTarget(name: "MarbleCLITests", dependencies: ["marble", "TestSupport"]),
         .testTarget(name: "SamplesTests", dependencies: ["RenderScene", "CustomShader", "LiveBeats", "TestSupport"]),
     ],
