@@ -45,6 +45,8 @@ package final class FrameRenderer: @unchecked Sendable {
     /// Per layer of the first scene (the fixed one for file renders), summed over frames.
     package private(set) var layerMilliseconds: [Double]
     package let layerNames: [String]
+    /// Compositors built by ``show(_:)`` (numbers changed in place build none).
+    package private(set) var sceneRebuilds = 0
     /// The warnings of the scenes a choice replaced (the current one's are read at the end).
     private var replacedWarnings: [String] = []
     /// What the scenes drawn so far report (``Compositor/warnings``): read after the render thread has ended.
@@ -129,6 +131,29 @@ package final class FrameRenderer: @unchecked Sendable {
         if onFirstScene {
             for i in layerMilliseconds.indices { layerMilliseconds[i] += compositor.lastLayerTimes[i] }
         }
+    }
+
+    /// Draws `scene` from the next frame on (a studio page's edits): when only numbers changed they are
+    /// set in place and every layer keeps its state; anything else builds a new compositor at the same
+    /// size (the only allocation). For a fixed-scene renderer (no `choose`).
+    /// - Throws: `.preset` when `scene` does not validate or build; the current scene stays.
+    package func show(_ scene: Preset) throws(MarbleError) {
+        precondition(choose == nil, "FrameRenderer.show: this renderer follows a session's choice")
+        let current = drawn
+        guard scene != current else { return }
+        try scene.validate()
+        if let changes = current.numberChanges(to: scene), changes.allSatisfy({ compositor.setNumberInPlace($0) }) {
+            base = scene
+            applied = []
+            return
+        }
+        let next = try Compositor(preset: scene, width: width, height: height, threads: threads, transparent: transparent)
+        replacedWarnings += compositor.warnings
+        compositor = next
+        base = scene
+        applied = []
+        onFirstScene = false
+        sceneRebuilds += 1
     }
 
     /// The scene drawn now: the base with the parameter changes applied.

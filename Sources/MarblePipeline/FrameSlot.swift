@@ -26,7 +26,7 @@ package final class FrameSlot: @unchecked Sendable {
     /// The rendered picture, when a sink needs RGBA (nil when only encoders consume the frame: the
     /// render stage then converts to YUV in its own working memory). The render stage replaces it when
     /// the drawing size follows a resized terminal.
-    var canvas: Texture?
+    package internal(set) var canvas: Texture?
     /// The frame in the encoder's format, when a sink encodes.
     let yuv: YUVFrame?
     /// Sinks still reading the slot; the last one gives it back to the pool.

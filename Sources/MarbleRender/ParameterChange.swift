@@ -47,6 +47,42 @@ extension Preset {
         return preset
     }
 
+    /// The changes that turn this scene into `other` when they differ only in the values of number
+    /// parameters that can change in place (``Compositor/setNumberInPlace(_:)``): the same layers, blends,
+    /// opacities and bindings. Nil when anything else differs: `other` then needs a compositor of its own.
+    /// A parameter set on one side and left to its default on the other counts as a change to the value.
+    package func numberChanges(to other: Preset) -> [ParameterChange]? {
+        guard layers.count == other.layers.count else { return nil }
+        var changes: [ParameterChange] = []
+        for (i, (a, b)) in zip(layers, other.layers).enumerated() {
+            guard a.shader == b.shader, a.blend == b.blend, a.opacity == b.opacity, a.bindings.keys == b.bindings.keys,
+                  let type = ShaderLibrary.shader(named: a.shader) else { return nil }
+            for (name, binding) in a.bindings where binding != b.bindings[name] {
+                // Only the base of a binding moves in place; its feature, amount and smoothing do not.
+                guard binding.feature == b.bindings[name]?.feature, binding.amount == b.bindings[name]?.amount,
+                      binding.smoothing == b.bindings[name]?.smoothing else { return nil }
+            }
+            for name in Set(a.parameters.keys).union(b.parameters.keys).sorted() where a.parameters[name] != b.parameters[name] {
+                guard let index = type.descriptor.index(of: name) else { return nil }
+                let value: ParameterValue
+                switch (b.parameters[name], type.descriptor.parameters[index].kind) {
+                case (.number(let v)?, .number), (.number(let v)?, .integer): value = .number(v)
+                case (nil, .number(let d, _)): value = .number(d)
+                case (nil, .integer(let d, _)): value = .number(Double(d))
+                default: return nil
+                }
+                // A binding with a base of its own ignores the parameter's value.
+                if b.bindings[name]?.base != nil { continue }
+                changes.append(ParameterChange(layer: i, name: name, value: value))
+            }
+            for (name, binding) in b.bindings where binding.base != a.bindings[name]?.base {
+                guard let base = binding.base else { return nil }
+                changes.append(ParameterChange(layer: i, name: name, value: .number(base)))
+            }
+        }
+        return changes
+    }
+
     /// The index of the layer `reference` names: a position (`"0"`, `"2"`), or a shader's name (its
     /// lowest layer drawing that shader); nil when there is none.
     public func layerIndex(_ reference: String) -> Int? {

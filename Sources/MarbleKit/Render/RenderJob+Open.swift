@@ -47,7 +47,7 @@ extension RenderJob {
     }
 
     /// The pictures under the scene, at the output size: a decoded video or picture file, or a still.
-    private func openPictures(timelineOrigin: Double) throws(MarbleError) -> (source: PictureSource?, still: Texture?) {
+    func openPictures(timelineOrigin: Double) throws(MarbleError) -> (source: PictureSource?, still: Texture?) {
         let o = options
         switch plan.pictures {
         case .none:
@@ -69,7 +69,7 @@ extension RenderJob {
 
     /// The renderer, built once the song is known: text fields and the cover layer read its tags, length,
     /// cover and overview.
-    private func makeRenderer(decoder: AudioDecoder, report: AnalysisReport) throws(MarbleError) -> (FrameRenderer, [String]) {
+    func makeRenderer(decoder: AudioDecoder, report: AnalysisReport) throws(MarbleError) -> (FrameRenderer, [String]) {
         let o = options
         let cover = try CoverArt.picture(in: plan.input)
         let tags = decoder.input.songTags(stream: decoder.streamIndex)
