@@ -145,7 +145,10 @@ let package = Package(
         // that follows the page's clock, the render queue. No SwiftNIO, so the default tests cover it.
         .target(
             name: "MarbleStudio",
-            dependencies: ["MarbleKit", "MarbleCore", "MarbleMedia", "MarbleRender", "MarblePipeline", .product(name: "Yams", package: "Yams")]),
+            dependencies: [
+                "MarbleKit", "MarbleCore", "MarbleMedia", "MarbleAnalysis", "MarbleRender", "MarblePipeline",
+                .product(name: "Yams", package: "Yams"),
+            ]),
         // The web server over MarbleStudio: routes, WebSockets, the access token, the page (plain
         // HTML/CSS/JavaScript under Page/, embedded in the binary). Compiled only with the `Studio` trait.
         .target(

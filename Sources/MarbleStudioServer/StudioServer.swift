@@ -1,15 +1,61 @@
+import MarbleCore
+import MarbleStudio
+
+/// What a studio that stopped did with the renders it was running.
+package struct StudioStopped: Sendable {
+    /// Renders running or waiting at Ctrl-C: cancelled, their files removed.
+    package var cancelledRenders = 0
+}
+
 #if Studio
 import Hummingbird
 import HummingbirdWebSocket
-import MarbleStudio
+import Logging
 
-/// The studio's web server (only with the `Studio` trait).
+/// The request context of every route: Hummingbird's, with the WebSocket upgrade.
+typealias StudioContext = BasicWebSocketRequestContext
+
+/// `marble studio`'s web server: Hummingbird on SwiftNIO, one router for the page, the API and the
+/// sockets, behind ``StudioGuard``. The work is ``StudioState``'s (module MarbleStudio); this only
+/// turns requests into its calls and its answers into responses.
 package enum StudioServer {
     package static let isAvailable = true
+
+    /// Serves until SIGINT or SIGTERM, then cancels the renders still running (their files removed).
+    /// `announce` gets the page's URL once the server listens.
+    /// - Throws: `.option` for a folder that is not one, `.output` when the address cannot be listened on.
+    package static func run(_ configuration: StudioConfiguration,
+                            announce: @escaping @Sendable (String) -> Void) async throws(MarbleError) -> StudioStopped {
+        let studio = try StudioState(configuration)
+        let router = Router(context: StudioContext.self)
+        router.middlewares.add(StudioGuard(configuration: configuration))
+        StudioPage(folder: configuration.pageFolder).add(to: router)
+        StudioAPI(studio: studio).add(to: router)
+        PreviewSocket(studio: studio).add(to: router)
+        var logger = Logger(label: "marble-studio")
+        logger.logLevel = .critical
+        let app = Application(
+            router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: StudioLimits.maxBody))),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "marble"),
+            onServerRunning: { _ in announce(configuration.url) },
+            logger: logger)
+        do {
+            try await app.runService()
+        } catch {
+            throw MarbleError(.output, "cannot listen on \(configuration.host):\(configuration.port): \(String(describing: error).prefix(200))")
+        }
+        return StudioStopped(cancelledRenders: studio.shutdown())
+    }
 }
 #else
 /// The studio's web server: this build was made without the `Studio` trait.
 package enum StudioServer {
     package static let isAvailable = false
+
+    package static func run(_ configuration: StudioConfiguration,
+                            announce: @escaping @Sendable (String) -> Void) async throws(MarbleError) -> StudioStopped {
+        throw MarbleError(.option, "this marble was built without the studio (the `Studio` trait)")
+    }
 }
 #endif

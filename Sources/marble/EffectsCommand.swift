@@ -83,55 +83,9 @@ struct EffectsCommand: AsyncParsableCommand {
 extension EffectsCommand {
     /// `--json`: the same catalogue as data (keys sorted; the README documents each).
     func printJSON() throws(MarbleError) {
-        let shaders = ShaderLibrary.all.map { $0.descriptor }.filter { name == nil || $0.name == name }.map(EffectsCatalogue.Shader.init)
-        var presets: [EffectsCatalogue.Preset] = []
-        for n in PresetLibrary.names() where name == nil || n == name {
-            let preset = try PresetLibrary.load(n)
-            presets.append(EffectsCatalogue.Preset(name: n, description: preset.description, layers: preset.layers.map {
-                EffectsCatalogue.Layer(shader: $0.shader, blend: $0.blend.rawValue, opacity: $0.opacity, bound: $0.bindings.keys.sorted())
-            }, analysis: preset.analysis.isEmpty ? nil : preset.analysis))
-        }
-        if let name, shaders.isEmpty, presets.isEmpty { throw MarbleError(.option, "no shader or preset named \"\(name)\"") }
-        let catalogue = EffectsCatalogue(shaders: shaders, presets: presets, features: AudioFeatures.scalarNames)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        guard let data = try? encoder.encode(catalogue) else { throw MarbleError(.output, "cannot encode the catalogue") }
-        Console.print(String(decoding: data, as: UTF8.self))
+        let catalogue = try EffectsCatalogue(named: name)
+        if let name, catalogue.shaders.isEmpty, catalogue.presets.isEmpty { throw MarbleError(.option, "no shader or preset named \"\(name)\"") }
+        Console.print(String(decoding: try catalogue.json(pretty: true), as: UTF8.self))
     }
 }
 
-/// What `marble effects --json` prints.
-struct EffectsCatalogue: Encodable {
-    struct Parameter: Encodable {
-        var name: String, help: String, type: String, `default`: String, bindable: Bool
-        var min: Double?, max: Double?, options: [String]?
-    }
-    struct Shader: Encodable {
-        var name: String, kind: String, summary: String, opaque: Bool, parameters: [Parameter]
-        init(_ d: ShaderDescriptor) {
-            name = d.name
-            kind = d.kind.rawValue
-            summary = d.summary
-            opaque = d.isOpaque
-            parameters = d.parameters.map { p in
-                var out = Parameter(name: p.name, help: p.help, type: "", default: p.defaultDescription, bindable: p.isBindable)
-                switch p.kind {
-                case .number(_, let r): (out.type, out.min, out.max) = ("number", r.lowerBound, r.upperBound)
-                case .integer(_, let r): (out.type, out.min, out.max) = ("integer", Double(r.lowerBound), Double(r.upperBound))
-                case .color: out.type = "color"
-                case .choice(_, let options): (out.type, out.options) = ("choice", options)
-                case .flag: out.type = "flag"
-                case .text: out.type = "text"
-                }
-                return out
-            }
-        }
-    }
-    struct Layer: Encodable { var shader: String, blend: String, opacity: Double, bound: [String] }
-    struct Preset: Encodable {
-        var name: String, description: String, layers: [Layer]
-        /// The preset's `analysis:` section as written (absent when it has none).
-        var analysis: PresetAnalysis?
-    }
-    var shaders: [Shader], presets: [Preset], features: [String]
-}

@@ -8,7 +8,7 @@ struct Marble: AsyncParsableCommand {
         abstract: "A CPU-only audio visualizer: turn sound into pictures, offline or live.",
         discussion: "Run `marble COMMAND --help` for the options of each command.",
         version: MarbleVersion.report(),
-        subcommands: [RenderCommand.self, JoinCommand.self, AnalyzeCommand.self, PlayCommand.self, LiveCommand.self, EffectsCommand.self, BenchCommand.self],
+        subcommands: [RenderCommand.self, JoinCommand.self, AnalyzeCommand.self, PlayCommand.self, LiveCommand.self, EffectsCommand.self, BenchCommand.self, StudioCommand.self],
         defaultSubcommand: nil)
 
     /// ArgumentParser's entry point, plus one rule: a command whose result could not be written to

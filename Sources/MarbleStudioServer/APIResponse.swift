@@ -1,0 +1,55 @@
+#if Studio
+import Foundation
+import Hummingbird
+import MarbleCore
+import MarbleStudio
+
+/// The API's answers: JSON bodies, and every failure as `{"error": "…"}` with its status.
+enum APIResponse {
+    static func json(_ data: Data, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func json(_ object: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
+        json((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8), status: status)
+    }
+
+    static func json(encoding value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(value) else { return error(StudioFailure(.internalError, "cannot encode the answer")) }
+        return json(data, status: status)
+    }
+
+    static func error(_ failure: StudioFailure) -> Response {
+        json(["error": failure.message], status: HTTPResponse.Status(code: failure.status))
+    }
+
+    /// Runs `body`, answering a ``StudioFailure`` or `MarbleError` with its JSON error.
+    static func answering(_ body: () async throws -> Response) async -> Response {
+        do {
+            return try await body()
+        } catch let failure as StudioFailure {
+            return error(failure)
+        } catch let e as MarbleError {
+            return error(StudioFailure(e.kind == .input || e.kind == .option || e.kind == .preset ? .badRequest : .internalError, e.message))
+        } catch let e as HTTPError where e.status == .contentTooLarge {
+            return error(StudioFailure(.tooLarge, "the body is larger than 1 MB"))
+        } catch {
+            return self.error(StudioFailure(.internalError, String(describing: error).prefix(200).description))
+        }
+    }
+
+    /// The body of `request`, at most `limit` bytes (1 MB).
+    static func body(of request: Request, limit: Int = StudioLimits.maxBody) async throws -> [UInt8] {
+        var request = request
+        do {
+            let buffer = try await request.collectBody(upTo: limit)
+            return Array(buffer.readableBytesView)
+        } catch let e as HTTPError where e.status == .contentTooLarge {
+            throw StudioFailure(.tooLarge, "the body is larger than \(limit >> 20) MB")
+        }
+    }
+}
+#endif

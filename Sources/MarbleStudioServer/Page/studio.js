@@ -1,0 +1,1 @@
+// The studio page (written by the page work).
