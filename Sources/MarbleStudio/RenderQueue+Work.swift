@@ -1,5 +1,8 @@
 import Foundation
+import MarbleCore
 import MarbleKit
+import MarblePipeline
+import MarbleRender
 import Synchronization
 
 /// The render queue's threads: each takes the oldest waiting render, runs it in a work folder of its
@@ -10,9 +13,8 @@ import Synchronization
 /// holds at most that many pipelines' frames (all 16 at once would hold 16). Each piece replays the
 /// song up to its first frame, so more pieces than cores would only add that replay.
 extension RenderQueue {
-    /// Starts a worker thread (the caller counted it in `book.running`).
+    /// Starts a worker thread (the caller counted it in `book.running` and entered it in `workers`).
     func startWorker() {
-        workers.enter()
         Thread.detachNewThread { [self] in
             while let next = takeNext() { run(next) }
             workers.leave()

@@ -1,5 +1,7 @@
 import Foundation
+import MarbleCore
 import MarbleKit
+import MarblePipeline
 import Synchronization
 
 /// A render as the page sees it: docs/STUDIO.md's RENDER object.
@@ -155,6 +157,7 @@ package final class RenderQueue: Sendable {
             deliver(job.status)
             guard book.running < concurrency else { return (job.status, false) }
             book.running += 1
+            workers.enter()   // now, so that a shutdown from here on waits for the thread about to start
             return (job.status, true)
         }
         if startsWorker { startWorker() }
@@ -203,7 +206,8 @@ package final class RenderQueue: Sendable {
 
     /// Stops everything, for the end of the studio (Ctrl-C): refuses new renders, cancels the waiting
     /// and the running ones, waits until their threads have removed their files, and until
-    /// ``onChange`` has heard of every change. Nothing half-written is left.
+    /// ``onChange`` has heard of every change. Nothing half-written is left. It blocks: not to be called
+    /// from ``onChange`` (which it waits for).
     package func shutdown() {
         book.withLock { book in
             book.closed = true

@@ -1,4 +1,6 @@
+import MarbleCore
 import MarbleKit
+import MarbleMedia
 
 /// The page's render settings: docs/STUDIO.md's SETTINGS object. Every field is optional; a missing
 /// one is the command line's default (1280x720, 60 fps, mp4, one piece, no title, no background,

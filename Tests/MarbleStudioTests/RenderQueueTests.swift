@@ -1,4 +1,5 @@
 import Foundation
+import MarbleCore
 import MarbleKit
 import Synchronization
 import Testing
