@@ -210,7 +210,7 @@ let package = Package(
         .testTarget(
             name: "MarbleStudioTests",
             dependencies: ["MarbleStudio", "MarbleKit", "MarbleCore", "MarbleMedia", "MarbleRender", "TestSupport"]),
-        .testTarget(name: "MarbleCLITests", dependencies: ["marble", "TestSupport"]),
+        .testTarget(name: "MarbleCLITests", dependencies: ["marble", "MarbleStudio", "TestSupport"]),
         .testTarget(name: "SamplesTests", dependencies: ["RenderScene", "CustomShader", "LiveBeats", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
