@@ -83,7 +83,7 @@ package final class PreviewConnection: @unchecked Sendable {
         let fps = try StudioJSON.integer(message, "fps", default: 30)
         guard Self.fpsRange.contains(fps) else { throw StudioFailure(.badRequest, "fps: must be 10…60") }
         let look = try message["look"].map { value throws(StudioFailure) in try studio.look(fromJSONValue: value) }
-        let settings = try message["settings"].map { value throws(StudioFailure) in try PreviewSettings(value, studio: studio) } ?? PreviewSettings()
+        let settings = try message["settings"].map { value throws(StudioFailure) in try PreviewSettings(studio.settings(fromJSONValue: value), studio: studio) } ?? PreviewSettings()
         try reopen(song: (song, folder), size: size, fps: fps, look: look ?? self.look, settings: settings)
         guard let session else { throw StudioFailure(.internalError, "the preview did not open") }
         return .text(Self.json(["type": "opened", "duration": session.duration, "fps": fps, "width": size.width,
@@ -95,7 +95,7 @@ package final class PreviewConnection: @unchecked Sendable {
     private func change(_ message: [String: Any]) throws(StudioFailure) -> Reply {
         guard let session, let song else { throw StudioFailure(.conflict, "open a song first") }
         let look = try message["look"].map { value throws(StudioFailure) in try studio.look(fromJSONValue: value) } ?? self.look
-        let settings = try message["settings"].map { value throws(StudioFailure) in try PreviewSettings(value, studio: studio) } ?? self.settings
+        let settings = try message["settings"].map { value throws(StudioFailure) in try PreviewSettings(studio.settings(fromJSONValue: value), studio: studio) } ?? self.settings
         if settings != self.settings || look?.analysis != self.look?.analysis {
             try reopen(song: song, size: (session.width, session.height), fps: Int(session.fps.doubleValue), look: look,
                        settings: settings)
@@ -157,6 +157,6 @@ package final class PreviewConnection: @unchecked Sendable {
     }
 
     private static func json(_ object: [String: Any]) -> String {
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 }

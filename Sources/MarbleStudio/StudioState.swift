@@ -11,10 +11,77 @@ package final class StudioState: Sendable {
 
     package let configuration: StudioConfiguration
     package let analyses = AnalysisCache()
+    package let events = StudioEvents()
+    package let renders: RenderQueue
 
     package init(_ configuration: StudioConfiguration) throws(MarbleError) {
         try configuration.validate()
         self.configuration = configuration
+        let events = events
+        renders = RenderQueue(outputFolder: configuration.output, concurrency: configuration.jobs) { events.publish($0) }
+    }
+
+    /// The RENDER's command and the render itself, for `song` (in `folder`) with the preset `name`
+    /// (bundled, or saved in the output folder) and `settings`.
+    package func submitRender(song relative: String, folder: Int, preset name: String,
+                              settings: RenderSettings) throws(StudioFailure) -> RenderStatus {
+        let song = try songPath(relative, folder: folder)
+        let preset = try presetPath(name)
+        let background = try backgroundPath(of: settings)
+        do {
+            return try renders.submit(song: (song, relative), preset: (name, preset), settings: settings, backgroundFile: background)
+        } catch {
+            throw StudioFailure(error.kind == .transient ? .tooMany : error.kind == .output ? .internalError : .badRequest, error.message)
+        }
+    }
+
+    /// The `marble render` command (or, in pieces, the commands) that gives the render's bytes.
+    package func command(song relative: String, folder: Int, preset name: String, settings: RenderSettings,
+                         output: String? = nil) throws(StudioFailure) -> String {
+        let song = try songPath(relative, folder: folder)
+        let preset = try presetPath(name)
+        let background: RenderBackground = switch settings.background {
+        case nil, .none?: .none
+        case .cover?: .cover
+        case .file?: .file(try backgroundPath(of: settings) ?? "")
+        }
+        let stem = URL(fileURLWithPath: relative).deletingPathExtension().lastPathComponent
+        let out = output ?? configuration.output + "/\(name)-\(stem).\(settings.fileExtension)"
+        do { return try settings.command(song: song, background: background, preset: preset, output: out) } catch {
+            throw StudioFailure(.badRequest, error.message)
+        }
+    }
+
+    private func backgroundPath(of settings: RenderSettings) throws(StudioFailure) -> String? {
+        guard case .file(let path, let folder)? = settings.background else { return nil }
+        return try songPath(path, folder: folder)
+    }
+
+    /// What `--preset` takes for the preset called `name`: a bundled name, or a saved file's path.
+    package func presetPath(_ name: String) throws(StudioFailure) -> String {
+        if PresetLibrary.names().contains(name) { return name }
+        guard StudioState.isPresetName(name) else { throw StudioFailure(.badRequest, "preset: \(name.prefix(80)) is not a preset name (1–64 of A–Z a–z 0–9 - _)") }
+        let path = configuration.output + "/presets/\(name).yaml"
+        guard FileManager.default.fileExists(atPath: path) else { throw StudioFailure(.notFound, "preset: no preset \(name) (save the look first)") }
+        return path
+    }
+
+    /// 1–64 of A–Z a–z 0–9 - _.
+    package static func isPresetName(_ name: String) -> Bool {
+        (1...64).contains(name.count) && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+    }
+
+    /// SETTINGS read from the page's JSON, checked as the command line's options.
+    package func settings(fromJSONValue value: Any) throws(StudioFailure) -> RenderSettings {
+        let text = try StudioJSON.text(of: value)
+        let settings: RenderSettings
+        do { settings = try JSONDecoder().decode(RenderSettings.self, from: Data(text.utf8)) } catch let e as MarbleError {
+            throw StudioFailure(.badRequest, e.message)
+        } catch {
+            throw StudioFailure(.badRequest, "settings: expected an object")
+        }
+        do { try settings.validate() } catch { throw StudioFailure(.badRequest, error.message) }
+        return settings
     }
 
     /// The absolute path of `relative` inside song folder `folder`, refused outside it.
@@ -32,7 +99,12 @@ package final class StudioState: Sendable {
     }
 
     /// Cancels the renders still running or waiting (their files removed); returns how many there were.
-    package func shutdown() -> Int { 0 }
+    package func shutdown() -> Int {
+        let running = renders.list().filter { !$0.state.hasEnded }.count
+        renders.shutdown()
+        events.finish()
+        return running
+    }
 
     /// A LOOK (a preset as JSON) read by the preset files' own loader.
     package func look(fromJSONValue value: Any) throws(StudioFailure) -> Preset {

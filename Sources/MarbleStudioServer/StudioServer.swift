@@ -32,6 +32,7 @@ package enum StudioServer {
         StudioPage(folder: configuration.pageFolder).add(to: router)
         StudioAPI(studio: studio).add(to: router)
         PreviewSocket(studio: studio).add(to: router)
+        EventsSocket(studio: studio).add(to: router)
         var logger = Logger(label: "marble-studio")
         logger.logLevel = .critical
         let app = Application(

@@ -1,0 +1,39 @@
+#if Studio
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import MarbleStudio
+
+/// `/api/events`: every render on connect, then each change as it happens, until the page goes.
+struct EventsSocket {
+    let studio: StudioState
+
+    func add(to router: Router<StudioContext>) {
+        let studio = studio
+        router.ws("/api/events") { inbound, outbound, _ in
+            let (id, changes) = studio.events.subscribe()
+            defer { studio.events.unsubscribe(id) }
+            try await outbound.write(.text(Self.message(["type": "renders"], "renders", studio.renders.list())))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for try await _ in inbound {}   // the page closed the socket (or went)
+                }
+                group.addTask {
+                    for await status in changes { try await outbound.write(.text(Self.message(["type": "render"], "render", status))) }
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// `{"type": …, key: value}` with `value` encoded as the API encodes it.
+    static func message(_ head: [String: String], _ key: String, _ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let body = (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        let type = head["type"] ?? "event"
+        return #"{"type":"\#(type)","\#(key)":\#(body)}"#
+    }
+}
+#endif
