@@ -38,7 +38,10 @@ package struct StudioConfiguration: Sendable, Equatable {
     package var isLoopback: Bool { Self.isLoopback(host) }
 
     package static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127"
+            && parts.allSatisfy { (1...3).contains($0.count) && $0.allSatisfy(\.isNumber) && Int($0).map { $0 <= 255 } == true }
     }
 
     /// The address the page is at, with the token when it is needed.

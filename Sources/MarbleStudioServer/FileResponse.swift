@@ -19,7 +19,7 @@ enum FileResponse {
         }
         let io = FileIO()
         if let header = request.headers[.range], size > 0 {
-            guard let range = byteRange(header, size: size) else {
+            guard let range = StudioAccess.byteRange(header, size: size) else {
                 headers[.contentRange] = "bytes */\(size)"
                 return Response(status: .rangeNotSatisfiable, headers: headers)
             }
@@ -30,19 +30,6 @@ enum FileResponse {
         }
         headers[.contentLength] = String(size)
         return Response(status: .ok, headers: headers, body: try await io.loadFile(path: path, context: context))
-    }
-
-    /// One range of `bytes=A-B`, `bytes=A-` or `bytes=-N` within `size` bytes; nil when it is not one.
-    static func byteRange(_ header: String, size: Int) -> ClosedRange<Int>? {
-        guard header.hasPrefix("bytes="), !header.contains(",") else { return nil }
-        let spec = header.dropFirst("bytes=".count).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard spec.count == 2, spec.allSatisfy({ $0.count <= 19 && $0.allSatisfy(\.isASCII) }) else { return nil }
-        switch (Int(spec[0]), Int(spec[1])) {
-        case (let start?, let end?) where start <= end && start < size: return start...min(end, size - 1)
-        case (let start?, nil) where spec[1].isEmpty && start < size: return start...(size - 1)
-        case (nil, let suffix?) where spec[0].isEmpty && suffix > 0: return max(0, size - suffix)...(size - 1)
-        default: return nil
-        }
     }
 }
 #endif

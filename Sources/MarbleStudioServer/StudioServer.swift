@@ -28,7 +28,7 @@ package enum StudioServer {
                             announce: @escaping @Sendable (String) -> Void) async throws(MarbleError) -> StudioStopped {
         let studio = try StudioState(configuration)
         let router = Router(context: StudioContext.self)
-        router.middlewares.add(StudioGuard(configuration: configuration))
+        router.middlewares.add(StudioGuard(access: StudioAccess(configuration: configuration)))
         StudioPage(folder: configuration.pageFolder).add(to: router)
         StudioAPI(studio: studio).add(to: router)
         PreviewSocket(studio: studio).add(to: router)

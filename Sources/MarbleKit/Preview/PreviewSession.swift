@@ -78,7 +78,9 @@ package final class PreviewSession {
     /// the one asked for and `redraw` is false. Returns the frame's index and time.
     @discardableResult
     package func draw(at seconds: Double, redraw: Bool = false) throws(MarbleError) -> (index: Int, time: Double) {
-        let target = min(max(0, fps.frame(at: max(0, seconds))), totalFrames - 1)
+        // Clamped before the conversion to a frame index, which a huge or NaN moment would overflow.
+        let moment = seconds.isNaN ? 0 : min(max(0, seconds), fps.seconds(ofFrame: totalFrames))
+        let target = min(fps.frame(at: moment), totalFrames - 1)
         if target == lastDrawn && !redraw { return (target, fps.seconds(ofFrame: target)) }
         let ahead = target - nextFrame
         if target < nextFrame || Double(ahead) > Self.catchUpSeconds * fps.doubleValue {

@@ -75,6 +75,8 @@ import TestSupport
         #expect(preview.totalFrames == 120)
         #expect(try preview.draw(at: 99).index == 119)
         #expect(try preview.draw(at: -5).index == 0)
+        #expect(try preview.draw(at: 1e300).index == 119 && preview.draw(at: -.infinity).index == 0)
+        #expect(try preview.draw(at: .nan).index == 0)
     }
 
     @Test func aChangedNumberShowsInTheNextFrameAndKeepsTheScene() throws {
