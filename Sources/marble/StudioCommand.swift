@@ -47,9 +47,6 @@ struct StudioCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            guard StudioServer.isAvailable else {
-                throw MarbleError(.option, "this marble was built without the studio (build with the default traits: `swift build -c release`)")
-            }
             var c = StudioConfiguration(folders: folders.map(Self.absolute), token: token ?? StudioConfiguration.makeToken())
             if let listen { try c.listen(listen) }
             c.output = Self.absolute(output)
@@ -60,6 +57,9 @@ struct StudioCommand: AsyncParsableCommand {
             c.maxUploadBytes = maxUpload << 20
             c.pageFolder = ProcessInfo.processInfo.environment["MARBLE_STUDIO_PAGE"]
             try c.validate()
+            guard StudioServer.isAvailable else {
+                throw MarbleError(.option, "this marble was built without the studio (build it with the default traits: `swift build -c release`)")
+            }
             let stopped = try await StudioServer.run(c) { url in Console.writeErr("studio: \(url) (Ctrl-C to stop)\n") }
             if stopped.cancelledRenders > 0 {
                 Console.writeErr("studio: stopped; \(stopped.cancelledRenders) render(s) cancelled, their files removed\n")
