@@ -129,8 +129,13 @@ package final class MilkDropShelf: Sendable {
         return picture
     }
 
-    /// Draws the preset at `path` for ``thumbnailFrames`` frames of ``sound`` and encodes the last.
+    /// The thumbnail of the preset at `path`: ``frame(_:)`` as JPEG.
     static func draw(_ path: String) throws(MarbleError) -> [UInt8] {
+        try JPEGEncoder(width: thumbnailWidth, height: thumbnailHeight, quality: 80).encode(frame(path).view)
+    }
+
+    /// The preset at `path` drawn by a `milkdrop` layer for ``thumbnailFrames`` frames of ``sound``: the last frame.
+    static func frame(_ path: String) throws(MarbleError) -> Texture {
         MilkTextureLoader.installed
         let width = thumbnailWidth, height = thumbnailHeight
         let compositor = try Compositor(preset: MilkDropScene(path: path).preset, width: width, height: height, threads: 1)
@@ -139,7 +144,7 @@ package final class MilkDropShelf: Sendable {
             compositor.render(FrameUniforms(time: fps.seconds(ofFrame: index), frameIndex: index, fps: fps,
                                             width: width, height: height, features: features), into: canvas)
         }
-        return try JPEGEncoder(width: width, height: height, quality: 80).encode(canvas.view)
+        return canvas
     }
 
     /// The features of the made-up sound, one per thumbnail frame, computed once by the real analysis:
