@@ -131,7 +131,10 @@ package final class MilkDropShelf: Sendable {
 
     /// The thumbnail of the preset at `path`: ``frame(_:)`` as JPEG.
     static func draw(_ path: String) throws(MarbleError) -> [UInt8] {
-        try JPEGEncoder(width: thumbnailWidth, height: thumbnailHeight, quality: 80).encode(frame(path).view)
+        let picture = try frame(path)
+        // A view does not keep its texture alive: the texture must outlive the encoding.
+        defer { withExtendedLifetime(picture) {} }
+        return try JPEGEncoder(width: thumbnailWidth, height: thumbnailHeight, quality: 80).encode(picture.view)
     }
 
     /// The preset at `path` drawn by a `milkdrop` layer for ``thumbnailFrames`` frames of ``sound``: the last frame.

@@ -24,8 +24,43 @@ package enum StudioLook {
         guard json.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{") else {
             throw MarbleError(.preset, "\(source): expected a JSON object with a `layers` list")
         }
-        // Tabs separate JSON tokens but are not YAML indentation: as spaces, the text means the same.
-        return try Preset.parse(text.replacingOccurrences(of: "\t", with: " "), source: source)
+        return try Preset.parse(yamlSpelling(of: text), source: source)
+    }
+
+    /// JSON text spelled so that YAML reads it the same: tabs (which separate JSON tokens but may not
+    /// indent YAML) become spaces, and a character escaped as a UTF-16 surrogate pair (`\ud83d\ude00`,
+    /// which YAML refuses) is escaped whole (`\U0001f600`). JSON strings hold no raw tab, so only the
+    /// space between tokens changes.
+    static func yamlSpelling(of text: String) -> String {
+        var out = String.UnicodeScalarView()
+        let scalars = Array(text.unicodeScalars)
+        var i = 0
+        func unit(at j: Int) -> UInt32? {
+            guard j + 5 < scalars.count, scalars[j] == "\\", scalars[j + 1] == "u" else { return nil }
+            return UInt32(String(String.UnicodeScalarView(scalars[(j + 2)..<(j + 6)])), radix: 16)
+        }
+        while i < scalars.count {
+            let c = scalars[i]
+            if c == "\t" {
+                out.append(" ")
+                i += 1
+            } else if c == "\\", i + 1 < scalars.count {
+                if let high = unit(at: i), (0xD800...0xDBFF).contains(high), let low = unit(at: i + 6), (0xDC00...0xDFFF).contains(low) {
+                    let value = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+                    let hex = String(value, radix: 16)
+                    out.append(contentsOf: ("\\U" + String(repeating: "0", count: 8 - hex.count) + hex).unicodeScalars)
+                    i += 12
+                } else {
+                    out.append(c)
+                    out.append(scalars[i + 1])  // an escape's second character is never the start of another
+                    i += 2
+                }
+            } else {
+                out.append(c)
+                i += 1
+            }
+        }
+        return String(out)
     }
 
     /// The preset a look's JSON describes (see ``parse(json:source:)``).
@@ -36,7 +71,7 @@ package enum StudioLook {
     /// The look of a value decoded by `JSONSerialization` (the `look` field of a request's body).
     package static func parse(jsonObject: Any, source: String) throws(MarbleError) -> Preset {
         guard JSONSerialization.isValidJSONObject(jsonObject),
-              let data = try? JSONSerialization.data(withJSONObject: jsonObject) else {
+              let data = try? JSONSerialization.data(withJSONObject: jsonObject, options: [.withoutEscapingSlashes]) else {
             throw MarbleError(.preset, "\(source): expected a JSON object with a `layers` list")
         }
         return try parse(json: data, source: source)

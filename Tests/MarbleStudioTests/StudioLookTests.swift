@@ -125,6 +125,28 @@ struct StudioLookTests {
         #expect(try StudioLook.parse(jsonObject: object, source: "look") == expected)
     }
 
+    @Test("JSON's escapes read as JSON means them: \\/, \\u, a surrogate pair, an escaped backslash before a u")
+    func escapes() throws {
+        let json = #"{"layers":[{"shader":"text","parameters":{"text":"AC\/DC \u00e9 \ud83d\ude00 \\ud83d \"q\""}}]}"#
+        let preset = try StudioLook.parse(json: Array(json.utf8), source: "look")
+        #expect(preset.layers[0].parameters["text"] == .text(#"AC/DC é 😀 \ud83d "q""#))
+        #expect(StudioLook.yamlSpelling(of: #""\ud83d\ude00\t""#) == #""\U0001f600\t""#)
+        #expect(StudioLook.yamlSpelling(of: "{\t\"a\":\t1}") == "{ \"a\": 1}")
+    }
+
+    @Test("a look decoded by JSONSerialization keeps its slashes, flags and numbers")
+    func jsonObject() throws {
+        let body = #"{"look": {"layers": [{"shader": "text", "parameters": {"text": "a/b", "font": "/x/y.ttf", "x": 0.25}},"#
+            + #" {"shader": "bars", "parameters": {"mirror": true, "count": 48}}]}}"#
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+        let preset = try StudioLook.parse(jsonObject: object["look"] as Any, source: "look")
+        #expect(preset.layers[0].parameters == ["text": .text("a/b"), "font": .text("/x/y.ttf"), "x": .number(0.25)])
+        #expect(preset.layers[1].parameters == ["mirror": .flag(true), "count": .number(48)])
+        #expect(throws: MarbleError(.preset, "look: expected a JSON object with a `layers` list")) {
+            try StudioLook.parse(jsonObject: "text" as Any, source: "look")
+        }
+    }
+
     @Test("a bad look gets the preset loader's message, the same as the file would")
     func loaderMessages() {
         let looks: [(json: String, yaml: String)] = [
