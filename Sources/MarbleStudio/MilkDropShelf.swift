@@ -179,7 +179,7 @@ package final class MilkDropShelf: Sendable {
 }
 
 /// The last thumbnails drawn, by file version; the oldest goes first when it is full.
-private struct ThumbnailCache: Sendable {
+struct ThumbnailCache: Sendable {
     struct Key: Hashable, Sendable {
         var path: String
         var seconds: Int, nanoseconds: Int, size: Int64

@@ -133,6 +133,7 @@ struct MilkDropShelfTests {
         try scratch.file("milk/empty.milk", "")
         try scratch.file("milk/garbage.milk", String(repeating: "\u{1}\u{2}((((]]]=\n", count: 200))
         try scratch.file("milk/notes.txt", "[preset00]\n")
+        try scratch.file("milk/bad-code.milk", "[preset00]\nzoom=1.01\nper_frame_1=zoom = ((((zoom;\nper_pixel_1=rot = sin(;\n")
         let shelf = MilkDropShelf(folder: scratch.path + "/milk")
         for name in ["empty.milk", "garbage.milk"] {
             let refused = try #require(refusal { () throws(StudioRefusal) in _ = try shelf.thumbnail(name) })
@@ -145,7 +146,27 @@ struct MilkDropShelfTests {
                 == StudioRefusal(.invalid, "notes.txt: is not a MilkDrop preset (.milk)"))
         #expect(refusal { () throws(StudioRefusal) in _ = try shelf.thumbnail("../milk/empty.milk") }?.kind == .forbidden)
         #expect(refusal { () throws(StudioRefusal) in _ = try shelf.thumbnail("none.milk") } == StudioRefusal(.notFound, "none.milk: no such file"))
-        #expect(shelf.thumbnailsDrawn == 2)
+        // Equations that do not compile are the loader's to judge: a picture or one line, never a crash.
+        do throws(StudioRefusal) {
+            let jpeg = try shelf.thumbnail("bad-code.milk")
+            #expect(jpeg.prefix(2) == [0xFF, 0xD8])
+        } catch {
+            #expect(error.message.hasPrefix("bad-code.milk: ") && !error.message.contains("\n"))
+        }
+        #expect(shelf.thumbnailsDrawn == 3)
+    }
+
+    @Test("the thumbnail memory keeps the last 512, the oldest going first")
+    func bounded() {
+        var cache = ThumbnailCache()
+        func key(_ i: Int) -> ThumbnailCache.Key { ThumbnailCache.Key(path: "p\(i).milk", seconds: 1, nanoseconds: 2, size: 3) }
+        for i in 0...MilkDropShelf.maximumThumbnails { cache.insert([UInt8(i & 255)], for: key(i)) }
+        #expect(cache.picture(for: key(0)) == nil)
+        #expect(cache.picture(for: key(1)) == [1])
+        #expect(cache.picture(for: key(512)) == [0])
+        cache.insert([9], for: key(1))  // already there: not added twice, nothing else goes
+        #expect(cache.picture(for: key(2)) == [2])
+        #expect(cache.picture(for: ThumbnailCache.Key(path: "p1.milk", seconds: 1, nanoseconds: 2, size: 4)) == nil)
     }
 
     /// The width and height a JPEG's first start-of-frame marker (SOF0…SOF2) states.
