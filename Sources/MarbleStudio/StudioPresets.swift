@@ -52,7 +52,9 @@ package struct StudioPresets: Sendable {
 
     /// Saves `preset` as `OUTPUT/presets/NAME.yaml` (its name set to `name`), written whole under a
     /// temporary name first. Without `replace`, the file is linked into place (`link(2)`), which fails
-    /// when the name exists, even when another save takes it meanwhile.
+    /// when the name exists, even when another save takes it meanwhile. A look from the page passes
+    /// ``StudioFolders/checkLookPaths(_:)`` first: its file parameters are then absolute, so the file
+    /// means the same wherever it is read.
     /// - Returns: the file's path and text (which `PresetLibrary.load` reads back as the preset).
     /// - Throws: `.invalid` for a malformed or bundled name or a preset that does not validate,
     ///   `.exists` when the file exists and `replace` is false, `.failed` when writing fails.

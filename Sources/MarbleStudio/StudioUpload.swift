@@ -4,8 +4,9 @@ import MarbleMedia
 
 /// One song being uploaded (`POST /api/upload?name=FILE`) into the first song folder.
 ///
-/// The bytes go to a hidden temporary file beside the destination (`.upload-RANDOM-NAME`: hidden, so
-/// a listing skips it, and ending in the name's extension, which FFmpeg's probing may need). When
+/// The bytes go to a hidden temporary file beside the destination (`.upload-TAG.EXT`: hidden, so a
+/// listing skips it; ending in the name's extension, which FFmpeg's probing may use; tagged with its
+/// writer (``PartialName``), so the next upload deletes those a killed studio left). When
 /// they are all there, FFmpeg must open the file and decode its first sound; then the file is linked
 /// to its name with `link(2)`, which fails when the name exists, so an upload never replaces a file,
 /// even one that appears meanwhile. Whatever goes wrong, the temporary file is removed (also when the
@@ -36,10 +37,9 @@ package final class StudioUpload {
         destination = folder + "/" + name
         var info = stat()
         if lstat(destination, &info) == 0 { throw StudioRefusal(.exists, "\(name): a file of that name exists already") }
-        let random = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        var hidden = ".upload-\(random)-\(name)"
-        while hidden.utf8.count > StudioPath.maximumName { hidden.remove(at: hidden.index(hidden.startIndex, offsetBy: 24)) }
-        temporary = folder + "/" + hidden
+        PartialName.removeLeftOvers(in: folder, tagOf: Self.tag(ofTemporary:))
+        let ext = name[name.index(after: name.lastIndex(of: ".")!)...]  // checkName found the extension
+        temporary = folder + "/" + Self.temporaryPrefix + PartialName.forThisProcess().tag + "." + ext
         descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw StudioRefusal(.failed, "\(name): cannot write in the first song folder (\(String(cString: strerror(errno))))")
@@ -48,6 +48,15 @@ package final class StudioUpload {
     }
 
     deinit { discard() }
+
+    private static let temporaryPrefix = ".upload-"
+
+    /// The writer's tag in an upload's temporary name (`.upload-TAG.EXT`), or nil for any other name.
+    static func tag(ofTemporary name: String) -> Substring? {
+        guard name.hasPrefix(temporaryPrefix), let dot = name.lastIndex(of: "."),
+              dot > name.index(name.startIndex, offsetBy: temporaryPrefix.count) else { return nil }
+        return name[name.index(name.startIndex, offsetBy: temporaryPrefix.count)..<dot]
+    }
 
     /// Checks that `name` is a plain file name (no `/`, not hidden, at most 255 bytes, no control
     /// characters) with one of ``StudioFolders/songExtensions``.

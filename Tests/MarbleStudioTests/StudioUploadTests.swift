@@ -122,6 +122,28 @@ struct StudioUploadTests {
         #expect(try scratch.entries("first").isEmpty)
     }
 
+    @Test("an upload first deletes the temporary files a dead studio of this machine left; live ones stay")
+    func clearsLeftOvers() throws {
+        let folders = try setUp()
+        var dead: pid_t = 999_999
+        while kill(dead, 0) == 0 || errno != ESRCH { dead -= 1 }
+        var writer = PartialName.Writer.thisProcess
+        writer.pid = dead
+        let left = ".upload-" + PartialName(writer: writer, random: "00000000000000ff").tag + ".mp3"
+        let live = ".upload-" + PartialName.forThisProcess().tag + ".wav"
+        try scratch.file("first/" + left, "half")
+        try scratch.file("first/" + live, "in progress")
+        #expect(StudioUpload.tag(ofTemporary: left) != nil)
+        #expect(StudioUpload.tag(ofTemporary: ".upload-.mp3") == nil)
+        #expect(StudioUpload.tag(ofTemporary: "song.mp3") == nil)
+        let upload = try StudioUpload(folders, name: "next.wav", limit: 1 << 20)
+        #expect(try scratch.entries("first").filter { $0 != live }.count == 1)  // this upload's own
+        #expect(!FileManager.default.fileExists(atPath: scratch.path + "/first/" + left))
+        try upload.append(bytes(TestMedia.tone("wav")))
+        _ = try upload.finish()
+        #expect(try scratch.entries("first") == [live, "next.wav"].sorted())
+    }
+
     @Test("an upload dropped unfinished leaves nothing behind")
     func dropped() throws {
         let folders = try setUp()
