@@ -112,8 +112,9 @@ package final class MilkDropShelf: Sendable {
         guard let folder else { throw StudioRefusal(.notFound, "the studio has no MilkDrop folder (give --milkdrop DIR)") }
         let path = try StudioPath.resolve(relative, in: folder)
         var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw StudioRefusal(.notFound, "\(relative): is not a file") }
-        guard Self.isMilk(path) else { throw StudioRefusal(.invalid, "\(relative): is not a MilkDrop preset (.milk)") }
+        let shown = StudioPath.shown(relative)
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw StudioRefusal(.notFound, "\(shown): is not a file") }
+        guard Self.isMilk(path) else { throw StudioRefusal(.invalid, "\(shown): is not a MilkDrop preset (.milk)") }
         let key = ThumbnailCache.Key(path: path, seconds: info.st_mtim.tv_sec, nanoseconds: info.st_mtim.tv_nsec,
                                      size: Int64(info.st_size))
         if let known = thumbnails.withLock({ $0.picture(for: key) }) { return known }
@@ -123,7 +124,7 @@ package final class MilkDropShelf: Sendable {
             picture = try Self.draw(path)  // outside the lock: drawing takes a while
         } catch {
             let reason = error.message.split(separator: "\n").first.map(String.init) ?? error.message
-            throw StudioRefusal(.invalid, "\(relative): \(reason.replacingOccurrences(of: path, with: relative))")
+            throw StudioRefusal(.invalid, "\(shown): \(reason.replacingOccurrences(of: path, with: shown))")
         }
         thumbnails.withLock { $0.insert(picture, for: key) }
         return picture

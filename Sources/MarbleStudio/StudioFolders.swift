@@ -101,7 +101,7 @@ package struct StudioFolders: Sendable {
         }
         let real = try StudioPath.resolve(relative, in: songFolders[folder])
         guard StudioPath.kind(of: real) == S_IFREG else {
-            throw StudioRefusal(.notFound, "\(relative): is not a file")
+            throw StudioRefusal(.notFound, "\(StudioPath.shown(relative)): is not a file")
         }
         return real
     }
@@ -144,16 +144,16 @@ package struct StudioFolders: Sendable {
     private func lookPath(_ path: String, relativeTo base: String?) throws(StudioRefusal) -> String {
         guard path.hasPrefix("/") else {
             guard let base else {
-                throw StudioRefusal(.forbidden, "\(path): a relative path has no folder to be relative to; give an absolute path inside the studio's folders")
+                throw StudioRefusal(.forbidden, "\(StudioPath.shown(path)): a relative path has no folder to be relative to; give an absolute path inside the studio's folders")
             }
             return try StudioPath.resolve(path, in: base)
         }
         try StudioPath.checkSpelling(path, allowAbsolute: true)
         guard let real = StudioPath.real(path) else {
-            throw StudioRefusal(.notFound, "\(path): no such file or folder")
+            throw StudioRefusal(.notFound, "\(StudioPath.shown(path)): no such file or folder")
         }
         guard allFolders.contains(where: { StudioPath.isInside(real, $0) }) else {
-            throw StudioRefusal(.forbidden, "\(path): is outside the studio's folders")
+            throw StudioRefusal(.forbidden, "\(StudioPath.shown(path)): is outside the studio's folders")
         }
         return real
     }
@@ -170,42 +170,49 @@ enum StudioPath {
         try checkSpelling(relative, allowAbsolute: false)
         let joined = root == "/" ? "/" + relative : root + "/" + relative
         if let real = real(joined) {
-            guard isInside(real, root) else { throw StudioRefusal(.forbidden, "\(relative): leads outside its folder") }
+            guard isInside(real, root) else { throw StudioRefusal(.forbidden, "\(shown(relative)): leads outside its folder") }
             return real
         }
         let failure = errno
         if failure == ELOOP || failure == EACCES {
-            throw StudioRefusal(.forbidden, "\(relative): cannot be followed (\(String(cString: strerror(failure))))")
+            throw StudioRefusal(.forbidden, "\(shown(relative)): cannot be followed (\(String(cString: strerror(failure))))")
         }
         // Nothing there: still refused as outside when the part that exists already leads out.
         var prefix = joined
         while let slash = prefix.lastIndex(of: "/"), prefix.utf8.count > root.utf8.count {
             prefix = String(prefix[..<slash])
             if let existing = real(prefix.isEmpty ? "/" : prefix) {
-                guard isInside(existing, root) else { throw StudioRefusal(.forbidden, "\(relative): leads outside its folder") }
+                guard isInside(existing, root) else { throw StudioRefusal(.forbidden, "\(shown(relative)): leads outside its folder") }
                 break
             }
         }
-        throw StudioRefusal(.notFound, "\(relative): no such file")
+        throw StudioRefusal(.notFound, "\(shown(relative)): no such file")
     }
 
     /// Refuses an empty, over-long or absolute path, a NUL, and `..` components.
     static func checkSpelling(_ path: String, allowAbsolute: Bool) throws(StudioRefusal) {
         guard !path.isEmpty else { throw StudioRefusal(.invalid, "the path is empty") }
-        let shown = path.utf8.count > 80 ? String(path.prefix(40)) + "…" : path
-        guard !path.utf8.contains(0) else { throw StudioRefusal(.forbidden, "\(shown.replacingOccurrences(of: "\0", with: "\\0")): holds a NUL character") }
+        let quoted = shown(path)
+        guard !path.utf8.contains(0) else { throw StudioRefusal(.forbidden, "\(quoted): holds a NUL character") }
         guard path.utf8.count < maximumPath else {
-            throw StudioRefusal(.invalid, "\(shown): the path is \(path.utf8.count) bytes, more than the \(maximumPath - 1) Linux allows")
+            throw StudioRefusal(.invalid, "\(quoted): the path is \(path.utf8.count) bytes, more than the \(maximumPath - 1) Linux allows")
         }
         guard allowAbsolute || !path.hasPrefix("/") else {
-            throw StudioRefusal(.forbidden, "\(shown): is an absolute path; give one relative to its folder")
+            throw StudioRefusal(.forbidden, "\(quoted): is an absolute path; give one relative to its folder")
         }
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            guard component != ".." else { throw StudioRefusal(.forbidden, "\(shown): holds a `..` component") }
+            guard component != ".." else { throw StudioRefusal(.forbidden, "\(quoted): holds a `..` component") }
             guard component.utf8.count <= maximumName else {
-                throw StudioRefusal(.invalid, "\(shown): a name in the path is \(component.utf8.count) bytes, more than the \(maximumName) a file system allows")
+                throw StudioRefusal(.invalid, "\(quoted): a name in the path is \(component.utf8.count) bytes, more than the \(maximumName) a file system allows")
             }
         }
+    }
+
+    /// A path as a message shows it: control characters (a NUL, a line break) as `?`, and past 80
+    /// bytes only its first 40 characters and `…`.
+    static func shown(_ path: String) -> String {
+        let cut = path.utf8.count > 80 ? String(path.prefix(40)) + "…" : path
+        return String(String.UnicodeScalarView(cut.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
     }
 
     /// `realpath(3)`: the absolute path with every link, `.` and `..` resolved, or nil (errno says why).

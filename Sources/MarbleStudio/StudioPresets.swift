@@ -91,8 +91,7 @@ package struct StudioPresets: Sendable {
     }
 
     private static func nameRule(_ name: String) -> String {
-        let shown = name.utf8.count > 70 ? String(name.prefix(40)) + "…" : name
-        return "name: \"\(shown)\" must be 1–\(maximumName) of the characters A–Z a–z 0–9 - _"
+        return "name: \"\(StudioPath.shown(name))\" must be 1–\(maximumName) of the characters A–Z a–z 0–9 - _"
     }
 
     private static func exists(_ name: String) -> StudioRefusal {

@@ -137,7 +137,7 @@ struct StudioFoldersTests {
             ("/etc/hostname", "/etc/hostname: is an absolute path; give one relative to its folder"),
             ("../outside/secret.mp3", "../outside/secret.mp3: holds a `..` component"),
             ("sub/../a.mp3", "sub/../a.mp3: holds a `..` component"),
-            ("a.mp3\0.txt", "a.mp3\\0.txt: holds a NUL character"),
+            ("a.mp3\0.txt", "a.mp3?.txt: holds a NUL character"),
             ("out.mp3", "out.mp3: leads outside its folder"),
             ("away/secret.mp3", "away/secret.mp3: leads outside its folder"),
             ("away/missing.mp3", "away/missing.mp3: leads outside its folder"),
@@ -165,6 +165,7 @@ struct StudioFoldersTests {
         #expect(resolve("a.mp3", 1) == StudioRefusal(.invalid, "folder: 1 is not one of the 1 song folders (0…0)"))
         #expect(resolve("a.mp3", -1)?.kind == .invalid)
         #expect(resolve("missing.mp3") == StudioRefusal(.notFound, "missing.mp3: no such file"))
+        #expect(resolve("two\nlines.mp3") == StudioRefusal(.notFound, "two?lines.mp3: no such file"))
         #expect(resolve("a.mp3/inside") == StudioRefusal(.notFound, "a.mp3/inside: no such file"))
         #expect(resolve("sub") == StudioRefusal(.notFound, "sub: is not a file"))
         #expect(resolve("sub")?.status == 404)
