@@ -154,7 +154,7 @@ let package = Package(
         .target(
             name: "MarbleStudioServer",
             dependencies: [
-                "MarbleStudio", "MarbleKit", "MarbleCore",
+                "MarbleStudio", "MarbleRender", "MarbleCore",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Studio"])),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket", condition: .when(traits: ["Studio"])),
             ],
@@ -209,7 +209,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "MarbleStudioTests",
-            dependencies: ["MarbleStudio", "MarbleKit", "MarbleCore", "MarbleMedia", "MarbleRender", "TestSupport"]),
+            dependencies: ["MarbleStudio", "MarbleKit", "MarbleCore", "MarbleRender", "TestSupport"]),
         .testTarget(name: "MarbleCLITests", dependencies: ["marble", "MarbleStudio", "TestSupport"]),
         .testTarget(name: "SamplesTests", dependencies: ["RenderScene", "CustomShader", "LiveBeats", "TestSupport"]),
     ],

@@ -46,14 +46,14 @@ package final class MilkDropShelf: Sendable {
     package init(folder: String?) { self.folder = folder }
 
     /// The presets whose path holds `search` (ignoring case), `limit` of them from `offset`.
-    /// - Throws: `.invalid` for an offset below 0, a limit outside 1…500 or a search over 256 bytes;
+    /// - Throws: `.badRequest` for an offset below 0, a limit outside 1…500 or a search over 256 bytes;
     ///   `.notFound` when the studio has no MilkDrop folder.
-    package func list(search: String = "", offset: Int = 0, limit: Int = 100) throws(StudioRefusal) -> Page {
-        guard offset >= 0 else { throw StudioRefusal(.invalid, "offset: \(offset) is below 0") }
+    package func list(search: String = "", offset: Int = 0, limit: Int = 100) throws(StudioFailure) -> Page {
+        guard offset >= 0 else { throw StudioFailure(.badRequest, "offset: \(offset) is below 0") }
         guard (1...Self.maximumPage).contains(limit) else {
-            throw StudioRefusal(.invalid, "limit: \(limit) is out of range 1…\(Self.maximumPage)")
+            throw StudioFailure(.badRequest, "limit: \(limit) is out of range 1…\(Self.maximumPage)")
         }
-        guard search.utf8.count <= 256 else { throw StudioRefusal(.invalid, "search: longer than 256 bytes") }
+        guard search.utf8.count <= 256 else { throw StudioFailure(.badRequest, "search: longer than 256 bytes") }
         let all = try presets()
         let needle = search.lowercased()
         let matching = needle.isEmpty ? all : all.filter { $0.lowercased().contains(needle) }
@@ -64,8 +64,8 @@ package final class MilkDropShelf: Sendable {
     /// Every `.milk` file under the folder (relative paths, sorted): searched recursively to 32
     /// levels, skipping hidden names and links to folders; a link to a file counts when its target is
     /// inside the folder.
-    private func presets() throws(StudioRefusal) -> [String] {
-        guard let folder else { throw StudioRefusal(.notFound, "the studio has no MilkDrop folder (give --milkdrop DIR)") }
+    private func presets() throws(StudioFailure) -> [String] {
+        guard let folder else { throw StudioFailure(.notFound, "the studio has no MilkDrop folder (give --milkdrop DIR)") }
         var found: [String] = []
         var budget = Self.maximumPresets * 4
         Self.collect(folder, under: "", root: folder, depth: 0, into: &found, budget: &budget)
@@ -106,15 +106,15 @@ package final class MilkDropShelf: Sendable {
 
     /// The JPEG thumbnail of the preset at `relative` (inside the MilkDrop folder).
     /// - Throws: as ``StudioFolders/resolve(relative:folder:)`` for the path (`.notFound` also without a
-    ///   MilkDrop folder); `.invalid` for a file that is not a `.milk` or a preset that does not load
+    ///   MilkDrop folder); `.badRequest` for a file that is not a `.milk` or a preset that does not load
     ///   (one line: the loader's reason).
-    package func thumbnail(_ relative: String) throws(StudioRefusal) -> [UInt8] {
-        guard let folder else { throw StudioRefusal(.notFound, "the studio has no MilkDrop folder (give --milkdrop DIR)") }
+    package func thumbnail(_ relative: String) throws(StudioFailure) -> [UInt8] {
+        guard let folder else { throw StudioFailure(.notFound, "the studio has no MilkDrop folder (give --milkdrop DIR)") }
         let path = try StudioPath.resolve(relative, in: folder)
         var info = stat()
         let shown = StudioPath.shown(relative)
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw StudioRefusal(.notFound, "\(shown): is not a file") }
-        guard Self.isMilk(path) else { throw StudioRefusal(.invalid, "\(shown): is not a MilkDrop preset (.milk)") }
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw StudioFailure(.notFound, "\(shown): is not a file") }
+        guard Self.isMilk(path) else { throw StudioFailure(.badRequest, "\(shown): is not a MilkDrop preset (.milk)") }
         let key = ThumbnailCache.Key(path: path, seconds: info.st_mtim.tv_sec, nanoseconds: info.st_mtim.tv_nsec,
                                      size: Int64(info.st_size))
         if let known = thumbnails.withLock({ $0.picture(for: key) }) { return known }
@@ -124,7 +124,7 @@ package final class MilkDropShelf: Sendable {
             picture = try Self.draw(path)  // outside the lock: drawing takes a while
         } catch {
             let reason = error.message.split(separator: "\n").first.map(String.init) ?? error.message
-            throw StudioRefusal(.invalid, "\(shown): \(reason.replacingOccurrences(of: path, with: shown))")
+            throw StudioFailure(.badRequest, "\(shown): \(reason.replacingOccurrences(of: path, with: shown))")
         }
         thumbnails.withLock { $0.insert(picture, for: key) }
         return picture

@@ -1,6 +1,6 @@
 /// Why a studio request was refused: an HTTP status's meaning and one sentence for the page
 /// (`{"error": "…"}`; docs/STUDIO.md, "Errors").
-package struct StudioFailure: Error, Sendable, Equatable {
+package struct StudioFailure: Error, Sendable, Equatable, CustomStringConvertible {
     package enum Kind: Int, Sendable {
         case badRequest = 400, unauthorized = 401, forbidden = 403, notFound = 404, conflict = 409
         case tooLarge = 413, tooMany = 429, internalError = 500
@@ -16,6 +16,8 @@ package struct StudioFailure: Error, Sendable, Equatable {
 
     /// The HTTP status code.
     package var status: Int { kind.rawValue }
+
+    package var description: String { message }
 }
 
 /// Bounds on what a page may send.

@@ -2,47 +2,6 @@ import Foundation
 import MarbleCore
 import MarbleRender
 
-/// Why the studio refuses a request about a file: the kind picks the HTTP status, the message is one
-/// sentence naming the path or field.
-package struct StudioRefusal: Error, Sendable, Equatable, CustomStringConvertible {
-    package enum Kind: Sendable, Equatable {
-        /// A malformed name or value (400).
-        case invalid
-        /// A path outside the studio's folders, absolute, with `..`, a NUL, or a link leading out (403).
-        case forbidden
-        /// Nothing there (404).
-        case notFound
-        /// A file of that name exists already (409).
-        case exists
-        /// Past a size bound (413).
-        case tooLarge
-        /// Reading or writing failed after every check had passed (500).
-        case failed
-    }
-
-    package let kind: Kind
-    package let message: String
-
-    package init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    /// The HTTP status of the refusal.
-    package var status: Int {
-        switch kind {
-        case .invalid: 400
-        case .forbidden: 403
-        case .notFound: 404
-        case .exists: 409
-        case .tooLarge: 413
-        case .failed: 500
-        }
-    }
-
-    package var description: String { message }
-}
-
 /// The studio's sandbox: the only folders it reads (the song folders of the command line, the MilkDrop
 /// folder) and writes (its output folder, with saved presets in `presets/`).
 ///
@@ -92,16 +51,16 @@ package struct StudioFolders: Sendable {
     }
 
     /// The absolute real path of the file `relative` names in song folder `folder`.
-    /// - Throws: `.invalid` for an unknown folder, an empty or over-long path; `.forbidden` for an
+    /// - Throws: `.badRequest` for an unknown folder, an empty or over-long path; `.forbidden` for an
     ///   absolute path, a `..`, a NUL or a link leading out of the folder; `.notFound` when nothing is
     ///   there or it is not a regular file (a folder, a FIFO).
-    package func resolve(relative: String, folder: Int) throws(StudioRefusal) -> String {
+    package func resolve(relative: String, folder: Int) throws(StudioFailure) -> String {
         guard songFolders.indices.contains(folder) else {
-            throw StudioRefusal(.invalid, "folder: \(folder) is not one of the \(songFolders.count) song folders (0…\(songFolders.count - 1))")
+            throw StudioFailure(.badRequest, "folder: \(folder) is not one of the \(songFolders.count) song folders (0…\(songFolders.count - 1))")
         }
         let real = try StudioPath.resolve(relative, in: songFolders[folder])
         guard StudioPath.kind(of: real) == S_IFREG else {
-            throw StudioRefusal(.notFound, "\(StudioPath.shown(relative)): is not a file")
+            throw StudioFailure(.notFound, "\(StudioPath.shown(relative)): is not a file")
         }
         return real
     }
@@ -114,8 +73,8 @@ package struct StudioFolders: Sendable {
     /// Fontconfig name). Each must lie inside one of ``allFolders``; a relative one is taken relative
     /// to the MilkDrop folder for a `milkdrop` layer and refused elsewhere.
     /// - Throws: `.forbidden` for a path outside the folders, `.notFound` for one that does not exist,
-    ///   `.invalid` for a malformed one; the message names the layer and parameter.
-    package func checkLookPaths(_ preset: Preset) throws(StudioRefusal) -> Preset {
+    ///   `.badRequest` for a malformed one; the message names the layer and parameter.
+    package func checkLookPaths(_ preset: Preset) throws(StudioFailure) -> Preset {
         var checked = preset
         for (i, layer) in preset.layers.enumerated() {
             let keys: [String] = switch layer.shader {
@@ -128,10 +87,10 @@ package struct StudioFolders: Sendable {
                 if key == "font", !value.contains("/") { continue }
                 let field = "layers[\(i)].parameters.\(key)"
                 let real: String
-                do throws(StudioRefusal) {
+                do throws(StudioFailure) {
                     real = try lookPath(value, relativeTo: layer.shader == "milkdrop" ? milkDrop : nil)
                 } catch {
-                    throw StudioRefusal(error.kind, "\(field): \(error.message)")
+                    throw StudioFailure(error.kind, "\(field): \(error.message)")
                 }
                 checked.layers[i].parameters[key] = .text(real)
             }
@@ -141,19 +100,19 @@ package struct StudioFolders: Sendable {
 
     /// The real path of a look's file parameter: an absolute path inside one of ``allFolders``, or a
     /// relative one inside `base`.
-    private func lookPath(_ path: String, relativeTo base: String?) throws(StudioRefusal) -> String {
+    private func lookPath(_ path: String, relativeTo base: String?) throws(StudioFailure) -> String {
         guard path.hasPrefix("/") else {
             guard let base else {
-                throw StudioRefusal(.forbidden, "\(StudioPath.shown(path)): a relative path has no folder to be relative to; give an absolute path inside the studio's folders")
+                throw StudioFailure(.forbidden, "\(StudioPath.shown(path)): a relative path has no folder to be relative to; give an absolute path inside the studio's folders")
             }
             return try StudioPath.resolve(path, in: base)
         }
         try StudioPath.checkSpelling(path, allowAbsolute: true)
         guard let real = StudioPath.real(path) else {
-            throw StudioRefusal(.notFound, "\(StudioPath.shown(path)): no such file or folder")
+            throw StudioFailure(.notFound, "\(StudioPath.shown(path)): no such file or folder")
         }
         guard allFolders.contains(where: { StudioPath.isInside(real, $0) }) else {
-            throw StudioRefusal(.forbidden, "\(StudioPath.shown(path)): is outside the studio's folders")
+            throw StudioFailure(.forbidden, "\(StudioPath.shown(path)): is outside the studio's folders")
         }
         return real
     }
@@ -166,44 +125,44 @@ enum StudioPath {
 
     /// The absolute real path of `relative` inside `root` (a real path): refused when it is malformed,
     /// leaves `root`, or names nothing.
-    static func resolve(_ relative: String, in root: String) throws(StudioRefusal) -> String {
+    static func resolve(_ relative: String, in root: String) throws(StudioFailure) -> String {
         try checkSpelling(relative, allowAbsolute: false)
         let joined = root == "/" ? "/" + relative : root + "/" + relative
         if let real = real(joined) {
-            guard isInside(real, root) else { throw StudioRefusal(.forbidden, "\(shown(relative)): leads outside its folder") }
+            guard isInside(real, root) else { throw StudioFailure(.forbidden, "\(shown(relative)): leads outside its folder") }
             return real
         }
         let failure = errno
         if failure == ELOOP || failure == EACCES {
-            throw StudioRefusal(.forbidden, "\(shown(relative)): cannot be followed (\(String(cString: strerror(failure))))")
+            throw StudioFailure(.forbidden, "\(shown(relative)): cannot be followed (\(String(cString: strerror(failure))))")
         }
         // Nothing there: still refused as outside when the part that exists already leads out.
         var prefix = joined
         while let slash = prefix.lastIndex(of: "/"), prefix.utf8.count > root.utf8.count {
             prefix = String(prefix[..<slash])
             if let existing = real(prefix.isEmpty ? "/" : prefix) {
-                guard isInside(existing, root) else { throw StudioRefusal(.forbidden, "\(shown(relative)): leads outside its folder") }
+                guard isInside(existing, root) else { throw StudioFailure(.forbidden, "\(shown(relative)): leads outside its folder") }
                 break
             }
         }
-        throw StudioRefusal(.notFound, "\(shown(relative)): no such file")
+        throw StudioFailure(.notFound, "\(shown(relative)): no such file")
     }
 
     /// Refuses an empty, over-long or absolute path, a NUL, and `..` components.
-    static func checkSpelling(_ path: String, allowAbsolute: Bool) throws(StudioRefusal) {
-        guard !path.isEmpty else { throw StudioRefusal(.invalid, "the path is empty") }
+    static func checkSpelling(_ path: String, allowAbsolute: Bool) throws(StudioFailure) {
+        guard !path.isEmpty else { throw StudioFailure(.badRequest, "the path is empty") }
         let quoted = shown(path)
-        guard !path.utf8.contains(0) else { throw StudioRefusal(.forbidden, "\(quoted): holds a NUL character") }
+        guard !path.utf8.contains(0) else { throw StudioFailure(.forbidden, "\(quoted): holds a NUL character") }
         guard path.utf8.count < maximumPath else {
-            throw StudioRefusal(.invalid, "\(quoted): the path is \(path.utf8.count) bytes, more than the \(maximumPath - 1) Linux allows")
+            throw StudioFailure(.badRequest, "\(quoted): the path is \(path.utf8.count) bytes, more than the \(maximumPath - 1) Linux allows")
         }
         guard allowAbsolute || !path.hasPrefix("/") else {
-            throw StudioRefusal(.forbidden, "\(quoted): is an absolute path; give one relative to its folder")
+            throw StudioFailure(.forbidden, "\(quoted): is an absolute path; give one relative to its folder")
         }
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            guard component != ".." else { throw StudioRefusal(.forbidden, "\(quoted): holds a `..` component") }
+            guard component != ".." else { throw StudioFailure(.forbidden, "\(quoted): holds a `..` component") }
             guard component.utf8.count <= maximumName else {
-                throw StudioRefusal(.invalid, "\(quoted): a name in the path is \(component.utf8.count) bytes, more than the \(maximumName) a file system allows")
+                throw StudioFailure(.badRequest, "\(quoted): a name in the path is \(component.utf8.count) bytes, more than the \(maximumName) a file system allows")
             }
         }
     }

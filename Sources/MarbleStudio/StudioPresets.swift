@@ -30,23 +30,23 @@ package struct StudioPresets: Sendable {
     }
 
     /// The preset `name` (bundled or saved) and its file's text.
-    /// - Throws: `.invalid` for a malformed name or a saved file that does not load (the loader's
+    /// - Throws: `.badRequest` for a malformed name or a saved file that does not load (the loader's
     ///   message), `.notFound` when there is no such preset.
-    package func load(_ name: String) throws(StudioRefusal) -> (preset: Preset, yaml: String) {
-        guard Self.isValidName(name) else { throw StudioRefusal(.invalid, Self.nameRule(name)) }
+    package func load(_ name: String) throws(StudioFailure) -> (preset: Preset, yaml: String) {
+        guard Self.isValidName(name) else { throw StudioFailure(.badRequest, Self.nameRule(name)) }
         let path: String
         if PresetLibrary.names().contains(name) {
-            do throws(MarbleError) { path = try PresetLibrary.file(of: name).path } catch { throw StudioRefusal(.notFound, error.message) }
+            do throws(MarbleError) { path = try PresetLibrary.file(of: name).path } catch { throw StudioFailure(.notFound, error.message) }
         } else {
             path = file(name)
-            guard StudioPath.kind(of: path) == S_IFREG else { throw StudioRefusal(.notFound, "no preset named \"\(name)\"") }
+            guard StudioPath.kind(of: path) == S_IFREG else { throw StudioFailure(.notFound, "no preset named \"\(name)\"") }
         }
         do throws(MarbleError) {
             let data = try FileBounds.read(path, limit: FileBounds.presetBytes, what: "preset", kind: .preset)
             guard let text = String(data: data, encoding: .utf8) else { throw MarbleError(.preset, "\(path): not UTF-8 text") }
             return (try PresetLibrary.load(path), text)
         } catch {
-            throw StudioRefusal(.invalid, error.message)
+            throw StudioFailure(.badRequest, error.message)
         }
     }
 
@@ -56,12 +56,12 @@ package struct StudioPresets: Sendable {
     /// ``StudioFolders/checkLookPaths(_:)`` first: its file parameters are then absolute, so the file
     /// means the same wherever it is read.
     /// - Returns: the file's path and text (which `PresetLibrary.load` reads back as the preset).
-    /// - Throws: `.invalid` for a malformed or bundled name or a preset that does not validate,
-    ///   `.exists` when the file exists and `replace` is false, `.failed` when writing fails.
-    package func save(name: String, preset: Preset, replace: Bool) throws(StudioRefusal) -> (path: String, yaml: String) {
-        guard Self.isValidName(name) else { throw StudioRefusal(.invalid, Self.nameRule(name)) }
+    /// - Throws: `.badRequest` for a malformed or bundled name or a preset that does not validate,
+    ///   `.conflict` when the file exists and `replace` is false, `.internalError` when writing fails.
+    package func save(name: String, preset: Preset, replace: Bool) throws(StudioFailure) -> (path: String, yaml: String) {
+        guard Self.isValidName(name) else { throw StudioFailure(.badRequest, Self.nameRule(name)) }
         guard !PresetLibrary.names().contains(name) else {
-            throw StudioRefusal(.invalid, "name: \"\(name)\" is a bundled preset's; choose another name")
+            throw StudioFailure(.badRequest, "name: \"\(name)\" is a bundled preset's; choose another name")
         }
         let path = file(name)
         var named = preset
@@ -72,7 +72,7 @@ package struct StudioPresets: Sendable {
             text = try StudioLook.yaml(of: named)
             _ = try Preset.parse(text, source: path)  // what is written must read back
         } catch {
-            throw StudioRefusal(.invalid, error.message)
+            throw StudioFailure(.badRequest, error.message)
         }
         if !replace, StudioPath.kind(of: path) != 0 { throw Self.exists(name) }
         try Self.write(Data(text.utf8), to: path, replace: replace, name: name)
@@ -94,13 +94,13 @@ package struct StudioPresets: Sendable {
         return "name: \"\(StudioPath.shown(name))\" must be 1–\(maximumName) of the characters A–Z a–z 0–9 - _"
     }
 
-    private static func exists(_ name: String) -> StudioRefusal {
-        StudioRefusal(.exists, "a saved preset named \"\(name)\" exists already; save with replace to overwrite it")
+    private static func exists(_ name: String) -> StudioFailure {
+        StudioFailure(.conflict, "a saved preset named \"\(name)\" exists already; save with replace to overwrite it")
     }
 
     /// Writes `data` beside `path` under a temporary name (see ``OutputFile/temporaryPath(for:)``),
     /// then renames it over `path` (`replace`) or links it to `path` (fails if it exists).
-    private static func write(_ data: Data, to path: String, replace: Bool, name: String) throws(StudioRefusal) {
+    private static func write(_ data: Data, to path: String, replace: Bool, name: String) throws(StudioFailure) {
         OutputFile.removeStaleTemporaries(for: path)
         let temporary = OutputFile.temporaryPath(for: path)
         OutputFile.registerTemporary(temporary)
@@ -111,12 +111,12 @@ package struct StudioPresets: Sendable {
         do {
             try data.write(to: URL(fileURLWithPath: temporary), options: .withoutOverwriting)
         } catch {
-            throw StudioRefusal(.failed, "\(path): cannot write (\(StudioPath.reason(error)))")
+            throw StudioFailure(.internalError, "\(path): cannot write (\(StudioPath.reason(error)))")
         }
         let placed = replace ? rename(temporary, path) : link(temporary, path)
         guard placed == 0 else {
             if errno == EEXIST { throw exists(name) }
-            throw StudioRefusal(.failed, "\(path): cannot put the file in place (\(String(cString: strerror(errno))))")
+            throw StudioFailure(.internalError, "\(path): cannot put the file in place (\(String(cString: strerror(errno))))")
         }
     }
 }

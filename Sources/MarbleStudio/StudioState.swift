@@ -10,15 +10,23 @@ package final class StudioState: Sendable {
     package static let previewPicture = FileManager.default.temporaryDirectory.appendingPathComponent("marble-studio-preview.png").path
 
     package let configuration: StudioConfiguration
+    /// The only folders it reads and writes.
+    package let folders: StudioFolders
+    package let presets: StudioPresets
+    package let milkDrop: MilkDropShelf
     package let analyses = AnalysisCache()
     package let events = StudioEvents()
     package let renders: RenderQueue
 
+    /// - Throws: `.option` for a folder that is not one (or an output folder that cannot be made).
     package init(_ configuration: StudioConfiguration) throws(MarbleError) {
         try configuration.validate()
         self.configuration = configuration
+        folders = try StudioFolders(songs: configuration.folders, milkDrop: configuration.milkdrop, output: configuration.output)
+        presets = StudioPresets(folders: folders)
+        milkDrop = MilkDropShelf(folder: folders.milkDrop)
         let events = events
-        renders = RenderQueue(outputFolder: configuration.output, concurrency: configuration.jobs) { events.publish($0) }
+        renders = RenderQueue(outputFolder: folders.output, concurrency: configuration.jobs) { events.publish($0) }
     }
 
     /// The RENDER's command and the render itself, for `song` (in `folder`) with the preset `name`
@@ -60,15 +68,19 @@ package final class StudioState: Sendable {
     /// What `--preset` takes for the preset called `name`: a bundled name, or a saved file's path.
     package func presetPath(_ name: String) throws(StudioFailure) -> String {
         if PresetLibrary.names().contains(name) { return name }
-        guard StudioState.isPresetName(name) else { throw StudioFailure(.badRequest, "preset: \(name.prefix(80)) is not a preset name (1–64 of A–Z a–z 0–9 - _)") }
-        let path = configuration.output + "/presets/\(name).yaml"
+        guard StudioPresets.isValidName(name) else { throw StudioFailure(.badRequest, "preset: \(name.prefix(80)) is not a preset name (1–64 of A–Z a–z 0–9 - _)") }
+        let path = folders.presets + "/\(name).yaml"
         guard FileManager.default.fileExists(atPath: path) else { throw StudioFailure(.notFound, "preset: no preset \(name) (save the look first)") }
         return path
     }
 
-    /// 1–64 of A–Z a–z 0–9 - _.
-    package static func isPresetName(_ name: String) -> Bool {
-        (1...64).contains(name.count) && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+    /// Cancels the renders still running or waiting (their files removed) and ends the pages' event
+    /// streams; returns how many renders there were.
+    package func shutdown() -> Int {
+        let running = renders.list().filter { !$0.state.hasEnded }.count
+        renders.shutdown()
+        events.finish()
+        return running
     }
 
     /// SETTINGS read from the page's JSON, checked as the command line's options.
@@ -84,31 +96,16 @@ package final class StudioState: Sendable {
         return settings
     }
 
-    /// The absolute path of `relative` inside song folder `folder`, refused outside it.
+    /// The real path of `relative` inside song folder `folder`, refused outside it.
     package func songPath(_ relative: String, folder: Int) throws(StudioFailure) -> String {
-        guard configuration.folders.indices.contains(folder) else { throw StudioFailure(.notFound, "folder: no folder \(folder)") }
-        let root = URL(fileURLWithPath: configuration.folders[folder]).resolvingSymlinksInPath().path
-        guard !relative.isEmpty, !relative.hasPrefix("/"), !relative.contains("\0"),
-              !relative.split(separator: "/").contains("..") else {
-            throw StudioFailure(.forbidden, "song: \(relative.prefix(80)) is not a path inside the studio's folders")
-        }
-        let resolved = URL(fileURLWithPath: root + "/" + relative).resolvingSymlinksInPath().path
-        guard resolved.hasPrefix(root + "/") else { throw StudioFailure(.forbidden, "song: \(relative.prefix(80)) leads outside the studio's folders") }
-        guard FileManager.default.fileExists(atPath: resolved) else { throw StudioFailure(.notFound, "song: no file \(relative.prefix(80))") }
-        return resolved
+        try folders.resolve(relative: relative, folder: folder)
     }
 
-    /// Cancels the renders still running or waiting (their files removed); returns how many there were.
-    package func shutdown() -> Int {
-        let running = renders.list().filter { !$0.state.hasEnded }.count
-        renders.shutdown()
-        events.finish()
-        return running
-    }
-
-    /// A LOOK (a preset as JSON) read by the preset files' own loader.
+    /// A LOOK (a preset as JSON) read by the preset files' own loader, its file parameters kept inside
+    /// the studio's folders.
     package func look(fromJSONValue value: Any) throws(StudioFailure) -> Preset {
-        let text = try StudioJSON.text(of: value)
-        do { return try Preset.parse(text, source: "look") } catch { throw StudioFailure(.badRequest, error.message) }
+        let preset: Preset
+        do { preset = try StudioLook.parse(jsonObject: value, source: "look") } catch { throw StudioFailure(.badRequest, error.message) }
+        return try folders.checkLookPaths(preset)
     }
 }

@@ -26,9 +26,9 @@ package final class StudioUpload {
     private var descriptor: Int32
 
     /// Starts an upload of `name` (a plain file name with one of the song extensions) of at most `limit` bytes.
-    /// - Throws: `.invalid` for a bad name, `.exists` when a file of that name is there already,
-    ///   `.failed` when the temporary file cannot be made.
-    package init(_ folders: StudioFolders, name: String, limit: Int) throws(StudioRefusal) {
+    /// - Throws: `.badRequest` for a bad name, `.conflict` when a file of that name is there already,
+    ///   `.internalError` when the temporary file cannot be made.
+    package init(_ folders: StudioFolders, name: String, limit: Int) throws(StudioFailure) {
         try Self.checkName(name)
         self.folders = folders
         self.name = name
@@ -36,13 +36,13 @@ package final class StudioUpload {
         let folder = folders.songFolders[0]
         destination = folder + "/" + name
         var info = stat()
-        if lstat(destination, &info) == 0 { throw StudioRefusal(.exists, "\(name): a file of that name exists already") }
+        if lstat(destination, &info) == 0 { throw StudioFailure(.conflict, "\(name): a file of that name exists already") }
         PartialName.removeLeftOvers(in: folder, tagOf: Self.tag(ofTemporary:))
         let ext = name[name.index(after: name.lastIndex(of: ".")!)...]  // checkName found the extension
         temporary = folder + "/" + Self.temporaryPrefix + PartialName.forThisProcess().tag + "." + ext
         descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw StudioRefusal(.failed, "\(name): cannot write in the first song folder (\(String(cString: strerror(errno))))")
+            throw StudioFailure(.internalError, "\(name): cannot write in the first song folder (\(String(cString: strerror(errno))))")
         }
         OutputFile.registerTemporary(temporary)
     }
@@ -60,27 +60,27 @@ package final class StudioUpload {
 
     /// Checks that `name` is a plain file name (no `/`, not hidden, at most 255 bytes, no control
     /// characters) with one of ``StudioFolders/songExtensions``.
-    static func checkName(_ name: String) throws(StudioRefusal) {
-        guard !name.isEmpty else { throw StudioRefusal(.invalid, "name: the file name is empty") }
+    static func checkName(_ name: String) throws(StudioFailure) {
+        guard !name.isEmpty else { throw StudioFailure(.badRequest, "name: the file name is empty") }
         guard name.utf8.count <= StudioPath.maximumName else {
-            throw StudioRefusal(.invalid, "name: the file name is \(name.utf8.count) bytes, more than the \(StudioPath.maximumName) a file system allows")
+            throw StudioFailure(.badRequest, "name: the file name is \(name.utf8.count) bytes, more than the \(StudioPath.maximumName) a file system allows")
         }
         guard !name.contains("/"), !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw StudioRefusal(.invalid, "name: give a plain file name, without a folder or control characters")
+            throw StudioFailure(.badRequest, "name: give a plain file name, without a folder or control characters")
         }
-        guard !name.hasPrefix(".") else { throw StudioRefusal(.invalid, "name: \(name) is a hidden name; give one that does not start with '.'") }
+        guard !name.hasPrefix(".") else { throw StudioFailure(.badRequest, "name: \(name) is a hidden name; give one that does not start with '.'") }
         guard StudioFolders.isSong(name) else {
-            throw StudioRefusal(.invalid, "name: \(name) does not end in one of \(StudioFolders.songExtensions.sorted().joined(separator: " "))")
+            throw StudioFailure(.badRequest, "name: \(name) does not end in one of \(StudioFolders.songExtensions.sorted().joined(separator: " "))")
         }
     }
 
     /// Writes the next piece of the body.
-    /// - Throws: `.tooLarge` past the limit, `.failed` when the write fails; either way nothing is kept.
-    package func append(_ bytes: UnsafeRawBufferPointer) throws(StudioRefusal) {
-        guard descriptor >= 0 else { throw StudioRefusal(.failed, "\(name): the upload has ended") }
+    /// - Throws: `.tooLarge` past the limit, `.internalError` when the write fails; either way nothing is kept.
+    package func append(_ bytes: UnsafeRawBufferPointer) throws(StudioFailure) {
+        guard descriptor >= 0 else { throw StudioFailure(.internalError, "\(name): the upload has ended") }
         guard bytes.count <= limit - received else {
             discard()
-            throw StudioRefusal(.tooLarge, "\(name): larger than the \(limit >> 20) MB an upload may be")
+            throw StudioFailure(.tooLarge, "\(name): larger than the \(limit >> 20) MB an upload may be")
         }
         var offset = 0
         while offset < bytes.count {
@@ -89,7 +89,7 @@ package final class StudioUpload {
                 if errno == EINTR { continue }
                 let reason = String(cString: strerror(errno))
                 discard()
-                throw StudioRefusal(.failed, "\(name): cannot write (\(reason))")
+                throw StudioFailure(.internalError, "\(name): cannot write (\(reason))")
             }
             offset += n
         }
@@ -97,35 +97,35 @@ package final class StudioUpload {
     }
 
     /// Writes the next piece of the body (see ``append(_:)-(UnsafeRawBufferPointer)``).
-    package func append(_ bytes: [UInt8]) throws(StudioRefusal) {
-        let result: Result<Void, StudioRefusal> = bytes.withUnsafeBytes { raw in
-            do throws(StudioRefusal) { try append(raw); return .success(()) } catch { return .failure(error) }
+    package func append(_ bytes: [UInt8]) throws(StudioFailure) {
+        let result: Result<Void, StudioFailure> = bytes.withUnsafeBytes { raw in
+            do throws(StudioFailure) { try append(raw); return .success(()) } catch { return .failure(error) }
         }
         try result.get()
     }
 
     /// Checks that FFmpeg decodes the file, then puts it in place under its name.
     /// - Returns: the song, as the listing shows it.
-    /// - Throws: `.invalid` when it does not decode as sound, `.exists` when a file took the name
-    ///   meanwhile, `.failed` when the file cannot be completed; the temporary file is removed.
-    package func finish() throws(StudioRefusal) -> StudioSong {
-        guard descriptor >= 0 else { throw StudioRefusal(.failed, "\(name): the upload has ended") }
+    /// - Throws: `.badRequest` when it does not decode as sound, `.conflict` when a file took the name
+    ///   meanwhile, `.internalError` when the file cannot be completed; the temporary file is removed.
+    package func finish() throws(StudioFailure) -> StudioSong {
+        guard descriptor >= 0 else { throw StudioFailure(.internalError, "\(name): the upload has ended") }
         defer { discard() }
         guard fsync(descriptor) == 0, close(descriptor) == 0 else {
             descriptor = -1
-            throw StudioRefusal(.failed, "\(name): cannot complete the file (\(String(cString: strerror(errno))))")
+            throw StudioFailure(.internalError, "\(name): cannot complete the file (\(String(cString: strerror(errno))))")
         }
         descriptor = -1
         if let problem = Self.decodingProblem(temporary) {
-            throw StudioRefusal(.invalid, "\(name): not a song FFmpeg can play (\(problem))")
+            throw StudioFailure(.badRequest, "\(name): not a song FFmpeg can play (\(problem))")
         }
         guard link(temporary, destination) == 0 else {
-            if errno == EEXIST { throw StudioRefusal(.exists, "\(name): a file of that name exists already") }
-            throw StudioRefusal(.failed, "\(name): cannot put the file in place (\(String(cString: strerror(errno))))")
+            if errno == EEXIST { throw StudioFailure(.conflict, "\(name): a file of that name exists already") }
+            throw StudioFailure(.internalError, "\(name): cannot put the file in place (\(String(cString: strerror(errno))))")
         }
         guard let song = folders.song(relative: name, folder: 0) else {
             unlink(destination)
-            throw StudioRefusal(.invalid, "\(name): not a song FFmpeg can play")
+            throw StudioFailure(.badRequest, "\(name): not a song FFmpeg can play")
         }
         return song
     }
@@ -154,15 +154,15 @@ package final class StudioUpload {
 
 extension StudioFolders {
     /// Uploads a song from a body delivered in pieces (see ``StudioUpload``).
-    package func upload<Body: AsyncSequence>(name: String, limit: Int, body: Body) async throws(StudioRefusal) -> StudioSong
+    package func upload<Body: AsyncSequence>(name: String, limit: Int, body: Body) async throws(StudioFailure) -> StudioSong
         where Body.Element == [UInt8] {
         let upload = try StudioUpload(self, name: name, limit: limit)
         do {
             for try await piece in body { try upload.append(piece) }
-        } catch let refusal as StudioRefusal {
+        } catch let refusal as StudioFailure {
             throw refusal
         } catch {
-            throw StudioRefusal(.invalid, "\(name): the upload broke off (\(error))")
+            throw StudioFailure(.badRequest, "\(name): the upload broke off (\(error))")
         }
         return try upload.finish()
     }

@@ -2,7 +2,6 @@
 import Hummingbird
 import HummingbirdWebSocket
 import MarbleStudio
-import NIOCore
 
 /// `/api/preview`: one ``PreviewConnection`` per socket; its text messages answered in order, frames as
 /// binary messages (docs/STUDIO.md, "Sockets").

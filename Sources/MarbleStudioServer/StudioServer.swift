@@ -31,6 +31,7 @@ package enum StudioServer {
         router.middlewares.add(StudioGuard(access: StudioAccess(configuration: configuration)))
         StudioPage(folder: configuration.pageFolder).add(to: router)
         StudioAPI(studio: studio).add(to: router)
+        LibraryRoutes(studio: studio).add(to: router)
         PreviewSocket(studio: studio).add(to: router)
         EventsSocket(studio: studio).add(to: router)
         var logger = Logger(label: "marble-studio")

@@ -19,7 +19,7 @@ struct MilkDropShelfTests {
         "presets_stock/Aderrasi - Agitator.milk",
     ]
 
-    private func refusal(_ body: () throws(StudioRefusal) -> Void) -> StudioRefusal? {
+    private func refusal(_ body: () throws(StudioFailure) -> Void) -> StudioFailure? {
         do { try body(); return nil } catch { return error }
     }
 
@@ -54,15 +54,15 @@ struct MilkDropShelfTests {
     @Test("bad pages and a studio without a MilkDrop folder are refused")
     func refusals() throws {
         let shelf = try makeShelf()
-        #expect(refusal { () throws(StudioRefusal) in _ = try shelf.list(offset: -1) } == StudioRefusal(.invalid, "offset: -1 is below 0"))
-        #expect(refusal { () throws(StudioRefusal) in _ = try shelf.list(limit: 0) } == StudioRefusal(.invalid, "limit: 0 is out of range 1…500"))
-        #expect(refusal { () throws(StudioRefusal) in _ = try shelf.list(limit: 501) } == StudioRefusal(.invalid, "limit: 501 is out of range 1…500"))
-        #expect(refusal { () throws(StudioRefusal) in _ = try shelf.list(search: String(repeating: "s", count: 257)) }
-                == StudioRefusal(.invalid, "search: longer than 256 bytes"))
+        #expect(refusal { () throws(StudioFailure) in _ = try shelf.list(offset: -1) } == StudioFailure(.badRequest, "offset: -1 is below 0"))
+        #expect(refusal { () throws(StudioFailure) in _ = try shelf.list(limit: 0) } == StudioFailure(.badRequest, "limit: 0 is out of range 1…500"))
+        #expect(refusal { () throws(StudioFailure) in _ = try shelf.list(limit: 501) } == StudioFailure(.badRequest, "limit: 501 is out of range 1…500"))
+        #expect(refusal { () throws(StudioFailure) in _ = try shelf.list(search: String(repeating: "s", count: 257)) }
+                == StudioFailure(.badRequest, "search: longer than 256 bytes"))
         let none = MilkDropShelf(folder: nil)
         let message = "the studio has no MilkDrop folder (give --milkdrop DIR)"
-        #expect(refusal { () throws(StudioRefusal) in _ = try none.list() } == StudioRefusal(.notFound, message))
-        #expect(refusal { () throws(StudioRefusal) in _ = try none.thumbnail("a.milk") } == StudioRefusal(.notFound, message))
+        #expect(refusal { () throws(StudioFailure) in _ = try none.list() } == StudioFailure(.notFound, message))
+        #expect(refusal { () throws(StudioFailure) in _ = try none.thumbnail("a.milk") } == StudioFailure(.notFound, message))
     }
 
     @Test("projectM's whole folder lists in pages of at most 500")
@@ -136,18 +136,18 @@ struct MilkDropShelfTests {
         try scratch.file("milk/bad-code.milk", "[preset00]\nzoom=1.01\nper_frame_1=zoom = ((((zoom;\nper_pixel_1=rot = sin(;\n")
         let shelf = MilkDropShelf(folder: scratch.path + "/milk")
         for name in ["empty.milk", "garbage.milk"] {
-            let refused = try #require(refusal { () throws(StudioRefusal) in _ = try shelf.thumbnail(name) })
-            #expect(refused.kind == .invalid)
+            let refused = try #require(refusal { () throws(StudioFailure) in _ = try shelf.thumbnail(name) })
+            #expect(refused.kind == .badRequest)
             #expect(refused.message.hasPrefix("\(name): "), "\(refused.message)")
             #expect(!refused.message.contains("\n"))
             #expect(!refused.message.contains(scratch.path))
         }
-        #expect(refusal { () throws(StudioRefusal) in _ = try shelf.thumbnail("notes.txt") }
-                == StudioRefusal(.invalid, "notes.txt: is not a MilkDrop preset (.milk)"))
-        #expect(refusal { () throws(StudioRefusal) in _ = try shelf.thumbnail("../milk/empty.milk") }?.kind == .forbidden)
-        #expect(refusal { () throws(StudioRefusal) in _ = try shelf.thumbnail("none.milk") } == StudioRefusal(.notFound, "none.milk: no such file"))
+        #expect(refusal { () throws(StudioFailure) in _ = try shelf.thumbnail("notes.txt") }
+                == StudioFailure(.badRequest, "notes.txt: is not a MilkDrop preset (.milk)"))
+        #expect(refusal { () throws(StudioFailure) in _ = try shelf.thumbnail("../milk/empty.milk") }?.kind == .forbidden)
+        #expect(refusal { () throws(StudioFailure) in _ = try shelf.thumbnail("none.milk") } == StudioFailure(.notFound, "none.milk: no such file"))
         // Equations that do not compile are the loader's to judge: a picture or one line, never a crash.
-        do throws(StudioRefusal) {
+        do throws(StudioFailure) {
             let jpeg = try shelf.thumbnail("bad-code.milk")
             #expect(jpeg.prefix(2) == [0xFF, 0xD8])
         } catch {

@@ -74,7 +74,7 @@ struct StudioFoldersTests {
         return folders
     }
 
-    private func refusal(_ body: () throws(StudioRefusal) -> Void) -> StudioRefusal? {
+    private func refusal(_ body: () throws(StudioFailure) -> Void) -> StudioFailure? {
         do { try body(); return nil } catch { return error }
     }
 
@@ -144,30 +144,30 @@ struct StudioFoldersTests {
             ("etc/hostname", "etc/hostname: leads outside its folder"),
         ]
         for (path, message) in cases {
-            #expect(refusal { () throws(StudioRefusal) in _ = try folders.resolve(relative: path, folder: 0) }
-                    == StudioRefusal(.forbidden, message), "\(path)")
+            #expect(refusal { () throws(StudioFailure) in _ = try folders.resolve(relative: path, folder: 0) }
+                    == StudioFailure(.forbidden, message), "\(path)")
         }
-        #expect(StudioRefusal(.forbidden, "").status == 403)
+        #expect(StudioFailure(.forbidden, "").status == 403)
     }
 
     @Test("empty and over-long paths and unknown folders are bad requests; missing files and folders are not found")
     func badAndMissing() throws {
         let folders = try layout()
-        func resolve(_ path: String, _ folder: Int = 0) -> StudioRefusal? {
-            refusal { () throws(StudioRefusal) in _ = try folders.resolve(relative: path, folder: folder) }
+        func resolve(_ path: String, _ folder: Int = 0) -> StudioFailure? {
+            refusal { () throws(StudioFailure) in _ = try folders.resolve(relative: path, folder: folder) }
         }
-        #expect(resolve("") == StudioRefusal(.invalid, "the path is empty"))
+        #expect(resolve("") == StudioFailure(.badRequest, "the path is empty"))
         let longName = String(repeating: "n", count: 256)
-        #expect(resolve("sub/" + longName) == StudioRefusal(.invalid, "sub/nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn…: a name in the path is 256 bytes, more than the 255 a file system allows"))
+        #expect(resolve("sub/" + longName) == StudioFailure(.badRequest, "sub/nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn…: a name in the path is 256 bytes, more than the 255 a file system allows"))
         let longPath = Array(repeating: String(repeating: "d", count: 200), count: 21).joined(separator: "/")
         #expect(resolve(longPath)?.message.hasSuffix(": the path is 4220 bytes, more than the 4095 Linux allows") == true)
-        #expect(resolve(longPath)?.kind == .invalid)
-        #expect(resolve("a.mp3", 1) == StudioRefusal(.invalid, "folder: 1 is not one of the 1 song folders (0…0)"))
-        #expect(resolve("a.mp3", -1)?.kind == .invalid)
-        #expect(resolve("missing.mp3") == StudioRefusal(.notFound, "missing.mp3: no such file"))
-        #expect(resolve("two\nlines.mp3") == StudioRefusal(.notFound, "two?lines.mp3: no such file"))
-        #expect(resolve("a.mp3/inside") == StudioRefusal(.notFound, "a.mp3/inside: no such file"))
-        #expect(resolve("sub") == StudioRefusal(.notFound, "sub: is not a file"))
+        #expect(resolve(longPath)?.kind == .badRequest)
+        #expect(resolve("a.mp3", 1) == StudioFailure(.badRequest, "folder: 1 is not one of the 1 song folders (0…0)"))
+        #expect(resolve("a.mp3", -1)?.kind == .badRequest)
+        #expect(resolve("missing.mp3") == StudioFailure(.notFound, "missing.mp3: no such file"))
+        #expect(resolve("two\nlines.mp3") == StudioFailure(.notFound, "two?lines.mp3: no such file"))
+        #expect(resolve("a.mp3/inside") == StudioFailure(.notFound, "a.mp3/inside: no such file"))
+        #expect(resolve("sub") == StudioFailure(.notFound, "sub: is not a file"))
         #expect(resolve("sub")?.status == 404)
     }
 
@@ -194,28 +194,28 @@ struct StudioFoldersTests {
     @Test("a look's paths outside the folders, relative fonts and missing files are refused, naming the field")
     func lookPathRefusals() throws {
         let folders = try layout()
-        func check(_ shader: String, _ key: String, _ value: String, milkDrop: Bool = true) -> StudioRefusal? {
+        func check(_ shader: String, _ key: String, _ value: String, milkDrop: Bool = true) -> StudioFailure? {
             let preset = Preset(name: "m", layers: [LayerSpec(shader: "solid"), LayerSpec(shader: shader, parameters: [key: .text(value)])])
             let using = milkDrop ? folders : try! StudioFolders(songs: folders.songFolders, milkDrop: nil, output: folders.output)
-            return refusal { () throws(StudioRefusal) in _ = try using.checkLookPaths(preset) }
+            return refusal { () throws(StudioFailure) in _ = try using.checkLookPaths(preset) }
         }
-        #expect(check("milkdrop", "file", "/usr/share") == StudioRefusal(.forbidden, "layers[1].parameters.file: /usr/share: is outside the studio's folders"))
-        #expect(check("milkdrop", "textures", "../outside") == StudioRefusal(.forbidden, "layers[1].parameters.textures: ../outside: holds a `..` component"))
+        #expect(check("milkdrop", "file", "/usr/share") == StudioFailure(.forbidden, "layers[1].parameters.file: /usr/share: is outside the studio's folders"))
+        #expect(check("milkdrop", "textures", "../outside") == StudioFailure(.forbidden, "layers[1].parameters.textures: ../outside: holds a `..` component"))
         let climbing = scratch.path + "/songs/../outside/secret.mp3"  // over 80 bytes: shown shortened
         #expect(check("milkdrop", "file", climbing)
-                == StudioRefusal(.forbidden, "layers[1].parameters.file: \(climbing.prefix(40))…: holds a `..` component"))
-        #expect(check("milkdrop", "file", "set/two.milk") == StudioRefusal(.notFound, "layers[1].parameters.file: set/two.milk: no such file"))
-        #expect(check("milkdrop", "file", scratch.path + "/milk/two.milk") == StudioRefusal(.notFound, "layers[1].parameters.file: \(scratch.path)/milk/two.milk: no such file or folder"))
+                == StudioFailure(.forbidden, "layers[1].parameters.file: \(climbing.prefix(40))…: holds a `..` component"))
+        #expect(check("milkdrop", "file", "set/two.milk") == StudioFailure(.notFound, "layers[1].parameters.file: set/two.milk: no such file"))
+        #expect(check("milkdrop", "file", scratch.path + "/milk/two.milk") == StudioFailure(.notFound, "layers[1].parameters.file: \(scratch.path)/milk/two.milk: no such file or folder"))
         #expect(check("milkdrop", "file", "set/one.milk", milkDrop: false)
-                == StudioRefusal(.forbidden, "layers[1].parameters.file: set/one.milk: a relative path has no folder to be relative to; give an absolute path inside the studio's folders"))
+                == StudioFailure(.forbidden, "layers[1].parameters.file: set/one.milk: a relative path has no folder to be relative to; give an absolute path inside the studio's folders"))
         #expect(check("text", "font", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
-                == StudioRefusal(.forbidden, "layers[1].parameters.font: /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf: is outside the studio's folders"))
+                == StudioFailure(.forbidden, "layers[1].parameters.font: /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf: is outside the studio's folders"))
         #expect(check("lyrics", "font", "fonts/mine.ttf")
-                == StudioRefusal(.forbidden, "layers[1].parameters.font: fonts/mine.ttf: a relative path has no folder to be relative to; give an absolute path inside the studio's folders"))
+                == StudioFailure(.forbidden, "layers[1].parameters.font: fonts/mine.ttf: a relative path has no folder to be relative to; give an absolute path inside the studio's folders"))
         // A link inside the folder that leads out is caught by its real path.
         try scratch.link("milk/escape.milk", to: scratch.path + "/outside/secret.mp3")
-        #expect(check("milkdrop", "file", "escape.milk") == StudioRefusal(.forbidden, "layers[1].parameters.file: escape.milk: leads outside its folder"))
+        #expect(check("milkdrop", "file", "escape.milk") == StudioFailure(.forbidden, "layers[1].parameters.file: escape.milk: leads outside its folder"))
         #expect(check("milkdrop", "file", scratch.path + "/milk/escape.milk")
-                == StudioRefusal(.forbidden, "layers[1].parameters.file: \(scratch.path)/milk/escape.milk: is outside the studio's folders"))
+                == StudioFailure(.forbidden, "layers[1].parameters.file: \(scratch.path)/milk/escape.milk: is outside the studio's folders"))
     }
 }

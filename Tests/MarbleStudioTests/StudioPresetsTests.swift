@@ -17,7 +17,7 @@ struct StudioPresetsTests {
         return StudioPresets(folders: folders)
     }
 
-    private func refusal(_ body: () throws(StudioRefusal) -> Void) -> StudioRefusal? {
+    private func refusal(_ body: () throws(StudioFailure) -> Void) -> StudioFailure? {
         do { try body(); return nil } catch { return error }
     }
 
@@ -49,8 +49,8 @@ struct StudioPresetsTests {
         _ = try presets.save(name: "mine", preset: look, replace: false)
         var changed = look
         changed.layers[1].opacity = 0.5
-        #expect(refusal { () throws(StudioRefusal) in _ = try presets.save(name: "mine", preset: changed, replace: false) }
-                == StudioRefusal(.exists, "a saved preset named \"mine\" exists already; save with replace to overwrite it"))
+        #expect(refusal { () throws(StudioFailure) in _ = try presets.save(name: "mine", preset: changed, replace: false) }
+                == StudioFailure(.conflict, "a saved preset named \"mine\" exists already; save with replace to overwrite it"))
         #expect(try presets.load("mine").preset.layers[1].opacity == 0.75)
         _ = try presets.save(name: "mine", preset: changed, replace: true)
         #expect(try presets.load("mine").preset.layers[1].opacity == 0.5)
@@ -61,14 +61,14 @@ struct StudioPresetsTests {
     func names() throws {
         let presets = try setUp()
         for bad in ["", String(repeating: "a", count: 65), "a b", "a.b", "../x", "x/y", "é", "a\0"] {
-            let refused = refusal { () throws(StudioRefusal) in _ = try presets.save(name: bad, preset: look, replace: true) }
-            #expect(refused?.kind == .invalid, "\(bad)")
+            let refused = refusal { () throws(StudioFailure) in _ = try presets.save(name: bad, preset: look, replace: true) }
+            #expect(refused?.kind == .badRequest, "\(bad)")
             #expect(refused?.message.hasSuffix("must be 1–64 of the characters A–Z a–z 0–9 - _") == true, "\(bad)")
-            #expect(refusal { () throws(StudioRefusal) in _ = try presets.load(bad) }?.kind == .invalid)
+            #expect(refusal { () throws(StudioFailure) in _ = try presets.load(bad) }?.kind == .badRequest)
         }
         #expect(StudioPresets.isValidName(String(repeating: "Z", count: 64)))
-        #expect(refusal { () throws(StudioRefusal) in _ = try presets.save(name: "magma", preset: look, replace: true) }
-                == StudioRefusal(.invalid, "name: \"magma\" is a bundled preset's; choose another name"))
+        #expect(refusal { () throws(StudioFailure) in _ = try presets.save(name: "magma", preset: look, replace: true) }
+                == StudioFailure(.badRequest, "name: \"magma\" is a bundled preset's; choose another name"))
         #expect(try scratch.entries("out/presets").isEmpty)
     }
 
@@ -77,8 +77,8 @@ struct StudioPresetsTests {
         let presets = try setUp()
         var bad = look
         bad.layers[1].parameters["count"] = .number(1000)
-        let refused = refusal { () throws(StudioRefusal) in _ = try presets.save(name: "bad", preset: bad, replace: false) }
-        #expect(refused?.kind == .invalid)
+        let refused = refusal { () throws(StudioFailure) in _ = try presets.save(name: "bad", preset: bad, replace: false) }
+        #expect(refused?.kind == .badRequest)
         #expect(refused?.message.contains("layers[1].parameters.count: ") == true)
         #expect(try scratch.entries("out/presets").isEmpty)
     }
@@ -108,9 +108,9 @@ struct StudioPresetsTests {
     @Test("an unknown name is not found; a broken saved file gives the loader's message")
     func loadRefusals() throws {
         let presets = try setUp()
-        #expect(refusal { () throws(StudioRefusal) in _ = try presets.load("nothing") } == StudioRefusal(.notFound, "no preset named \"nothing\""))
+        #expect(refusal { () throws(StudioFailure) in _ = try presets.load("nothing") } == StudioFailure(.notFound, "no preset named \"nothing\""))
         let path = try scratch.file("out/presets/broken.yaml", "layers:\n  - shader: nope\n")
-        #expect(refusal { () throws(StudioRefusal) in _ = try presets.load("broken") }
-                == StudioRefusal(.invalid, "\(path): layers[0].shader: unknown shader \"nope\" (see `marble effects`)"))
+        #expect(refusal { () throws(StudioFailure) in _ = try presets.load("broken") }
+                == StudioFailure(.badRequest, "\(path): layers[0].shader: unknown shader \"nope\" (see `marble effects`)"))
     }
 }

@@ -21,7 +21,7 @@ struct StudioUploadTests {
 
     private func bytes(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
 
-    private func refusal(_ body: () throws(StudioRefusal) -> Void) -> StudioRefusal? {
+    private func refusal(_ body: () throws(StudioFailure) -> Void) -> StudioFailure? {
         do { try body(); return nil } catch { return error }
     }
 
@@ -70,8 +70,8 @@ struct StudioUploadTests {
             (String(repeating: "x", count: 252) + ".mp3", "name: the file name is 256 bytes, more than the 255 a file system allows"),
         ]
         for (name, message) in cases {
-            #expect(refusal { () throws(StudioRefusal) in _ = try StudioUpload(folders, name: name, limit: 100) }
-                    == StudioRefusal(.invalid, message), "\(name)")
+            #expect(refusal { () throws(StudioFailure) in _ = try StudioUpload(folders, name: name, limit: 100) }
+                    == StudioFailure(.badRequest, message), "\(name)")
         }
         #expect(try scratch.entries("first").isEmpty)
     }
@@ -80,14 +80,14 @@ struct StudioUploadTests {
     func neverReplaces() throws {
         let folders = try setUp()
         try scratch.file("first/taken.wav", "mine")
-        #expect(refusal { () throws(StudioRefusal) in _ = try StudioUpload(folders, name: "taken.wav", limit: 1 << 20) }
-                == StudioRefusal(.exists, "taken.wav: a file of that name exists already"))
+        #expect(refusal { () throws(StudioFailure) in _ = try StudioUpload(folders, name: "taken.wav", limit: 1 << 20) }
+                == StudioFailure(.conflict, "taken.wav: a file of that name exists already"))
         let song = try bytes(TestMedia.tone("wav"))
         let upload = try StudioUpload(folders, name: "late.wav", limit: 1 << 20)
         try upload.append(song)
         try scratch.file("first/late.wav", "theirs")
-        #expect(refusal { () throws(StudioRefusal) in _ = try upload.finish() }
-                == StudioRefusal(.exists, "late.wav: a file of that name exists already"))
+        #expect(refusal { () throws(StudioFailure) in _ = try upload.finish() }
+                == StudioFailure(.conflict, "late.wav: a file of that name exists already"))
         #expect(String(decoding: try bytes(scratch.path + "/first/late.wav"), as: UTF8.self) == "theirs")
         #expect(try scratch.entries("first") == ["late.wav", "taken.wav"])
     }
@@ -97,10 +97,10 @@ struct StudioUploadTests {
         let folders = try setUp()
         let upload = try StudioUpload(folders, name: "big.wav", limit: 3 << 20)
         try upload.append([UInt8](repeating: 1, count: 2 << 20))
-        #expect(refusal { () throws(StudioRefusal) in try upload.append([UInt8](repeating: 1, count: (1 << 20) + 1)) }
-                == StudioRefusal(.tooLarge, "big.wav: larger than the 3 MB an upload may be"))
+        #expect(refusal { () throws(StudioFailure) in try upload.append([UInt8](repeating: 1, count: (1 << 20) + 1)) }
+                == StudioFailure(.tooLarge, "big.wav: larger than the 3 MB an upload may be"))
         #expect(try scratch.entries("first").isEmpty)
-        #expect(refusal { () throws(StudioRefusal) in _ = try upload.finish() }?.kind == .failed)
+        #expect(refusal { () throws(StudioFailure) in _ = try upload.finish() }?.kind == .internalError)
     }
 
     @Test("a file FFmpeg cannot decode is removed")
@@ -108,8 +108,8 @@ struct StudioUploadTests {
         let folders = try setUp()
         let upload = try StudioUpload(folders, name: "fake.mp3", limit: 1 << 20)
         try upload.append(Array("this is text, not sound".utf8))
-        let refused = try #require(refusal { () throws(StudioRefusal) in _ = try upload.finish() })
-        #expect(refused.kind == .invalid)
+        let refused = try #require(refusal { () throws(StudioFailure) in _ = try upload.finish() })
+        #expect(refused.kind == .badRequest)
         #expect(refused.message.hasPrefix("fake.mp3: not a song FFmpeg can play ("))
         #expect(!refused.message.contains(scratch.path))  // the temporary file's name is not shown
         #expect(try scratch.entries("first").isEmpty)
@@ -117,8 +117,8 @@ struct StudioUploadTests {
         let silent = try TestMedia.make("studio-silent.mp4", ["-f", "lavfi", "-i", "testsrc2=s=64x48:r=10:d=0.5", "-c:v", "mpeg4"])
         let video = try StudioUpload(folders, name: "silent.mp4", limit: 1 << 20)
         try video.append(bytes(silent))
-        #expect(refusal { () throws(StudioRefusal) in _ = try video.finish() }
-                == StudioRefusal(.invalid, "silent.mp4: not a song FFmpeg can play (has no audio stream)"))
+        #expect(refusal { () throws(StudioFailure) in _ = try video.finish() }
+                == StudioFailure(.badRequest, "silent.mp4: not a song FFmpeg can play (has no audio stream)"))
         #expect(try scratch.entries("first").isEmpty)
     }
 
