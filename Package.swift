@@ -63,6 +63,9 @@ let package = Package(
         // `Studio` trait (on by default) builds them; see `traits` above.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
+        // Runs the studio's server beside the service that stops it on SIGINT/SIGTERM (Hummingbird's own
+        // lifecycle library, so the signals are handled once, in order).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         // C libraries: a module map and a shim header each, nothing else.
@@ -157,6 +160,7 @@ let package = Package(
                 "MarbleStudio", "MarbleRender", "MarbleCore",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Studio"])),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket", condition: .when(traits: ["Studio"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Studio"])),
             ],
             resources: [.embedInCode("Page")]),
         // The command-line tool: parses, calls MarbleKit.

@@ -16,6 +16,7 @@ package final class StudioState: Sendable {
     package let milkDrop: MilkDropShelf
     package let analyses = AnalysisCache()
     package let events = StudioEvents()
+    package let connections = StudioConnections()
     package let renders: RenderQueue
 
     /// - Throws: `.option` for a folder that is not one (or an output folder that cannot be made).
@@ -74,12 +75,13 @@ package final class StudioState: Sendable {
         return path
     }
 
-    /// Cancels the renders still running or waiting (their files removed) and ends the pages' event
-    /// streams; returns how many renders there were.
-    package func shutdown() -> Int {
+    /// Cancels the renders still running or waiting (their files removed), ends the pages' event
+    /// streams and closes every socket; returns how many renders there were.
+    package func shutdown() async -> Int {
         let running = renders.list().filter { !$0.state.hasEnded }.count
         renders.shutdown()
         events.finish()
+        await connections.closeAll()
         return running
     }
 

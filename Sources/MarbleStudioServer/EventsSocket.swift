@@ -11,6 +11,8 @@ struct EventsSocket {
     func add(to router: Router<StudioContext>) {
         let studio = studio
         router.ws("/api/events") { inbound, outbound, _ in
+            guard let registered = studio.connections.add({ try? await outbound.close(.goingAway, reason: "the studio stopped") }) else { return }
+            defer { studio.connections.remove(registered) }
             let (id, changes) = studio.events.subscribe()
             defer { studio.events.unsubscribe(id) }
             try await outbound.write(.text(Self.message(["type": "renders"], "renders", studio.renders.list())))

@@ -11,6 +11,8 @@ struct PreviewSocket {
     func add(to router: Router<StudioContext>) {
         let studio = studio
         router.ws("/api/preview") { inbound, outbound, _ in
+            guard let registered = studio.connections.add({ try? await outbound.close(.goingAway, reason: "the studio stopped") }) else { return }
+            defer { studio.connections.remove(registered) }
             let connection = PreviewConnection(studio: studio)
             for try await message in inbound.messages(maxSize: StudioLimits.maxBody) {
                 guard case .text(let text) = message else {

@@ -11,6 +11,8 @@ package struct StudioStopped: Sendable {
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import ServiceLifecycle
+import Synchronization
 
 /// The request context of every route: Hummingbird's, with the WebSocket upgrade.
 typealias StudioContext = BasicWebSocketRequestContext
@@ -36,18 +38,41 @@ package enum StudioServer {
         EventsSocket(studio: studio).add(to: router)
         var logger = Logger(label: "marble-studio")
         logger.logLevel = .critical
+        let stopper = StudioStopper(studio: studio)
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: StudioLimits.maxBody))),
+            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: StudioLimits.maxBody, closeTimeout: .seconds(2)))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "marble"),
             onServerRunning: { _ in announce(configuration.url) },
             logger: logger)
+        // The stopper comes last, so a stop reaches it first: it cancels the renders and closes the
+        // sockets, and then the server's own graceful shutdown has no connection left to wait for.
+        // The signals are watched by `StopSignals`, as every marble command watches them, not by the
+        // group: dispatch's signal sources on Linux miss signals while other threads leave them unblocked
+        // (seen here: a Ctrl-C during a render was lost).
+        let group = ServiceGroup(services: [app, stopper], gracefulShutdownSignals: [], logger: logger)
+        let watch = StopSignals.watch { _ in Task { await group.triggerGracefulShutdown() } }
+        defer { watch.stop() }
         do {
-            try await app.runService()
+            try await group.run()
         } catch {
             throw MarbleError(.output, "cannot listen on \(configuration.host):\(configuration.port): \(String(describing: error).prefix(200))")
         }
-        return StudioStopped(cancelledRenders: studio.shutdown())
+        return StudioStopped(cancelledRenders: stopper.cancelled.withLock { $0 })
+    }
+}
+/// Waits for the signal to stop, then stops what the studio runs (``StudioState/shutdown()``).
+final class StudioStopper: Service {
+    let studio: StudioState
+    /// Renders that were running or waiting when it stopped.
+    let cancelled = Mutex(0)
+
+    init(studio: StudioState) { self.studio = studio }
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        let count = await studio.shutdown()
+        cancelled.withLock { $0 = count }
     }
 }
 #else
