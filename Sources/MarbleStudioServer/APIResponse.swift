@@ -34,22 +34,22 @@ enum APIResponse {
             return error(failure)
         } catch let e as MarbleError {
             return error(StudioFailure(e.kind == .input || e.kind == .option || e.kind == .preset ? .badRequest : .internalError, e.message))
-        } catch let e as HTTPError where e.status == .contentTooLarge {
-            return error(StudioFailure(.tooLarge, "the body is larger than 1 MB"))
         } catch {
             return self.error(StudioFailure(.internalError, String(describing: error).prefix(200).description))
         }
     }
 
-    /// The body of `request`, at most `limit` bytes (1 MB).
+    /// The body of `request`, at most `limit` bytes (1 MB): refused as soon as it says or turns out
+    /// to be longer, never read whole first.
     static func body(of request: Request, limit: Int = StudioLimits.maxBody) async throws -> [UInt8] {
-        var request = request
-        do {
-            let buffer = try await request.collectBody(upTo: limit)
-            return Array(buffer.readableBytesView)
-        } catch let e as HTTPError where e.status == .contentTooLarge {
-            throw StudioFailure(.tooLarge, "the body is larger than \(limit >> 20) MB")
+        let tooLarge = StudioFailure(.tooLarge, "the body is larger than \(limit >> 20) MB")
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw tooLarge }
+        var bytes: [UInt8] = []
+        for try await piece in request.body {
+            guard bytes.count + piece.readableBytes <= limit else { throw tooLarge }
+            bytes.append(contentsOf: piece.readableBytesView)
         }
+        return bytes
     }
 }
 #endif

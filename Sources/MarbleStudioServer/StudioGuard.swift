@@ -13,7 +13,14 @@ struct StudioGuard<Context: RequestContext>: RouterMiddleware {
                                      origin: request.headers[.origin],
                                      upgrade: request.headers[.upgrade]?.lowercased() == "websocket")
         if let refusal { return APIResponse.error(refusal) }
-        return try await next(request, context)
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError {
+            // What the router itself refuses (no such route, a method it does not take), as JSON too.
+            let kind = StudioFailure.Kind(rawValue: Int(error.status.code)) ?? .badRequest
+            let text = error.status == .notFound ? "no such page or API route: \(request.uri.path.prefix(100))" : error.status.reasonPhrase
+            return APIResponse.error(StudioFailure(kind, text))
+        }
     }
 }
 #endif
