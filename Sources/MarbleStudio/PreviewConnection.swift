@@ -96,11 +96,16 @@ package final class PreviewConnection: @unchecked Sendable {
         guard let session, let song else { throw StudioFailure(.conflict, "open a song first") }
         let look = try message["look"].map { value throws(StudioFailure) in try studio.look(fromJSONValue: value) } ?? self.look
         let settings = try message["settings"].map { value throws(StudioFailure) in try PreviewSettings(studio.settings(fromJSONValue: value), studio: studio) } ?? self.settings
-        if settings != self.settings || look?.analysis != self.look?.analysis {
+        let scene: Preset?
+        do throws(MarbleError) { scene = try look.map { l throws(MarbleError) in try session.scene(for: l) } } catch {
+            throw StudioFailure(.badRequest, error.message)
+        }
+        if settings != self.settings || scene.map({ !session.canShow($0) }) == true {
+            // New settings, an analysis section or features the session does not compute: open the song again.
             try reopen(song: song, size: (session.width, session.height), fps: Int(session.fps.doubleValue), look: look,
                        settings: settings)
-        } else if let look {
-            do throws(MarbleError) { try session.show(try session.scene(for: look)) } catch { throw StudioFailure(.badRequest, error.message) }
+        } else if let look, let scene {
+            do throws(MarbleError) { try session.show(scene) } catch { throw StudioFailure(.badRequest, error.message) }
             self.look = look
         }
         return .text(Self.json(["type": "looked"]))

@@ -54,6 +54,19 @@ import TestSupport
         #expect(changed.jpeg != first.jpeg)
     }
 
+    @Test func aLookThatReadsMoreOfTheSoundOpensTheSongAgain() async throws {
+        let c = PreviewConnection(studio: studio)
+        _ = await c.handle(#"{"type": "open", "song": "album/song.wav", "size": "64x36", "look": \#(solid)}"#)
+        _ = try #require(frame(await c.handle(#"{"type": "frame", "id": 1, "time": 2}"#)))
+        // The piano reads pitches and the spectrogram the spectrum, which a solid colour's analysis skips.
+        for shader in ["piano", "spectrogram"] {
+            let reply = text(await c.handle(#"{"type": "look", "look": {"layers": [{"shader": "\#(shader)"}]}}"#))
+            #expect(reply["type"] as? String == "looked", "\(shader): \(reply)")
+            let f = try #require(frame(await c.handle(#"{"type": "frame", "id": 2, "time": 2.5}"#)))
+            #expect(f.index == 75 && f.jpeg.starts(with: [0xFF, 0xD8]))
+        }
+    }
+
     @Test func aBadLookIsRefusedAndTheLastOneStays() async throws {
         let c = PreviewConnection(studio: studio)
         _ = await c.handle(#"{"type": "open", "song": "album/song.wav", "size": "64x36", "look": \#(solid)}"#)

@@ -97,7 +97,19 @@ package final class PreviewSession {
     }
 
     /// Shows `scene` from the next frame drawn (see ``FrameRenderer/show(_:)``).
-    package func show(_ scene: Preset) throws(MarbleError) { try renderer.show(scene) }
+    /// - Throws: `.preset` for a scene that does not validate, or that reads features this session's
+    ///   analysis does not compute (see ``canShow(_:)``).
+    package func show(_ scene: Preset) throws(MarbleError) {
+        guard canShow(scene) else { throw MarbleError(.preset, "the look reads features this preview does not compute: open it again") }
+        try renderer.show(scene)
+    }
+
+    /// Whether `scene` reads only features this session computes (the optional spectrum and pitches are
+    /// computed only when the opening scene read them) and analyses the sound the same way.
+    package func canShow(_ scene: Preset) -> Bool {
+        job.plan.scene.featureNeeds.isSuperset(of: scene.featureNeeds)
+            && AnalysisConfiguration().applying(scene.analysis) == job.plan.analysis
+    }
 
     /// New compositors built for new looks (a changed number builds none).
     package var sceneRebuilds: Int { renderer.sceneRebuilds }
@@ -176,8 +188,8 @@ package final class PreviewSession {
             extractor.setBeatGrid(times: report.beats.map { $0 - seconds }, tempo: report.tempo,
                                   downbeats: report.downbeats.map { $0 - seconds })
         }
-        // Every optional feature, so that a layer the page adds later (a spectrogram, the piano) has its data.
-        try extractor.request([.spectrum, .pitches])
+        // What the scene reads (the spectrum, pitches: a look that needs more opens a new session).
+        try extractor.request(plan.scene.featureNeeds)
         return extractor
     }
 }
