@@ -42,7 +42,7 @@ def main():
     while time.monotonic() - start < a.seconds:
         # Ask for each frame of the grid once, when the clock is the slowest recent round trip from its moment, at most
         # two at a time: what the page does.
-        due = int((clock() + rtt) * a.fps)
+        due = int((clock() + rtt + period / 4) * a.fps)   # a quarter frame of margin over the round trip
         if due > last_asked and len(in_flight) < 2:
             last_asked = due
             ws.send(json.dumps({"type": "frame", "id": due, "time": due / a.fps})); in_flight[due] = time.monotonic()
