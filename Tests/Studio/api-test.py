@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The studio's security rules and validation (docs/STUDIO.md), each with a request that must fail.
 
 Starts a real `marble studio` (the binary in $MARBLE, default .build/release/marble) on a scratch folder

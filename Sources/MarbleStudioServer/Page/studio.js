@@ -934,7 +934,7 @@ function setUpMilkdrop() {
   $('milkdrop-next').addEventListener('click', () => { m.offset += m.limit; loadMilkdrop(); });
   // Offered only when the server has a MilkDrop folder: a first small query decides.
   api('GET', '/api/milkdrop?' + query({ offset: 0, limit: 1, q: '' }))
-    .then(() => { panel.hidden = false; })
+    .then((answer) => { panel.hidden = !(answer.total > 0); })
     .catch(() => { panel.hidden = true; });
 }
 
