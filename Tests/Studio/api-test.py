@@ -131,6 +131,22 @@ def expect(name, answer, status, mentions=None):
 
 # ---------------------------------------------------------------- a WebSocket by hand
 
+class Socket:
+    """A connected socket and the bytes read past the last frame."""
+
+    def __init__(self, sock, leftover):
+        self.sock, self.leftover = sock, leftover
+
+    def sendall(self, data):
+        self.sock.sendall(data)
+
+    def recv(self, count):
+        return self.sock.recv(count)
+
+    def close(self):
+        self.sock.close()
+
+
 def ws_connect(port, path, origin=None, host=None):
     """Opens a WebSocket; returns (status, socket or None). The socket is open only on 101."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=30)
@@ -155,8 +171,7 @@ def ws_connect(port, path, origin=None, host=None):
     if accept not in head:
         sock.close()
         return -1, None
-    sock.leftover = head.split(b"\r\n\r\n", 1)[1]
-    return 101, sock
+    return 101, Socket(sock, head.split(b"\r\n\r\n", 1)[1])
 
 
 def ws_send(sock, text):

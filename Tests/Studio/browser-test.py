@@ -68,8 +68,8 @@ def make_song(path, seconds):
                     "-metadata", "title=Browser Tone", "-metadata", "artist=Marble", str(path)], check=True)
 
 
-def start_studio(songs, output, port):
-    process = subprocess.Popen([MARBLE, "studio", str(songs), "--listen", f"127.0.0.1:{port}", "--output", str(output)],
+def start_studio(songs, output, port, host="127.0.0.1"):
+    process = subprocess.Popen([MARBLE, "studio", str(songs), "--listen", f"{host}:{port}", "--output", str(output)],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -418,6 +418,31 @@ def screenshot(driver, path):
     check(f"screenshot saved to {path}", Path(path).stat().st_size > 10_000, f"viewport {size[0]}x{size[1]}")
 
 
+def token_mode(driver, songs, output):
+    """On 0.0.0.0 the page works from the printed URL: its token goes on every request, socket and media URL."""
+    port = free_port()
+    process, url = start_studio(songs, output, port, host="0.0.0.0")
+    try:
+        token = re.search(r"token=([A-Za-z0-9_-]+)", url)
+        if not check("--listen 0.0.0.0 prints a URL with a token", bool(token), url):
+            return
+        console_errors(driver)
+        driver.get(f"http://127.0.0.1:{port}/?token={token.group(1)}")
+        songs_listed = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#song-list button"), 30, "songs")
+        check("with a token: the page loads and lists the song", bool(songs_listed))
+        if not songs_listed:
+            return
+        songs_listed[0].click()
+        frame = wait(driver, lambda d: d.execute_script(CANVAS_STATS)["frames"] > 0, 30, "frame")
+        check("with a token: the preview socket gives frames", bool(frame))
+        media = wait(driver, lambda d: d.execute_script("return document.getElementById('audio').readyState") >= 1, 30, "media")
+        check("with a token: the audio loads", bool(media))
+        errors = console_errors(driver)
+        check("with a token: no console error", not errors, json.dumps(errors)[:500])
+    finally:
+        stop(process)
+
+
 def firefox_report():
     found, firefox, policy = geckodriver_report()
     if found and firefox:
@@ -457,6 +482,7 @@ def main():
             errors = console_errors(driver)
             check("no console error during the story", not errors, json.dumps(errors)[:500])
             check("the studio is still running", process.poll() is None)
+            token_mode(driver, songs, work / "output-token")
             note(f"preview while playing: {fps:g} fps shown, round trip {latency:g} ms")
         finally:
             driver.quit()
