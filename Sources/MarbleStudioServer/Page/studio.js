@@ -112,6 +112,10 @@ async function loadSongs() {
   renderBackgroundOptions();
 }
 
+function songKey(song) {
+  return `${song.folder}:${song.path}`;
+}
+
 function songMatches(song, words) {
   const haystack = `${song.title ?? ''} ${song.artist ?? ''} ${song.path}`.toLowerCase();
   return words.every((word) => haystack.includes(word));
@@ -243,14 +247,13 @@ const preview = {
   socket: null,
   opened: null,             // the server's `opened` answer
   nextId: 1,
-  inFlight: new Map(),      // id → performance.now() when asked
+  inFlight: new Map(),      // id → {at: performance.now() when asked, generation, paused}
   lastAsked: -1,            // frame index last asked for while playing
   roundTrip: 0.05,          // seconds, smoothed
   queue: [],                // [{time, index, id, bitmap}] decoded and waiting to be due
   lookDirty: false,
   needFrame: false,         // paused: ask for the frame at the current time
   drawnAt: [],              // performance.now() of recent draws, for the fps
-  shownId: 0,
   generation: 0,            // bumps on a scrub: frames asked for before it are dropped
 
   open() {
@@ -262,9 +265,11 @@ const preview = {
     socket.addEventListener('message', (event) => this.receive(event.data));
     socket.addEventListener('close', () => {
       if (this.socket !== socket) return;
+      const wasOpen = this.opened !== null;
       this.socket = null;
       this.opened = null;
       $('preview-state').textContent = 'preview closed';
+      if (wasOpen) setTimeout(() => { if (!this.socket) this.open(); }, 2000);
     });
     this.socket = socket;
     $('preview-state').textContent = 'opening…';
@@ -363,6 +368,8 @@ const preview = {
   },
 
   ask() {
+    const now = performance.now();
+    for (const [id, asked] of this.inFlight) if (now - asked.at > 3000) this.inFlight.delete(id);  // lost
     if (this.inFlight.size >= 2) return;
     const audio = $('audio');
     const fps = this.opened.fps;
@@ -717,7 +724,7 @@ function previewSettings() {
   const background = $('set-background').value;
   if (background === 'cover' || background === 'none') settings.background = background;
   else {
-    const song = state.songs[Number(background)];
+    const song = state.songs.find((s) => songKey(s) === background);
     if (song) settings.background = { song: song.path, folder: song.folder };
   }
   return settings;
@@ -736,11 +743,11 @@ function renderSettings() {
 function renderBackgroundOptions() {
   const select = $('set-background');
   const current = select.value;
-  const videos = state.songs.map((song, index) => ({ song, index })).filter(({ song }) => VIDEO_EXTENSIONS.test(song.path));
+  const videos = state.songs.filter((song) => VIDEO_EXTENSIONS.test(song.path));
   select.replaceChildren(
     el('option', { value: 'cover' }, "the song's cover"), el('option', { value: 'none' }, 'none'),
     videos.length ? el('optgroup', { label: 'A video' },
-      videos.map(({ song, index }) => el('option', { value: String(index) }, song.path))) : null);
+      videos.map((song) => el('option', { value: songKey(song) }, song.path))) : null);
   select.value = [...select.options].some((o) => o.value === current) ? current : 'cover';
 }
 
@@ -946,7 +953,11 @@ function setUpForms() {
   $('add-layer').addEventListener('click', addLayer);
   $('save-form').addEventListener('submit', async (event) => {
     event.preventDefault();
-    try { await savePreset($('save-replace').checked); } catch (error) { sayError(error); }
+    try {
+      await savePreset($('save-replace').checked);
+    } catch (error) {
+      say(error.message + (error.status === 409 ? ' Tick "replace" to overwrite it.' : ''), true);
+    }
   });
   $('copy-command').addEventListener('click', copyCommand);
   $('render-form').addEventListener('submit', startRender);
