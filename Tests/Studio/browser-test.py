@@ -202,8 +202,32 @@ def load_page(driver, url):
     check("no console error on load", not errors, json.dumps(errors)[:500])
 
 
+DROP_FILE = """
+const [name, url] = arguments;
+const done = arguments[arguments.length - 1];
+fetch(url).then((r) => r.blob()).then((blob) => {
+  const transfer = new DataTransfer();
+  transfer.items.add(new File([blob], name, {type: 'audio/flac'}));
+  for (const type of ['dragenter', 'dragover', 'drop']) {
+    document.body.dispatchEvent(new DragEvent(type, {dataTransfer: transfer, bubbles: true, cancelable: true}));
+  }
+  done(true);
+}, (e) => done(String(e)));
+"""
+
+
+def upload_by_drop(driver, songs):
+    """A file dropped onto the page is uploaded into the first folder and listed."""
+    url = driver.execute_script("return new URL('/api/media?song=tone.flac&folder=0', location.href).href")
+    result = driver.execute_async_script(DROP_FILE, "dropped.flac", url)
+    titles = "return [...document.querySelectorAll('#song-list button')].map((b) => b.title)"
+    listed = wait(driver, lambda d: "dropped.flac" in d.execute_script(titles), 30, "dropped")
+    check("a file dropped onto the page is uploaded and listed", bool(listed) and (songs / "dropped.flac").exists(),
+          f"{result}; {message(driver)}")
+
+
 def pick_song_and_preset(driver):
-    driver.find_element(By.CSS_SELECTOR, "#song-list button").click()
+    driver.find_element(By.CSS_SELECTOR, '#song-list button[title="tone.flac"]').click()
     ok = wait(driver, lambda d: "fps" in d.find_element(By.ID, "preview-state").text, 30, "opened")
     check("picking the song opens the preview", bool(ok), driver.find_element(By.ID, "preview-state").text)
     Select(driver.find_element(By.ID, "preset-select")).select_by_value("magma")
@@ -402,7 +426,7 @@ def reload_keeps_renders(driver, render_id):
 
 def screenshot(driver, path):
     """The page at 1280x800 with the song playing (for the README)."""
-    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#song-list button"), 30, "songs")[0].click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#song-list button[title="tone.flac"]'), 30, "songs")[0].click()
     wait(driver, lambda d: "fps" in d.find_element(By.ID, "preview-state").text, 30, "opened")
     Select(driver.find_element(By.ID, "preset-select")).select_by_value("browser-test")
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#layers > li.layer"), 10, "layers")
@@ -466,6 +490,7 @@ def main():
         driver = chromium()
         try:
             load_page(driver, url)
+            upload_by_drop(driver, songs)
             pick_song_and_preset(driver)
             fps, latency = play_and_follow(driver)
             change_parameter(driver)
