@@ -143,6 +143,7 @@ function selectSong(song) {
   $('play').disabled = false;
   $('scrub').disabled = false;
   renderSongList();
+  renderBackgroundOptions();
   preview.open();
 }
 
@@ -720,7 +721,9 @@ function readBinding(panel) {
 // ---------------------------------------------------------------- title, background and render settings
 
 function previewSettings() {
-  const settings = { title: $('set-title').value, fit: $('set-fit').value };
+  const settings = { fit: $('set-fit').value };
+  const title = $('set-title').value.trim();
+  if (title) settings.title = title;
   const background = $('set-background').value;
   if (background === 'cover' || background === 'none') settings.background = background;
   else {
@@ -745,10 +748,12 @@ function renderBackgroundOptions() {
   const current = select.value;
   const videos = state.songs.filter((song) => VIDEO_EXTENSIONS.test(song.path));
   select.replaceChildren(
-    el('option', { value: 'cover' }, "the song's cover"), el('option', { value: 'none' }, 'none'),
+    el('option', { value: 'none' }, 'none'),
+    el('option', { value: 'cover', disabled: state.song && !state.song.cover }, "the song's cover"),
     videos.length ? el('optgroup', { label: 'A video' },
       videos.map((song) => el('option', { value: songKey(song) }, song.path))) : null);
-  select.value = [...select.options].some((o) => o.value === current) ? current : 'cover';
+  const usable = [...select.options].some((o) => o.value === current && !o.disabled);
+  select.value = usable ? current : 'none';
 }
 
 function setUpSettings() {
