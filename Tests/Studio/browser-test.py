@@ -62,9 +62,12 @@ def free_port():
 
 
 def make_song(path, seconds):
-    """Two tones over a 120 bpm kick (so bindings to bass and beat move), with title and artist tags."""
+    """Two tones over a 120 bpm kick (so bindings to bass and beat move), with title and artist tags and
+    an embedded cover picture."""
     expr = "0.3*sin(2*PI*220*t)+0.2*sin(2*PI*330*t*(1+0.1*floor(t)))+0.7*sin(2*PI*55*t)*exp(-10*mod(t\\,0.5))"
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"aevalsrc={expr}:s=44100:d={seconds}",
+                    "-f", "lavfi", "-i", "testsrc2=s=320x320:r=1:d=1", "-map", "0:a", "-map", "1:v", "-frames:v", "1",
+                    "-c:v", "mjpeg", "-disposition:v", "attached_pic",
                     "-metadata", "title=Browser Tone", "-metadata", "artist=Marble", str(path)], check=True)
 
 
@@ -295,6 +298,15 @@ def bind_parameter(driver):
     return re.sub(r"^layer\d+-|-bind$", "", toggle.get_attribute("aria-controls"))
 
 
+def title_and_background(driver):
+    before = driver.execute_script(CANVAS_PIXELS)
+    Select(driver.find_element(By.ID, "set-background")).select_by_value("cover")
+    title = driver.find_element(By.ID, "set-title")
+    title.send_keys("{artist} — {title}")
+    changed = wait(driver, lambda d: pixels_differ(before, d.execute_script(CANVAS_PIXELS)) > 4, 15, "cover")
+    check("a title and the cover as background change the preview", bool(changed))
+
+
 def save_preset(driver, output, song, bound):
     name = driver.find_element(By.ID, "save-name")
     name.clear()
@@ -495,6 +507,7 @@ def main():
             fps, latency = play_and_follow(driver)
             change_parameter(driver)
             bound = bind_parameter(driver)
+            title_and_background(driver)
             save_preset(driver, output, songs / "tone.flac", bound)
             copy_command(driver)
             render_id = render_video(driver)
