@@ -248,7 +248,7 @@ def play_and_follow(driver):
     end = time.monotonic() + 3.5
     while time.monotonic() < end:
         sample = driver.execute_script(SYNC_SAMPLE)
-        if sample["index"] not in seen:
+        if None not in (sample["index"], sample["clock"], sample["frameTime"]) and sample["index"] not in seen:
             seen.add(sample["index"])
             samples.append(sample)
         time.sleep(0.02)

@@ -251,8 +251,10 @@ const preview = {
   inFlight: new Map(),      // id → {at: performance.now() when asked, generation, paused}
   lastAsked: -1,            // frame index last asked for while playing
   roundTrip: 0.05,          // seconds, smoothed
+  roundTripDeviation: 0.01, // seconds, smoothed: frames are asked for this much earlier (twice) so few come late
   queue: [],                // [{time, index, id, bitmap}] decoded and waiting to be due
   lookDirty: false,
+  openFailed: false,        // the server refused the open (a bad look): the next change tries again
   needFrame: false,         // paused: ask for the frame at the current time
   drawnAt: [],              // performance.now() of recent draws, for the fps
   generation: 0,            // bumps on a scrub: frames asked for before it are dropped
@@ -262,7 +264,10 @@ const preview = {
     if (!state.song) return;
     const socket = new WebSocket(socketURL('/api/preview'));
     socket.binaryType = 'arraybuffer';
-    socket.addEventListener('open', () => socket.send(JSON.stringify(this.openMessage())));
+    socket.addEventListener('open', () => {
+      this.lookDirty = false;
+      socket.send(JSON.stringify(this.openMessage()));
+    });
     socket.addEventListener('message', (event) => this.receive(event.data));
     socket.addEventListener('close', () => {
       if (this.socket !== socket) return;
@@ -290,7 +295,7 @@ const preview = {
   openMessage() {
     return {
       type: 'open', song: state.song.path, folder: state.song.folder,
-      look: lookForServer(), settings: previewSettings(), size: PREVIEW_SIZE, fps: PREVIEW_FPS,
+      look: previewLook(), settings: previewSettings(), size: PREVIEW_SIZE, fps: PREVIEW_FPS,
     };
   },
 
@@ -309,6 +314,7 @@ const preview = {
       $('preview-state').textContent = `${message.width}x${message.height} at ${message.fps} fps`;
       this.moved();
     } else if (message.type === 'error') {
+      if (!this.opened) this.openFailed = true;
       say(`Preview: ${message.error}`, true);
     }
   },
@@ -342,7 +348,8 @@ const preview = {
     if (asked === undefined) return;
     this.inFlight.delete(id);
     const seconds = (performance.now() - asked.at) / 1000;
-    this.roundTrip = this.roundTrip * 0.8 + seconds * 0.2;
+    this.roundTripDeviation = this.roundTripDeviation * 0.75 + Math.abs(seconds - this.roundTrip) * 0.25;
+    this.roundTrip = this.roundTrip * 0.875 + seconds * 0.125;
     $('preview-latency').textContent = `${Math.round(this.roundTrip * 1000)} ms`;
     if (asked.generation !== this.generation) return;
     let bitmap;
@@ -359,10 +366,17 @@ const preview = {
 
   /** Called on every animation frame: sends the look, asks for frames, draws the due one. */
   tick() {
-    if (!this.opened || this.socket?.readyState !== WebSocket.OPEN) return;
+    if (this.socket?.readyState !== WebSocket.OPEN) return;
+    if (!this.opened) {
+      if (this.openFailed && this.lookDirty) {
+        this.openFailed = this.lookDirty = false;
+        this.socket.send(JSON.stringify(this.openMessage()));
+      }
+      return;
+    }
     if (this.lookDirty) {
       this.lookDirty = false;
-      this.socket.send(JSON.stringify({ type: 'look', look: lookForServer(), settings: previewSettings() }));
+      this.socket.send(JSON.stringify({ type: 'look', look: previewLook(), settings: previewSettings() }));
     }
     this.ask();
     this.draw();
@@ -380,7 +394,8 @@ const preview = {
       this.request(audio.currentTime, true);
       return;
     }
-    const index = Math.round((audio.currentTime + this.roundTrip) * fps);
+    const lead = this.roundTrip + 2 * this.roundTripDeviation;
+    const index = Math.round((audio.currentTime + lead) * fps);
     if (index <= this.lastAsked && !this.needFrame) return;
     this.needFrame = false;
     this.lastAsked = Math.max(index, this.lastAsked + 1);
@@ -455,6 +470,13 @@ function lookForServer() {
     }),
     analysis: look.analysis ?? {},
   };
+}
+
+/** What the preview draws: the look, or a black frame while it has no layer (a preset needs one). */
+function previewLook() {
+  const look = lookForServer();
+  if (look.layers.length === 0) look.layers = [{ shader: 'solid', blend: 'normal', opacity: 1 }];
+  return look;
 }
 
 function lookChanged() {
