@@ -210,16 +210,13 @@ function setUpTransport() {
   const audio = $('audio');
   const play = $('play');
   play.addEventListener('click', togglePlay);
-  audio.addEventListener('play', () => {
-    play.textContent = '❚❚';
-    play.setAttribute('aria-label', 'Pause');
+  const showPlaying = (playing) => {
+    play.textContent = playing ? '❚❚' : '▶';
+    play.setAttribute('aria-label', playing ? 'Pause' : 'Play');
     preview.moved();
-  });
-  audio.addEventListener('pause', () => {
-    play.textContent = '▶';
-    play.setAttribute('aria-label', 'Play');
-    preview.moved();
-  });
+  };
+  audio.addEventListener('play', () => showPlaying(true));
+  audio.addEventListener('pause', () => showPlaying(false));
   audio.addEventListener('timeupdate', updateClock);
   audio.addEventListener('durationchange', updateClock);
   $('scrub').addEventListener('pointerdown', () => { scrubbing = true; });
@@ -868,9 +865,13 @@ function renderNumber(id) {
   return Number(String(id).replace(/\D/g, '')) || 0;
 }
 
+/** Redraws the list (several times a second while rendering), keeping the focus on the same control. */
 function renderRenders() {
+  const focused = document.activeElement?.closest('#renders li') ? document.activeElement : null;
+  const where = focused && [focused.closest('li').dataset.id, focused.className];
   const renders = [...state.renders.values()].sort((a, b) => renderNumber(b.id) - renderNumber(a.id));
   $('renders').replaceChildren(...renders.map(renderItem));
+  if (where) $('renders').querySelector(`li[data-id="${CSS.escape(where[0])}"] .${where[1]}`)?.focus();
 }
 
 function renderItem(render) {
@@ -878,7 +879,7 @@ function renderItem(render) {
   const top = el('div', { class: 'top' },
     el('span', { class: 'name', title: render.command ?? '' }, render.output ?? render.id),
     el('span', { class: `state state-${render.state}` }, render.state),
-    running ? el('button', { type: 'button', 'aria-label': `Cancel ${render.output ?? render.id}`,
+    running ? el('button', { type: 'button', class: 'cancel', 'aria-label': `Cancel ${render.output ?? render.id}`,
       onclick: () => cancelRender(render.id) }, 'Cancel') : null,
     render.state === 'done' ? el('a', { class: 'download', download: render.output ?? '',
       href: withToken(`/api/renders/${encodeURIComponent(render.id)}/file`) }, 'Download') : null);
@@ -920,11 +921,8 @@ async function loadMilkdrop() {
     const answer = await api('GET', '/api/milkdrop?' + query({ offset: m.offset, limit: m.limit, q: m.q }));
     m.total = answer.total;
     renderMilkdrop(answer.presets);
-    return true;
   } catch (error) {
-    if (error.status === 404) return false;
     sayError(error);
-    return true;
   }
 }
 
