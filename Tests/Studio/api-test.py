@@ -6,16 +6,24 @@ with a generated song, twice: on loopback with a 1 MB upload bound, and on 0.0.0
 prints. Talks to it with http.client and raw sockets (the WebSocket handshakes and frames by hand), so
 every header is the one the test means to send. One line per check; exit status 1 when any failed.
 
-  Tests/Studio/api-test.py
-  MARBLE=.build/debug/marble Tests/Studio/api-test.py
+  Tests/Studio/api-test.py --marble .build/release/marble     # or MARBLE=… (default .build/release/marble)
 
 Needs: ffmpeg (the song), a build of marble with the Studio trait.
 """
-import base64, hashlib, http.client, json, os, re, socket, struct, subprocess, sys, tempfile, time, urllib.parse
+import argparse, base64, hashlib, http.client, json, os, re, socket, struct, subprocess, sys, tempfile, time, urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-MARBLE = os.environ.get("MARBLE", str(ROOT / ".build/release/marble"))
+
+def arguments():
+    parser = argparse.ArgumentParser(description="The studio's security rules, each with a failing request.")
+    parser.add_argument("--marble", default=os.environ.get("MARBLE", str(ROOT / ".build/release/marble")),
+                        help="the marble binary (default: $MARBLE or .build/release/marble)")
+    return parser.parse_args()
+
+
+ARGS = arguments()
+MARBLE = str(Path(ARGS.marble).resolve()) if os.sep in ARGS.marble else ARGS.marble
 FAILED = []
 
 

@@ -10,17 +10,17 @@ is rendered, its progress reaches the end, it is downloaded and checked with ffp
 bytes of the command the page shows, and after a reload the render is still listed. One line per
 check; exit status 1 when any failed.
 
-  Tests/Studio/browser-test.py
-  STUDIO_SCREENSHOT=docs/studio.png Tests/Studio/browser-test.py      # also the page at 1280x800
-  MARBLE=.build/debug/marble STUDIO_MIN_FPS=10 Tests/Studio/browser-test.py
+  Tests/Studio/browser-test.py --marble .build/release/marble
+  STUDIO_SCREENSHOT=docs/studio.png Tests/Studio/browser-test.py       # also the page at 1280x800
+  Tests/Studio/browser-test.py --marble .build/debug/marble --min-fps 5
 
-Environment: MARBLE (the binary), STUDIO_SCREENSHOT (where to save the screenshot), STUDIO_MIN_FPS
-(the preview rate the status line must show while playing, default 20), MARBLE_STUDIO_PAGE (passed on:
-serve the page from that folder instead of the binary's copy).
+Options (or environment): --marble (MARBLE), --screenshot (STUDIO_SCREENSHOT), --min-fps
+(STUDIO_MIN_FPS: the preview rate the status line must show while playing, default 20).
+MARBLE_STUDIO_PAGE is passed on: the studio serves the page from that folder instead of its own copy.
 Needs: chromium, chromium-driver, python3-selenium, ffmpeg (apt-get install chromium chromium-driver
 python3-selenium ffmpeg). Firefox ESR is driven only when a geckodriver is installed (Debian has none).
 """
-import hashlib, json, os, re, shlex, shutil, socket, statistics, subprocess, sys, tempfile, time, urllib.request
+import argparse, hashlib, json, os, re, shlex, shutil, socket, statistics, subprocess, sys, tempfile, time, urllib.request
 from pathlib import Path
 
 from selenium import webdriver
@@ -31,8 +31,21 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[2]
-MARBLE = os.environ.get("MARBLE", str(ROOT / ".build/release/marble"))
-MIN_FPS = float(os.environ.get("STUDIO_MIN_FPS", "20"))
+
+def arguments():
+    parser = argparse.ArgumentParser(description="The studio's story in headless Chromium.")
+    parser.add_argument("--marble", default=os.environ.get("MARBLE", str(ROOT / ".build/release/marble")),
+                        help="the marble binary (default: $MARBLE or .build/release/marble)")
+    parser.add_argument("--screenshot", default=os.environ.get("STUDIO_SCREENSHOT"),
+                        help="save the page at 1280x800 there (default: $STUDIO_SCREENSHOT, else none)")
+    parser.add_argument("--min-fps", type=float, default=float(os.environ.get("STUDIO_MIN_FPS", "20")),
+                        help="the preview rate the status line must show while playing (default 20)")
+    return parser.parse_args()
+
+
+ARGS = arguments()
+MARBLE = str(Path(ARGS.marble).resolve()) if os.sep in ARGS.marble else ARGS.marble
+MIN_FPS = ARGS.min_fps
 SONG_SECONDS = 10
 RENDER_SIZE, RENDER_FPS = (320, 180), 15
 FAILED = []
@@ -492,7 +505,7 @@ def firefox_report():
 def main():
     if not os.access(MARBLE, os.X_OK):
         sys.exit(f"browser test: no marble binary at {MARBLE} (set MARBLE)")
-    shot = os.environ.get("STUDIO_SCREENSHOT")
+    shot = ARGS.screenshot
     with tempfile.TemporaryDirectory(prefix="studio-browser-") as scratch:
         work = Path(scratch)
         songs, output = work / "songs", work / "output"
