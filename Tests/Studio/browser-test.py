@@ -417,30 +417,37 @@ def same_bytes(command, downloaded, work):
           result.returncode == 0 and digest(again) == digest(downloaded), result.stderr.strip()[-300:])
 
 
+MILKDROP_TITLES = "return [...document.querySelectorAll('#milkdrop-list button')].map((b) => b.title)"
+
+
 def browse_milkdrop(driver):
+    """The MilkDrop panel: thumbnails, a search, and a preset played as a look of one milkdrop layer."""
     panel = driver.find_element(By.ID, "milkdrop-panel")
     if not check("the MilkDrop panel is offered", bool(wait(driver, lambda d: panel.is_displayed(), 30, "panel"))):
         return
     panel.find_element(By.TAG_NAME, "summary").click()
     loaded = wait(driver, lambda d: d.execute_script(
-        "const i = document.querySelector('#milkdrop-list img'); return i && i.complete && i.naturalWidth > 0"), 120, "thumbnail")
-    check("MilkDrop presets are listed with a thumbnail", bool(loaded), driver.find_element(By.ID, "milkdrop-page").text)
-    search = driver.find_element(By.ID, "milkdrop-search")
-    first = driver.find_element(By.CSS_SELECTOR, "#milkdrop-list button").get_attribute("title")
-    search.send_keys("geiss")
-    narrowed = wait(driver, lambda d: (b := d.find_elements(By.CSS_SELECTOR, "#milkdrop-list button"))
-                    and all("geiss" in x.get_attribute("title").lower() for x in b), 30, "search")
-    check("the MilkDrop search narrows the list", bool(narrowed), driver.find_element(By.ID, "milkdrop-page").text)
-    button = driver.find_element(By.CSS_SELECTOR, "#milkdrop-list button")
-    path = button.get_attribute("title")
+        "return [...document.querySelectorAll('#milkdrop-list img')].some((i) => i.complete && i.naturalWidth > 0)"), 120, "thumbnail")
+    if not check("MilkDrop presets are listed with thumbnails", bool(loaded), driver.find_element(By.ID, "milkdrop-page").text):
+        return
+    driver.find_element(By.ID, "milkdrop-search").send_keys("geiss")
+    narrowed = wait(driver, lambda d: (t := d.execute_script(MILKDROP_TITLES)) and all("geiss" in x.lower() for x in t), 30, "search")
+    if not check("the MilkDrop search narrows the list", bool(narrowed), driver.find_element(By.ID, "milkdrop-page").text):
+        return
+    path = driver.execute_script(MILKDROP_TITLES)[0]
     before = driver.execute_script(CANVAS_PIXELS)
-    button.click()
+    driver.find_element(By.CSS_SELECTOR, "#milkdrop-list button").click()
     layers = driver.find_elements(By.CSS_SELECTOR, "#layers > li.layer")
     value = driver.find_element(By.ID, "layer0-file").get_attribute("value") if layers else None
     check("choosing one makes the look a single milkdrop layer with its file", len(layers) == 1 and value == path,
-          f"{len(layers)} layers, file {value!r}, first {first!r}")
-    changed = wait(driver, lambda d: pixels_differ(before, d.execute_script(CANVAS_PIXELS)) > 4, 30, "milkdrop frame")
-    check("  … and the preview shows it", bool(changed))
+          f"{len(layers)} layers, file {value!r}")
+    changed = wait(driver, lambda d: pixels_differ(before, d.execute_script(CANVAS_PIXELS)) > 4, 60, "milkdrop frame")
+    check("  … and the preview shows it", bool(changed), message(driver))
+    # A preset that does not load has a 400 thumbnail (docs/STUDIO.md), which Chromium logs: tolerated, shown.
+    errors = console_errors(driver)
+    others = [e for e in errors if not re.search(r"/api/milkdrop/thumbnail\S* - .* status of 400", e.get("message", ""))]
+    check("no console error while browsing MilkDrop (but thumbnails of presets that do not load)", not others,
+          f"{len(errors) - len(others)} thumbnails refused; " + json.dumps(others)[:400])
 
 
 def reload_keeps_renders(driver, render_id):
@@ -527,11 +534,11 @@ def main():
             if render_id:
                 download_and_probe(driver, render_id, songs / "tone.flac", work)
                 reload_keeps_renders(driver, render_id)
-            browse_milkdrop(driver)
             if shot:
                 screenshot(driver, ROOT / shot if not os.path.isabs(shot) else shot)
             errors = console_errors(driver)
             check("no console error during the story", not errors, json.dumps(errors)[:500])
+            browse_milkdrop(driver)
             check("the studio is still running", process.poll() is None)
             token_mode(driver, songs, work / "output-token")
             note(f"preview while playing: {fps:g} fps shown, round trip {latency:g} ms")

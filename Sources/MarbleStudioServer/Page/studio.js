@@ -929,9 +929,10 @@ async function loadMilkdrop() {
 function renderMilkdrop(presets) {
   const m = state.milkdrop;
   const items = presets.map((preset) => {
-    const name = preset.path.split('/').pop().replace(/\.milk$/i, '');
-    const src = withToken('/api/milkdrop/thumbnail?' + query({ path: preset.path }));
-    return el('li', {}, el('button', { type: 'button', title: preset.path, onclick: () => chooseMilkdrop(preset.path) },
+    const path = typeof preset === 'string' ? preset : preset.path;   // relative to the MilkDrop folder
+    const name = path.split('/').pop().replace(/\.milk$/i, '');
+    const src = withToken('/api/milkdrop/thumbnail?' + query({ path }));
+    return el('li', {}, el('button', { type: 'button', title: path, onclick: () => chooseMilkdrop(path) },
       el('img', { src, alt: '', loading: 'lazy', width: 160, height: 90 }), name));
   });
   $('milkdrop-list').replaceChildren(...items);
@@ -978,11 +979,7 @@ function setUpForms() {
   $('add-layer').addEventListener('click', addLayer);
   $('save-form').addEventListener('submit', async (event) => {
     event.preventDefault();
-    try {
-      await savePreset($('save-replace').checked);
-    } catch (error) {
-      say(error.message + (error.status === 409 ? ' Tick "replace" to overwrite it.' : ''), true);
-    }
+    try { await savePreset($('save-replace').checked); } catch (error) { sayError(error); }
   });
   $('copy-command').addEventListener('click', copyCommand);
   $('render-form').addEventListener('submit', startRender);
