@@ -20,7 +20,7 @@ MARBLE_STUDIO_PAGE is passed on: the studio serves the page from that folder ins
 Needs: chromium, chromium-driver, python3-selenium, ffmpeg (apt-get install chromium chromium-driver
 python3-selenium ffmpeg). Firefox ESR is driven only when a geckodriver is installed (Debian has none).
 """
-import argparse, hashlib, json, os, re, shlex, shutil, socket, statistics, subprocess, sys, tempfile, time, urllib.request
+import argparse, base64, hashlib, json, os, re, shlex, shutil, socket, statistics, subprocess, sys, tempfile, time, urllib.request
 from pathlib import Path
 
 from selenium import webdriver
@@ -74,14 +74,14 @@ def free_port():
         return s.getsockname()[1]
 
 
-def make_song(path, seconds):
+def make_song(path, seconds, title="Browser Tone"):
     """Two tones over a 120 bpm kick (so bindings to bass and beat move), with title and artist tags and
     an embedded cover picture."""
     expr = "0.3*sin(2*PI*220*t)+0.2*sin(2*PI*330*t*(1+0.1*floor(t)))+0.7*sin(2*PI*55*t)*exp(-10*mod(t\\,0.5))"
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"aevalsrc={expr}:s=44100:d={seconds}",
                     "-f", "lavfi", "-i", "testsrc2=s=320x320:r=1:d=1", "-map", "0:a", "-map", "1:v", "-frames:v", "1",
                     "-c:v", "mjpeg", "-disposition:v", "attached_pic",
-                    "-metadata", "title=Browser Tone", "-metadata", "artist=Marble", str(path)], check=True)
+                    "-metadata", f"title={title}", "-metadata", "artist=Marble", str(path)], check=True)
 
 
 def start_studio(songs, output, port, host="127.0.0.1"):
@@ -219,11 +219,11 @@ def load_page(driver, url):
 
 
 DROP_FILE = """
-const [name, url] = arguments;
+const [name, base64] = arguments;
 const done = arguments[arguments.length - 1];
-fetch(url).then((r) => r.blob()).then((blob) => {
+Promise.resolve(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))).then((bytes) => {
   const transfer = new DataTransfer();
-  transfer.items.add(new File([blob], name, {type: 'audio/flac'}));
+  transfer.items.add(new File([bytes], name, {type: 'audio/flac'}));
   for (const type of ['dragenter', 'dragover', 'drop']) {
     document.body.dispatchEvent(new DragEvent(type, {dataTransfer: transfer, bubbles: true, cancelable: true}));
   }
@@ -232,10 +232,11 @@ fetch(url).then((r) => r.blob()).then((blob) => {
 """
 
 
-def upload_by_drop(driver, songs):
+def upload_by_drop(driver, songs, work):
     """A file dropped onto the page is uploaded into the first folder and listed."""
-    url = driver.execute_script("return new URL('/api/media?song=tone.flac&folder=0', location.href).href")
-    result = driver.execute_async_script(DROP_FILE, "dropped.flac", url)
+    make_song(work / "second.flac", 3, "Second Tone")
+    data = base64.b64encode((work / "second.flac").read_bytes()).decode()
+    result = driver.execute_async_script(DROP_FILE, "dropped.flac", data)
     titles = "return [...document.querySelectorAll('#song-list button')].map((b) => b.title)"
     listed = wait(driver, lambda d: "dropped.flac" in d.execute_script(titles), 30, "dropped")
     check("a file dropped onto the page is uploaded and listed", bool(listed) and (songs / "dropped.flac").exists(),
@@ -360,10 +361,9 @@ def render_video(driver):
         field.send_keys(value)
     Select(driver.find_element(By.ID, "render-format")).select_by_value("mp4")
     driver.find_element(By.ID, "render").click()
-    item = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#renders li.render"), 15, "queued")
-    if not check("Render queues a render", bool(item), message(driver)):
+    render_id = wait(driver, lambda d: d.execute_script("return document.querySelector('#renders li.render')?.dataset.id"), 15, "queued")
+    if not check("Render queues a render", bool(render_id), message(driver)):
         return None
-    render_id = item[0].get_attribute("data-id")
     states, progress = set(), []
     deadline = time.monotonic() + 600
     while time.monotonic() < deadline:
@@ -422,6 +422,8 @@ MILKDROP_TITLES = "return [...document.querySelectorAll('#milkdrop-list button')
 
 def browse_milkdrop(driver):
     """The MilkDrop panel: thumbnails, a search, and a preset played as a look of one milkdrop layer."""
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#song-list button[title="tone.flac"]'), 30, "songs")[0].click()
+    wait(driver, lambda d: "fps" in d.find_element(By.ID, "preview-state").text, 30, "opened")
     panel = driver.find_element(By.ID, "milkdrop-panel")
     if not check("the MilkDrop panel is offered", bool(wait(driver, lambda d: panel.is_displayed(), 30, "panel"))):
         return
@@ -435,14 +437,16 @@ def browse_milkdrop(driver):
     if not check("the MilkDrop search narrows the list", bool(narrowed), driver.find_element(By.ID, "milkdrop-page").text):
         return
     path = driver.execute_script(MILKDROP_TITLES)[0]
-    before = driver.execute_script(CANVAS_PIXELS)
     driver.find_element(By.CSS_SELECTOR, "#milkdrop-list button").click()
     layers = driver.find_elements(By.CSS_SELECTOR, "#layers > li.layer")
     value = driver.find_element(By.ID, "layer0-file").get_attribute("value") if layers else None
     check("choosing one makes the look a single milkdrop layer with its file", len(layers) == 1 and value == path,
           f"{len(layers)} layers, file {value!r}")
-    changed = wait(driver, lambda d: pixels_differ(before, d.execute_script(CANVAS_PIXELS)) > 4, 60, "milkdrop frame")
-    check("  … and the preview shows it", bool(changed), message(driver))
+    # MilkDrop draws into feedback that starts black and builds up with the music: play and watch it light up.
+    driver.find_element(By.ID, "play").click()
+    lit = wait(driver, lambda d: d.execute_script(CANVAS_STATS)["mean"] > 15, 20, "milkdrop frames")
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.SPACE)
+    check("  … and the preview plays it", bool(lit), message(driver))
     # A preset that does not load has a 400 thumbnail (docs/STUDIO.md), which Chromium logs: tolerated, shown.
     errors = console_errors(driver)
     others = [e for e in errors if not re.search(r"/api/milkdrop/thumbnail\S* - .* status of 400", e.get("message", ""))]
@@ -456,18 +460,29 @@ def reload_keeps_renders(driver, render_id):
     check("after a reload the render is still listed as done", bool(ok))
 
 
-def screenshot(driver, path):
-    """The page at 1280x800 with the song playing (for the README)."""
+def screenshot(driver, url, path):
+    """The page at 1280x800 as a user leaves it: the saved look (opacity back to 1), a title, the MilkDrop
+    thumbnails, the finished render, the song paused at 3 s (for the README)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
+    driver.get(url)
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#song-list button[title="tone.flac"]'), 30, "songs")[0].click()
     wait(driver, lambda d: "fps" in d.find_element(By.ID, "preview-state").text, 30, "opened")
     Select(driver.find_element(By.ID, "preset-select")).select_by_value("browser-test")
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#layers > li.layer"), 10, "layers")
+    opacity = driver.find_element(By.ID, "layer0-opacity")
+    opacity.clear()
+    opacity.send_keys("1", Keys.TAB)
+    driver.find_element(By.ID, "set-title").send_keys("{artist} — {title}")
+    panel = driver.find_element(By.ID, "milkdrop-panel")
+    if panel.is_displayed():
+        panel.find_element(By.TAG_NAME, "summary").click()
+        wait(driver, lambda d: d.execute_script(
+            "return [...document.querySelectorAll('#milkdrop-list img')].every((i) => i.complete)"), 60, "thumbnails")
     driver.find_element(By.ID, "play").click()
     wait(driver, lambda d: d.execute_script("return document.getElementById('audio').currentTime") > 3, 15, "playing")
     driver.find_element(By.TAG_NAME, "body").send_keys(Keys.SPACE)
     time.sleep(0.5)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
-    time.sleep(0.3)
+    driver.execute_script("document.activeElement.blur()")
     size = driver.execute_script("return [innerWidth, innerHeight]")
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(path))
@@ -522,7 +537,7 @@ def main():
         driver = chromium()
         try:
             load_page(driver, url)
-            upload_by_drop(driver, songs)
+            upload_by_drop(driver, songs, work)
             pick_song_and_preset(driver)
             fps, latency = play_and_follow(driver)
             change_parameter(driver)
@@ -534,11 +549,11 @@ def main():
             if render_id:
                 download_and_probe(driver, render_id, songs / "tone.flac", work)
                 reload_keeps_renders(driver, render_id)
-            if shot:
-                screenshot(driver, ROOT / shot if not os.path.isabs(shot) else shot)
             errors = console_errors(driver)
             check("no console error during the story", not errors, json.dumps(errors)[:500])
             browse_milkdrop(driver)
+            if shot:
+                screenshot(driver, url, ROOT / shot if not os.path.isabs(shot) else shot)
             check("the studio is still running", process.poll() is None)
             token_mode(driver, songs, work / "output-token")
             note(f"preview while playing: {fps:g} fps shown, round trip {latency:g} ms")
