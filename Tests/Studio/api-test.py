@@ -312,12 +312,18 @@ def upload(port, name, body):
                    {"Content-Type": "application/octet-stream"})
 
 
+def listing(folder):
+    """Every name under a folder, hidden ones too (a half-written upload must not stay behind)."""
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
 def check_uploads(port):
     small = (WORK / "small.flac").read_bytes()
+    before = listing(SONGS)
     expect("upload over --max-upload", upload(port, "big.flac", os.urandom(1_600_000)), 413)
-    check("  … nothing left", not (SONGS / "big.flac").exists())
+    check("  … nothing left in the folder", listing(SONGS) == before, str(sorted(set(listing(SONGS)) - set(before))))
     expect("upload of non-media bytes", upload(port, "junk.mp3", b"this is not a song " * 200), 400)
-    check("  … nothing left", not (SONGS / "junk.mp3").exists())
+    check("  … nothing left in the folder", listing(SONGS) == before, str(sorted(set(listing(SONGS)) - set(before))))
     before = (SONGS / "song.flac").read_bytes()
     expect("upload over an existing name", upload(port, "song.flac", small), 409)
     check("  … the existing file unchanged", (SONGS / "song.flac").read_bytes() == before)
