@@ -47,7 +47,7 @@ ARGS = arguments()
 MARBLE = str(Path(ARGS.marble).resolve()) if os.sep in ARGS.marble else ARGS.marble
 MIN_FPS = ARGS.min_fps
 SONG_SECONDS = 10
-RENDER_SIZE, RENDER_FPS = (320, 180), 15
+RENDER_SIZE, RENDER_FPS = (640, 360), 30
 FAILED = []
 
 
@@ -74,6 +74,17 @@ def free_port():
         return s.getsockname()[1]
 
 
+def wait_for_port(port, timeout=30):
+    """Until the studio accepts connections (its URL may be printed a moment before)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+
+
 def make_song(path, seconds, title="Browser Tone"):
     """Two tones over a 120 bpm kick (so bindings to bass and beat move), with title and artist tags and
     an embedded cover picture."""
@@ -94,6 +105,7 @@ def start_studio(songs, output, port, host="127.0.0.1"):
             break
         match = re.search(r"https?://\S+", line)
         if match:
+            wait_for_port(port)
             return process, match.group(0)
     process.kill()
     sys.exit("browser test: the studio did not print its URL")
@@ -252,6 +264,31 @@ def pick_song_and_preset(driver):
     check("preset magma gives two layers", bool(ok))
     stats = wait(driver, lambda d: (s := d.execute_script(CANVAS_STATS))["frames"] > 0 and s["lit"] > 0.2 and s, 30, "pixels")
     check("the preview canvas shows a frame that is not black", bool(stats), str(stats or driver.execute_script(CANVAS_STATS)))
+
+
+LAYER_NAMES = "return [...document.querySelectorAll('#layers > li.layer strong')].map((s) => s.textContent.replace(/^\\d+\\. /, ''))"
+
+
+def edit_layers_by_keyboard(driver):
+    """Add a layer, move it up, remove it: with the keyboard only, the focus staying on the controls."""
+    before = driver.execute_script(CANVAS_PIXELS)
+    select = driver.find_element(By.ID, "shader-select")
+    Select(select).select_by_value("solid")
+    select.send_keys(Keys.TAB)
+    add = driver.switch_to.active_element
+    check("Tab from the shader list reaches Add layer", add.get_attribute("id") == "add-layer", add.get_attribute("outerHTML")[:80])
+    add.send_keys(Keys.ENTER)
+    check("Enter on Add layer adds it on top", driver.execute_script(LAYER_NAMES) == ["magma", "waveform", "solid"],
+          str(driver.execute_script(LAYER_NAMES)))
+    changed = wait(driver, lambda d: pixels_differ(before, d.execute_script(CANVAS_PIXELS)) > 8, 10, "a black layer on top")
+    check("  … and the preview shows it (a black solid over everything)", bool(changed))
+    driver.find_element(By.CSS_SELECTOR, "#layers > li.layer:nth-child(3) button.up").send_keys(Keys.ENTER)
+    focused = driver.switch_to.active_element.get_attribute("aria-label")
+    check("Enter on ↑ moves it below waveform, the focus following it", driver.execute_script(LAYER_NAMES) ==
+          ["magma", "solid", "waveform"] and focused == "Move solid up", f"{driver.execute_script(LAYER_NAMES)}, focus on {focused!r}")
+    driver.switch_to.active_element.send_keys(Keys.TAB, Keys.TAB, Keys.ENTER)
+    check("Tab, Tab, Enter reaches ✕ and removes it", driver.execute_script(LAYER_NAMES) == ["magma", "waveform"],
+          str(driver.execute_script(LAYER_NAMES)))
 
 
 def play_and_follow(driver):
@@ -539,6 +576,7 @@ def main():
             load_page(driver, url)
             upload_by_drop(driver, songs, work)
             pick_song_and_preset(driver)
+            edit_layers_by_keyboard(driver)
             fps, latency = play_and_follow(driver)
             change_parameter(driver)
             bound = bind_parameter(driver)
