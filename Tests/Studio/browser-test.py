@@ -419,6 +419,24 @@ def render_video(driver):
     return render_id
 
 
+def cancel_a_render(driver, output, done_id):
+    """A second, bigger render cancelled from its button: the list says so and no file is left."""
+    before = sorted(p.name for p in output.iterdir() if p.is_file())
+    size = driver.find_element(By.ID, "render-size")
+    size.clear()
+    size.send_keys("1920x1080")
+    driver.find_element(By.ID, "render").click()
+    new_id = wait(driver, lambda d: (i := d.execute_script("return document.querySelector('#renders li.render')?.dataset.id")) != done_id and i, 15, "queued")
+    if not check("a second render is queued", bool(new_id)):
+        return
+    clicked = driver.execute_script(f"const b = document.querySelector('#renders li[data-id=\"{new_id}\"] button.cancel'); b?.click(); return !!b")
+    state = wait(driver, lambda d: (r := d.execute_script(RENDER_ROW, new_id)["state"]) in ("cancelled", "done", "failed") and r, 60, "cancelled")
+    check("its Cancel button cancels it", clicked and state == "cancelled", f"button {clicked}, state {state}")
+    time.sleep(0.5)
+    after = sorted(p.name for p in output.iterdir() if p.is_file())
+    check("  … and leaves no file in the output folder", after == before, str(sorted(set(after) - set(before))))
+
+
 def download_and_probe(driver, render_id, song, work):
     href = driver.execute_script(RENDER_ROW, render_id)["href"]
     path = work / "download.mp4"
@@ -586,6 +604,7 @@ def main():
             render_id = render_video(driver)
             if render_id:
                 download_and_probe(driver, render_id, songs / "tone.flac", work)
+                cancel_a_render(driver, output, render_id)
                 reload_keeps_renders(driver, render_id)
             errors = console_errors(driver)
             check("no console error during the story", not errors, json.dumps(errors)[:500])
