@@ -327,8 +327,9 @@ def change_parameter(driver):
     field.send_keys("0.1", Keys.TAB)
     changed = wait(driver, lambda d: pixels_differ(before, d.execute_script(CANVAS_PIXELS)) > 8, 10, "change")
     elapsed = time.monotonic() - started
+    in_page = driver.execute_script("return document.getElementById('preview').dataset.changeMs")
     check("a parameter change (opacity 1 → 0.1) changes the preview's pixels", bool(changed),
-          f"in {1000 * elapsed:.0f} ms (through WebDriver)")
+          f"on the canvas {in_page} ms after the change (page's clock); {1000 * elapsed:.0f} ms through WebDriver")
     scrub = driver.find_element(By.ID, "scrub")
     before = driver.execute_script(CANVAS_PIXELS)
     driver.execute_script("const s = arguments[0]; s.value = 5; s.dispatchEvent(new Event('input'));", scrub)
@@ -431,7 +432,12 @@ def cancel_a_render(driver, output, done_id):
         return
     clicked = driver.execute_script(f"const b = document.querySelector('#renders li[data-id=\"{new_id}\"] button.cancel'); b?.click(); return !!b")
     state = wait(driver, lambda d: (r := d.execute_script(RENDER_ROW, new_id)["state"]) in ("cancelled", "done", "failed") and r, 60, "cancelled")
-    check("its Cancel button cancels it", clicked and state == "cancelled", f"button {clicked}, state {state}")
+    row = driver.execute_script(RENDER_ROW, new_id)
+    base = driver.execute_script("return location.origin")
+    with urllib.request.urlopen(base + "/api/renders", timeout=60) as response:
+        server = next((r["state"] for r in json.load(response)["renders"] if r["id"] == new_id), None)
+    check("its Cancel button cancels it", clicked and state == "cancelled",
+          f"button {clicked}, the page says {row['state']}, the server {server}; {message(driver)}")
     time.sleep(0.5)
     after = sorted(p.name for p in output.iterdir() if p.is_file())
     check("  … and leaves no file in the output folder", after == before, str(sorted(set(after) - set(before))))

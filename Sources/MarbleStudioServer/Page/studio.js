@@ -254,6 +254,8 @@ const preview = {
   openFailed: false,        // the server refused the open (a bad look): the next change tries again
   needFrame: false,         // paused: ask for the frame at the current time
   drawnAt: [],              // performance.now() of recent draws, for the fps
+  changedAt: 0,             // performance.now() of the first change not yet on the canvas
+  firstIdAfterChange: 0,    // the first frame asked for with the changed look
   generation: 0,            // bumps on a scrub: frames asked for before it are dropped
 
   open() {
@@ -318,6 +320,7 @@ const preview = {
 
   /** The look or settings changed: send them with the next animation frame. */
   changed() {
+    if (!this.changedAt) this.changedAt = performance.now();
     this.lookDirty = true;
     this.needFrame = true;
   },
@@ -373,6 +376,7 @@ const preview = {
     }
     if (this.lookDirty) {
       this.lookDirty = false;
+      this.firstIdAfterChange = this.nextId;
       this.socket.send(JSON.stringify({ type: 'look', look: previewLook(), settings: previewSettings() }));
     }
     this.ask();
@@ -436,6 +440,10 @@ const preview = {
     this.drawnAt.push(now);
     while (this.drawnAt.length && this.drawnAt[0] < now - 1000) this.drawnAt.shift();
     $('preview-offset').textContent = `${Math.round((clock - frame.time) * 1000)} ms`;
+    if (this.changedAt && frame.id >= this.firstIdAfterChange) {   // the change is on the canvas
+      canvas.dataset.changeMs = String(Math.round(now - this.changedAt));
+      this.changedAt = 0;
+    }
   },
 
   /** The status line's fps: frames drawn in the last second. */
@@ -843,7 +851,7 @@ async function startRender(event) {
   event.preventDefault();
   try {
     const { render } = await api('POST', '/api/renders', await renderBody());
-    state.renders.set(render.id, render);
+    if (!state.renders.has(render.id)) state.renders.set(render.id, render);  // the events socket may be ahead
     renderRenders();
     say(`Render ${render.id} queued.`);
   } catch (error) {
@@ -851,11 +859,10 @@ async function startRender(event) {
   }
 }
 
+/** Asks for the cancel; the events socket brings the state (the answer may be older than its news). */
 async function cancelRender(id) {
   try {
-    const { render } = await api('DELETE', '/api/renders/' + encodeURIComponent(id));
-    state.renders.set(render.id, render);
-    renderRenders();
+    await api('DELETE', '/api/renders/' + encodeURIComponent(id));
   } catch (error) {
     sayError(error);
   }
