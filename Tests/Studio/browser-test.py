@@ -291,12 +291,10 @@ def edit_layers_by_keyboard(driver):
           str(driver.execute_script(LAYER_NAMES)))
 
 
-def play_and_follow(driver):
-    driver.find_element(By.ID, "play").click()
-    playing = wait(driver, lambda d: d.execute_script("return document.getElementById('audio').currentTime") > 0.5, 15, "playing")
-    check("the play button plays the audio", bool(playing))
+def measure_playback(driver, seconds):
+    """Samples the drawn frames while the audio plays: (fps shown, round trip shown, |clock − frame time| of each)."""
     samples, seen = [], set()
-    end = time.monotonic() + 3.5
+    end = time.monotonic() + seconds
     while time.monotonic() < end:
         sample = driver.execute_script(SYNC_SAMPLE)
         if None not in (sample["index"], sample["clock"], sample["frameTime"]) and sample["index"] not in seen:
@@ -305,16 +303,48 @@ def play_and_follow(driver):
         time.sleep(0.02)
     fps_shown = number(driver.find_element(By.ID, "preview-fps").text)
     latency = number(driver.find_element(By.ID, "preview-latency").text)
-    check(f"the status line shows the preview's fps ≥ {MIN_FPS:g}", fps_shown >= MIN_FPS, f"{fps_shown:g} fps, latency {latency:g} ms")
-    offsets = [abs(s["clock"] - s["frameTime"]) for s in samples]
+    return fps_shown, latency, [abs(s["clock"] - s["frameTime"]) for s in samples]
+
+
+def check_in_step(name, offsets):
     frame = 1 / 30
     within = sum(o <= frame + 1e-3 for o in offsets)
     detail = (f"{len(offsets)} frames seen, median offset {1000 * statistics.median(offsets):.1f} ms, "
               f"{within} within one frame ({1000 * frame:.1f} ms)") if offsets else "no frames"
-    check("the drawn frames follow audio.currentTime within one frame", offsets and within >= 0.9 * len(offsets), detail)
+    check(name, offsets and within >= 0.9 * len(offsets), detail)
+
+
+def play_and_follow(driver):
+    driver.find_element(By.ID, "play").click()
+    playing = wait(driver, lambda d: d.execute_script("return document.getElementById('audio').currentTime") > 0.5, 15, "playing")
+    check("the play button plays the audio", bool(playing))
+    fps_shown, latency, offsets = measure_playback(driver, 3.5)
+    check(f"the status line shows the preview's fps ≥ {MIN_FPS:g}", fps_shown >= MIN_FPS, f"{fps_shown:g} fps, latency {latency:g} ms")
+    check_in_step("the drawn frames follow audio.currentTime within one frame", offsets)
     driver.find_element(By.TAG_NAME, "body").send_keys(Keys.SPACE)
     paused = wait(driver, lambda d: d.execute_script("return document.getElementById('audio').paused"), 5, "paused")
     check("space pauses (keyboard)", bool(paused))
+    return fps_shown, latency
+
+
+def preview_beside_render(driver, done_id):
+    """The preview while a 1920x1080 60 fps render runs: reported, and still in step with the sound."""
+    for id, value in (("render-size", "1920x1080"), ("render-fps", "60")):
+        field = driver.find_element(By.ID, id)
+        field.clear()
+        field.send_keys(value)
+    driver.execute_script("const s = document.getElementById('scrub'); s.value = 0; s.dispatchEvent(new Event('input'));")
+    driver.find_element(By.ID, "render").click()
+    new_id = wait(driver, lambda d: (i := d.execute_script("return document.querySelector('#renders li.render')?.dataset.id")) != done_id and i, 15, "queued")
+    wait(driver, lambda d: d.execute_script(RENDER_ROW, new_id)["state"] == "rendering", 30, "rendering")
+    driver.find_element(By.ID, "play").click()
+    fps_shown, latency, offsets = measure_playback(driver, 3)
+    state = driver.execute_script(RENDER_ROW, new_id)["state"]
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.SPACE)
+    note(f"preview beside a 1920x1080 60 fps render ({state} at the end): {fps_shown:g} fps shown, round trip {latency:g} ms")
+    check_in_step("beside a render, the drawn frames still follow audio.currentTime within one frame", offsets)
+    driver.execute_script(f"document.querySelector('#renders li[data-id=\"{new_id}\"] button.cancel')?.click()")
+    wait(driver, lambda d: d.execute_script(RENDER_ROW, new_id)["state"] in ("cancelled", "done"), 60, "stopped")
     return fps_shown, latency
 
 
@@ -611,6 +641,7 @@ def main():
             if render_id:
                 download_and_probe(driver, render_id, songs / "tone.flac", work)
                 cancel_a_render(driver, output, render_id)
+                beside = preview_beside_render(driver, render_id)
                 reload_keeps_renders(driver, render_id)
             errors = console_errors(driver)
             check("no console error during the story", not errors, json.dumps(errors)[:500])
@@ -619,7 +650,8 @@ def main():
                 screenshot(driver, url, ROOT / shot if not os.path.isabs(shot) else shot)
             check("the studio is still running", process.poll() is None)
             token_mode(driver, songs, work / "output-token")
-            note(f"preview while playing: {fps:g} fps shown, round trip {latency:g} ms")
+            note(f"preview while playing: {fps:g} fps shown, round trip {latency:g} ms"
+                 + (f"; beside a render: {beside[0]:g} fps, {beside[1]:g} ms" if render_id else ""))
         finally:
             driver.quit()
             stop(process)
