@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import MarbleCore
 import MarbleKit
 import MarblePipeline
@@ -16,9 +19,18 @@ extension RenderQueue {
     /// Starts a worker thread (the caller counted it in `book.running` and entered it in `workers`).
     func startWorker() {
         Thread.detachNewThread { [self] in
+            Self.yieldToThePage()
             while let next = takeNext() { run(next) }
             workers.leave()
         }
+    }
+
+    /// Renders run at a lower priority (nice 10) than the rest of the studio: the page's preview (and
+    /// the browser beside it) keep their frame rate, and a render takes whatever the machine has left.
+    /// Linux keeps a nice value per thread and every thread a thread starts inherits it, so the
+    /// render's pipeline, its strip workers and the encoder's threads all run at it.
+    static func yieldToThePage() {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)   // 0: on Linux, the calling thread (setpriority(2))
     }
 
     /// The oldest waiting render, now analysing; nil when none waits (the worker then ends).

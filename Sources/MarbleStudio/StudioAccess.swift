@@ -1,3 +1,5 @@
+import Foundation
+
 /// Who may use the studio (docs/STUDIO.md, "Security"), decided from a request's facts so that the
 /// rules are tested without a server:
 /// - listening on loopback, the `Host` must be a loopback name, so a page elsewhere cannot reach the
@@ -26,6 +28,20 @@ package struct StudioAccess: Sendable {
         let changes = method != "GET" && method != "HEAD"
         if changes || upgrade, let origin, origin != "http://\(host)" {
             return StudioFailure(.forbidden, "requests from another site (\(origin.prefix(80))) may not change anything here")
+        }
+        return nil
+    }
+
+    /// The cookie a page opened with `?token=` keeps the token in.
+    package static let cookieName = "marble_token"
+
+    /// The value of cookie `name` in a `Cookie` header (`a=1; marble_token=…`), nil when absent.
+    package static func cookie(named name: String, in header: String) -> String? {
+        for pair in header.split(separator: ";") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name {
+                return String(parts[1].trimmingCharacters(in: .whitespaces))
+            }
         }
         return nil
     }

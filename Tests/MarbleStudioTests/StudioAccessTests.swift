@@ -41,6 +41,12 @@ import Testing
         #expect(a.refusal(method: "GET", host: host, token: nil, origin: "http://evil.example", upgrade: false) == nil)
     }
 
+    @Test func cookies() {
+        #expect(StudioAccess.cookie(named: "marble_token", in: "a=1; marble_token=abc; b=2") == "abc")
+        #expect(StudioAccess.cookie(named: "marble_token", in: "marble_token2=abc") == nil)
+        #expect(StudioAccess.cookie(named: "marble_token", in: "") == nil)
+    }
+
     @Test func hostNamesLoseTheirPort() {
         #expect(StudioAccess.name(ofHost: "[::1]:8140") == "::1")
         #expect(StudioAccess.name(ofHost: "localhost:8140") == "localhost")
