@@ -213,7 +213,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "MarbleStudioTests",
-            dependencies: ["MarbleStudio", "MarbleKit", "MarbleCore", "MarbleRender", "TestSupport"]),
+            dependencies: ["MarbleStudio", "MarbleKit", "MarbleCore", "MarbleAnalysis", "MarbleRender", "TestSupport"]),
         .testTarget(name: "MarbleCLITests", dependencies: ["marble", "MarbleStudio", "TestSupport"]),
         .testTarget(name: "SamplesTests", dependencies: ["RenderScene", "CustomShader", "LiveBeats", "TestSupport"]),
     ],
