@@ -47,7 +47,7 @@ package final class MilkDropShelf: Sendable {
 
     /// The presets whose path holds `search` (ignoring case), `limit` of them from `offset`.
     /// - Throws: `.badRequest` for an offset below 0, a limit outside 1…500 or a search over 256 bytes;
-    ///   `.notFound` when the studio has no MilkDrop folder.
+    ///   an empty page when the studio has no MilkDrop folder.
     package func list(search: String = "", offset: Int = 0, limit: Int = 100) throws(StudioFailure) -> Page {
         guard offset >= 0 else { throw StudioFailure(.badRequest, "offset: \(offset) is below 0") }
         guard (1...Self.maximumPage).contains(limit) else {
@@ -65,7 +65,8 @@ package final class MilkDropShelf: Sendable {
     /// levels, skipping hidden names and links to folders; a link to a file counts when its target is
     /// inside the folder.
     private func presets() throws(StudioFailure) -> [String] {
-        guard let folder else { throw StudioFailure(.notFound, "the studio has no MilkDrop folder (give --milkdrop DIR)") }
+        // No folder: nothing to browse (the page hides its panel), not an error.
+        guard let folder else { return [] }
         var found: [String] = []
         var budget = Self.maximumPresets * 4
         Self.collect(folder, under: "", root: folder, depth: 0, into: &found, budget: &budget)
