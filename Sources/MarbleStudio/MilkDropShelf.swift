@@ -42,8 +42,15 @@ package final class MilkDropShelf: Sendable {
     /// How many thumbnails have been drawn (not taken from memory): for tests.
     var thumbnailsDrawn: Int { drawn.load(ordering: .relaxed) }
 
-    /// A shelf of the presets under `folder` (a real path, as ``StudioFolders/milkDrop`` holds it).
-    package init(folder: String?) { self.folder = folder }
+    /// Frames a thumbnail is drawn for (``thumbnailFrames`` unless a test asks for fewer).
+    let frames: Int
+
+    /// A shelf of the presets under `folder` (a real path, as ``StudioFolders/milkDrop`` holds it),
+    /// whose thumbnails are the frame after `frames` frames (at most ``thumbnailFrames``).
+    package init(folder: String?, frames: Int = MilkDropShelf.thumbnailFrames) {
+        self.folder = folder
+        self.frames = min(max(1, frames), Self.thumbnailFrames)
+    }
 
     /// The presets whose path holds `search` (ignoring case), `limit` of them from `offset`.
     /// - Throws: `.badRequest` for an offset below 0, a limit outside 1…500 or a search over 256 bytes;
@@ -122,7 +129,7 @@ package final class MilkDropShelf: Sendable {
         drawn.add(1, ordering: .relaxed)
         let picture: [UInt8]
         do throws(MarbleError) {
-            picture = try Self.draw(path)  // outside the lock: drawing takes a while
+            picture = try Self.draw(path, frames: frames)  // outside the lock: drawing takes a while
         } catch {
             let reason = error.message.split(separator: "\n").first.map(String.init) ?? error.message
             throw StudioFailure(.badRequest, "\(shown): \(reason.replacingOccurrences(of: path, with: shown))")
@@ -132,20 +139,20 @@ package final class MilkDropShelf: Sendable {
     }
 
     /// The thumbnail of the preset at `path`: ``frame(_:)`` as JPEG.
-    static func draw(_ path: String) throws(MarbleError) -> [UInt8] {
-        let picture = try frame(path)
+    static func draw(_ path: String, frames: Int = thumbnailFrames) throws(MarbleError) -> [UInt8] {
+        let picture = try frame(path, frames: frames)
         // A view does not keep its texture alive: the texture must outlive the encoding.
         defer { withExtendedLifetime(picture) {} }
         return try JPEGEncoder(width: thumbnailWidth, height: thumbnailHeight, quality: 80).encode(picture.view)
     }
 
     /// The preset at `path` drawn by a `milkdrop` layer for ``thumbnailFrames`` frames of ``sound``: the last frame.
-    static func frame(_ path: String) throws(MarbleError) -> Texture {
+    static func frame(_ path: String, frames: Int = thumbnailFrames) throws(MarbleError) -> Texture {
         MilkTextureLoader.installed
         let width = thumbnailWidth, height = thumbnailHeight
         let compositor = try Compositor(preset: MilkDropScene(path: path).preset, width: width, height: height, threads: 1)
         let canvas = Texture(width: width, height: height)
-        for (index, features) in sound.enumerated() {
+        for (index, features) in sound.prefix(frames).enumerated() {
             compositor.render(FrameUniforms(time: fps.seconds(ofFrame: index), frameIndex: index, fps: fps,
                                             width: width, height: height, features: features), into: canvas)
         }
