@@ -171,16 +171,22 @@ package final class RenderQueue: Sendable {
     package func cancel(_ id: String) throws(RenderLookupError) -> RenderStatus {
         try book.withLock { book throws(RenderLookupError) -> RenderStatus in
             guard let index = book.jobs.firstIndex(where: { $0.status.id == id }) else { throw .notFound(id: id) }
-            switch book.jobs[index].status.state {
-            case .waiting:
-                book.jobs[index].status.state = .cancelled
-                deliver(book.jobs[index].status)
-            case .analysing, .rendering, .joining:
-                book.jobs[index].cancel.cancel()
-            case .done, .failed, .cancelled:
-                break
-            }
+            stop(&book.jobs[index])
             return book.jobs[index].status
+        }
+    }
+
+    /// Cancels `job` (with the book's lock held): a waiting one never starts, a running one stops at its
+    /// next frame (its worker reports `cancelled` once its files are gone), an ended one stays as it is.
+    private func stop(_ job: inout Job) {
+        switch job.status.state {
+        case .waiting:
+            job.status.state = .cancelled
+            deliver(job.status)
+        case .analysing, .rendering, .joining:
+            job.cancel.cancel()
+        case .done, .failed, .cancelled:
+            break
         }
     }
 
@@ -211,17 +217,7 @@ package final class RenderQueue: Sendable {
     package func shutdown() {
         book.withLock { book in
             book.closed = true
-            for index in book.jobs.indices {
-                switch book.jobs[index].status.state {
-                case .waiting:
-                    book.jobs[index].status.state = .cancelled
-                    deliver(book.jobs[index].status)
-                case .analysing, .rendering, .joining:
-                    book.jobs[index].cancel.cancel()
-                case .done, .failed, .cancelled:
-                    break
-                }
-            }
+            for index in book.jobs.indices { stop(&book.jobs[index]) }
         }
         workers.wait()
         deliveries.sync {}

@@ -13,30 +13,12 @@ import argparse, base64, json, os, re, shutil, socket, subprocess, sys, tempfile
 from pathlib import Path
 import websocket
 
-FAILED = []
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from studio_checks import check, free_port, summary, wait  # noqa: E402
 
 
-def check(name, condition, detail=""):
-    detail = " ".join(str(detail).split())[:200]
-    print(f"{'ok  ' if condition else 'FAIL'} {name}" + (f": {detail}" if detail else ""), flush=True)
-    if not condition:
-        FAILED.append(name)
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait(condition, seconds):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.1)
-    return None
 
 
 class BiDi:
@@ -171,8 +153,7 @@ def main():
         studio.terminate()
         firefox.wait(10)
         studio.wait(10)
-    print(f"{len(FAILED)} failed" if FAILED else "all passed")
-    sys.exit(1 if FAILED else 0)
+    sys.exit(summary())
 
 
 if __name__ == "__main__":

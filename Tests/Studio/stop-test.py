@@ -9,19 +9,11 @@ import argparse, json, os, signal, socket, subprocess, sys, tempfile, threading,
 from pathlib import Path
 import websocket
 
-FAILED = []
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from studio_checks import check, free_port, summary, wait  # noqa: E402
 
 
-def check(name, condition, detail=""):
-    print(f"{'ok  ' if condition else 'FAIL'} {name}" + (f": {detail}" if detail else ""), flush=True)
-    if not condition:
-        FAILED.append(name)
 
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_for(port, process, seconds=30):
@@ -100,8 +92,7 @@ def main():
                     str(folder / "long.wav")], check=True)
     for number in (signal.SIGINT, signal.SIGTERM):
         story(marble, folder, number)
-    print(f"{len(FAILED)} failed" if FAILED else "all passed")
-    sys.exit(1 if FAILED else 0)
+    sys.exit(summary())
 
 
 if __name__ == "__main__":
