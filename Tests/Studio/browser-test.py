@@ -49,6 +49,7 @@ MIN_FPS = ARGS.min_fps
 SONG_SECONDS = 10
 RENDER_SIZE, RENDER_FPS = (640, 360), 30
 FAILED = []
+SONGS_FOLDER = []  # the scratch song folder of the story
 
 
 def check(name, condition, detail=""):
@@ -345,9 +346,32 @@ def preview_beside_render(driver, done_id):
     note(f"preview beside a 1920x1080 60 fps render ({state} at the end): {fps_shown:g} fps shown, round trip {latency:g} ms")
     # Both cores are the render's too (and, on a shared machine, others'): half the frames, not nine in ten.
     check_in_step("beside a render, most drawn frames still follow audio.currentTime within one frame", offsets, 0.5)
+    doomed = queue_a_render_that_will_fail(driver)
     driver.execute_script(f"document.querySelector('#renders li[data-id=\"{new_id}\"] button.cancel')?.click()")
     wait(driver, lambda d: d.execute_script(RENDER_ROW, new_id)["state"] in ("cancelled", "done"), 60, "stopped")
+    if doomed:
+        row = wait(driver, lambda d: (r := d.execute_script(RENDER_ROW, doomed))["state"] == "failed" and r, 60, "failed")
+        check("a render that fails says why on the page", bool(row) and "no such file" in row["text"],
+              (row or driver.execute_script(RENDER_ROW, doomed))["text"])
     return fps_shown, latency
+
+
+def queue_a_render_that_will_fail(driver):
+    """While a render runs (one at a time), another is queued for a copy of the song that is then
+    deleted: when its turn comes it fails, and the page must say why. Queued through the API: the page
+    lists every render the studio runs, whoever asked for it."""
+    songs = SONGS_FOLDER[0]
+    shutil.copy(songs / "tone.flac", songs / "doomed.flac")
+    base = driver.current_url.split("?")[0].rstrip("/")
+    body = json.dumps({"song": "doomed.flac", "folder": 0, "preset": "magma", "settings": {"size": "320x180", "fps": 30}}).encode()
+    request = urllib.request.Request(base + "/api/renders", data=body, method="POST", headers={"Content-Type": "application/json"})
+    try:
+        render = json.loads(urllib.request.urlopen(request).read())["render"]
+    except Exception as error:
+        check("a render is queued behind the running one", False, str(error))
+        return None
+    (songs / "doomed.flac").unlink()
+    return render["id"]
 
 
 def change_parameter(driver):
@@ -627,6 +651,7 @@ def main():
         work = Path(scratch)
         songs, output = work / "songs", work / "output"
         songs.mkdir()
+        SONGS_FOLDER[:] = [songs]
         make_song(songs / "tone.flac", SONG_SECONDS)
         process, url = start_studio(songs, output, free_port())
         driver = chromium()
