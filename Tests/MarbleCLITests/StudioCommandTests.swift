@@ -19,15 +19,6 @@ struct StudioCommandTests {
         }
     }
 
-    /// Every status delivered; `ended` counts the renders that ended.
-    final class Observer: Sendable {
-        let events = Recorder<RenderStatus>()
-        let ended = Arrivals()
-        func callback(_ status: RenderStatus) {
-            events.append(status)
-            if status.state.hasEnded { ended.arrive() }
-        }
-    }
 
     /// The words of a shell command line, as `sh` reads them.
     func words(_ line: String) throws -> [String] {
@@ -41,7 +32,7 @@ struct StudioCommandTests {
     func sameBytes(json: String) async throws {
         let settings = try JSONDecoder().decode(RenderSettings.self, from: Data(json.utf8))
         let output = folder.appendingPathComponent("out-\(UUID().uuidString.prefix(8))")
-        let observer = Observer()
+        let observer = EndingRecorder<RenderStatus> { $0.state.hasEnded }
         let queue = RenderQueue(outputFolder: output.path, onChange: observer.callback)
         let status = try queue.submit(song: (song, "song it's.flac"), preset: (name: "spectrum", path: "spectrum"), settings: settings)
         await observer.ended.reach(1)

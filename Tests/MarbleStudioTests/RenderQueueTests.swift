@@ -15,21 +15,6 @@ import TestSupport
     let tiny = RenderSettings(size: "64x36", fps: Rational(10))
     let preset = (name: "spectrum", path: "spectrum")
 
-    /// Every status the queue delivered, in order; `ended` counts the renders that ended.
-    final class Observer: Sendable {
-        let events = Recorder<RenderStatus>()
-        let ended = Arrivals()
-        func callback(_ status: RenderStatus) {
-            events.append(status)
-            if status.state.hasEnded { ended.arrive() }
-        }
-        /// Render `id`'s states as delivered, each once in a row.
-        func states(_ id: String) -> [RenderStatus.State] {
-            events.all.filter { $0.id == id }.map(\.state).reduce(into: []) { if $0.last != $1 { $0.append($1) } }
-        }
-        func last(_ id: String) -> RenderStatus? { events.all.last { $0.id == id } }
-    }
-
     /// The queue, for hooks made before it.
     final class Later: Sendable {
         private let value = Mutex<RenderQueue?>(nil)
@@ -56,7 +41,7 @@ import TestSupport
 
     @Test("a render reports its progress up to the total, ends done, and its file is there")
     func done() async throws {
-        let observer = Observer()
+        let observer = EndingRecorder<RenderStatus> { $0.state.hasEnded }
         let queue = RenderQueue(outputFolder: output.path, progressInterval: 0, onChange: observer.callback)
         let submitted = try queue.submit(song: (try song(), "album/tone.flac"), preset: preset, settings: tiny)
         #expect(submitted.id == "r1" && submitted.state == .waiting && submitted.output == "spectrum-tone.mp4")
@@ -81,7 +66,7 @@ import TestSupport
 
     @Test("a running render cancelled leaves no file and no piece", arguments: [1, 2])
     func cancelRunning(segments: Int) async throws {
-        let observer = Observer()
+        let observer = EndingRecorder<RenderStatus> { $0.state.hasEnded }
         let later = Later()
         let queue = RenderQueue(outputFolder: output.path, progressInterval: 0, onProgress: { status in
             if status.state == .rendering { _ = try? later.queue?.cancel(status.id) }
@@ -102,7 +87,7 @@ import TestSupport
     func corrupt() async throws {
         let bad = songs.appendingPathComponent("bad.mp3").path
         try Data("this is not a song".utf8).write(to: URL(fileURLWithPath: bad))
-        let observer = Observer()
+        let observer = EndingRecorder<RenderStatus> { $0.state.hasEnded }
         let queue = RenderQueue(outputFolder: output.path, onChange: observer.callback)
         _ = try queue.submit(song: (bad, "bad.mp3"), preset: preset, settings: tiny)
         await observer.ended.reach(1)
@@ -115,7 +100,7 @@ import TestSupport
 
     @Test("with one render at a time the second waits until the first is done; a song removed meanwhile fails it, saying why")
     func oneAtATime() async throws {
-        let observer = Observer()
+        let observer = EndingRecorder<RenderStatus> { $0.state.hasEnded }
         let hold = Hold("r1")
         let queue = RenderQueue(outputFolder: output.path, concurrency: 1, progressInterval: 0, onProgress: hold.onProgress,
                                 onChange: observer.callback)
@@ -149,7 +134,7 @@ import TestSupport
     func names() async throws {
         let mine = output.appendingPathComponent("spectrum-tone.mp4")
         try Data("mine".utf8).write(to: mine)
-        let observer = Observer()
+        let observer = EndingRecorder<RenderStatus> { $0.state.hasEnded }
         let hold = Hold("r1")
         let queue = RenderQueue(outputFolder: output.path, progressInterval: 0, onProgress: hold.onProgress, onChange: observer.callback)
         let first = try queue.submit(song: (try song(), "a/tone.flac"), preset: preset, settings: tiny)
@@ -182,7 +167,7 @@ import TestSupport
 
     @Test("in 2 pieces: the frame count and, at crf 0, the decoded pictures of the render in one piece; no piece left")
     func segments() async throws {
-        let observer = Observer()
+        let observer = EndingRecorder<RenderStatus> { $0.state.hasEnded }
         let queue = RenderQueue(outputFolder: output.path, concurrency: 2, progressInterval: 0, onChange: observer.callback)
         var one = tiny
         one.crf = 0
@@ -208,7 +193,7 @@ import TestSupport
 
     @Test("shutdown cancels the waiting and the running renders, waits for them, leaves nothing, and refuses new ones")
     func shutdown() async throws {
-        let observer = Observer()
+        let observer = EndingRecorder<RenderStatus> { $0.state.hasEnded }
         let hold = Hold("r1")
         let queue = RenderQueue(outputFolder: output.path, progressInterval: 0, onProgress: hold.onProgress, onChange: observer.callback)
         _ = try queue.submit(song: (try song(), "tone.flac"), preset: preset, settings: tiny)
@@ -257,4 +242,13 @@ import TestSupport
         }
         #expect(try JSONDecoder().decode(RenderStatus.self, from: Data(json.utf8)) == status)
     }
+}
+
+extension EndingRecorder where Event == RenderStatus {
+    /// Render `id`'s states as delivered, each once in a row.
+    func states(_ id: String) -> [RenderStatus.State] {
+        events.all.filter { $0.id == id }.map(\.state).reduce(into: []) { if $0.last != $1 { $0.append($1) } }
+    }
+
+    func last(_ id: String) -> RenderStatus? { events.all.last { $0.id == id } }
 }

@@ -44,3 +44,21 @@ public func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> 
         Thread.detachNewThread { continuation.resume(returning: body()) }
     }
 }
+
+/// Every event a callback hands over, in order, and how many of them ended something (a job that
+/// finished, failed or was cancelled): tests wait on ``ended`` instead of on the clock.
+public final class EndingRecorder<Event: Sendable>: Sendable {
+    public let events = Recorder<Event>()
+    public let ended = Arrivals()
+    private let endsSomething: @Sendable (Event) -> Bool
+
+    public init(ended endsSomething: @escaping @Sendable (Event) -> Bool) {
+        self.endsSomething = endsSomething
+    }
+
+    /// The callback to hand over.
+    public func callback(_ event: Event) {
+        events.append(event)
+        if endsSomething(event) { ended.arrive() }
+    }
+}
