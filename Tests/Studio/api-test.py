@@ -70,20 +70,9 @@ class Studio:
                 break
             lines.append(line)
             match = re.search(r"https?://\S+", line)
-            if match:
-                self.wait_for_port()
+            if match:   # printed once the studio listens
                 return match.group(0)
         raise SystemExit(f"api test: the studio did not print its URL:\n{''.join(lines)}")
-
-    def wait_for_port(self, timeout=30):
-        """Until the studio accepts connections (its URL may be printed a moment before)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return
-            except OSError:
-                time.sleep(0.05)
 
     def alive(self):
         return self.process.poll() is None

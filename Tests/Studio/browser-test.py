@@ -80,17 +80,6 @@ def free_port():
         return s.getsockname()[1]
 
 
-def wait_for_port(port, timeout=30):
-    """Until the studio accepts connections (its URL may be printed a moment before)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-
-
 def make_song(path, seconds, title="Browser Tone"):
     """Two tones over a 120 bpm kick (so bindings to bass and beat move), with title and artist tags and
     an embedded cover picture."""
@@ -110,8 +99,7 @@ def start_studio(songs, output, port, host="127.0.0.1"):
         if not line:
             break
         match = re.search(r"https?://\S+", line)
-        if match:
-            wait_for_port(port)
+        if match:   # printed once the studio listens
             return process, match.group(0)
     process.kill()
     sys.exit("browser test: the studio did not print its URL")
@@ -193,6 +181,50 @@ return {clock: Number(canvas.dataset.clock), frameTime: Number(canvas.dataset.fr
         latency: document.getElementById('preview-latency').textContent};
 """
 
+
+NEXT_FRAME = """
+const [after, seconds] = [arguments[0], arguments[1]];
+const done = arguments[arguments.length - 1];
+const canvas = document.getElementById('preview');
+const end = performance.now() + 1000 * seconds;
+(function look() {
+  const index = Number(canvas.dataset.frameIndex);
+  if (canvas.dataset.frameIndex !== undefined && index !== after) {
+    done({clock: Number(canvas.dataset.clock), frameTime: Number(canvas.dataset.frameTime), index: index});
+  } else if (performance.now() > end) {
+    done(null);
+  } else {
+    requestAnimationFrame(look);
+  }
+})();
+"""
+
+STILL_FRAME = """
+const done = arguments[arguments.length - 1];
+const canvas = document.getElementById('preview'), audio = document.getElementById('audio');
+const end = performance.now() + 10000;
+(function look() {
+  const drawn = Math.abs(Number(canvas.dataset.frameTime) - audio.currentTime) <= 1 / 30 + 1e-3;
+  if (audio.paused && drawn) done(true); else if (performance.now() > end) done(false); else requestAnimationFrame(look);
+})();
+"""
+
+ROW_CHANGE = """
+const [id, before, seconds] = [arguments[0], arguments[1], arguments[2]];
+const done = arguments[arguments.length - 1];
+const end = performance.now() + 1000 * seconds;
+function row() {
+  const li = document.querySelector(`#renders li[data-id="${id}"]`);
+  if (!li) return {state: 'missing', value: 0, max: 0, text: '', href: null};
+  const bar = li.querySelector('progress');
+  return {state: li.dataset.state, value: bar.value, max: bar.max, text: li.textContent,
+          href: li.querySelector('a.download')?.href ?? null};
+}
+(function look() {
+  const now = row();
+  if (now.state + '/' + now.value !== before || performance.now() > end) done(now); else requestAnimationFrame(look);
+})();
+"""
 
 RENDER_ROW = """
 const li = document.querySelector(`#renders li[data-id="${arguments[0]}"]`);
@@ -298,15 +330,16 @@ def edit_layers_by_keyboard(driver):
 
 
 def measure_playback(driver, seconds):
-    """Samples the drawn frames while the audio plays: (fps shown, round trip shown, |clock − frame time| of each)."""
-    samples, seen = [], set()
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        sample = driver.execute_script(SYNC_SAMPLE)
-        if None not in (sample["index"], sample["clock"], sample["frameTime"]) and sample["index"] not in seen:
-            seen.add(sample["index"])
-            samples.append(sample)
-        time.sleep(0.02)
+    """The drawn frames while the audio plays, each read when the page draws it (no polling on the
+    test's clock): (fps shown, round trip shown, |clock − frame time| of each)."""
+    samples, last = [], None
+    driver.set_script_timeout(seconds + 15)
+    for _ in range(int(30 * seconds)):
+        sample = driver.execute_async_script(NEXT_FRAME, last, 10)
+        if sample is None:
+            break
+        last = sample["index"]
+        samples.append(sample)
     fps_shown = number(driver.find_element(By.ID, "preview-fps").text)
     latency = number(driver.find_element(By.ID, "preview-latency").text)
     return fps_shown, latency, [abs(s["clock"] - s["frameTime"]) for s in samples]
@@ -383,8 +416,14 @@ def queue_a_render_that_will_fail(driver):
     return render["id"]
 
 
+def still_frame(driver):
+    """Until the page, paused, shows the frame of the audio's position (the pause's own frame)."""
+    driver.set_script_timeout(15)
+    return driver.execute_async_script(STILL_FRAME)
+
+
 def change_parameter(driver):
-    time.sleep(0.6)  # the frame of the pause arrives
+    check("paused, the preview shows the frame of the audio's position", still_frame(driver))
     before = driver.execute_script(CANVAS_PIXELS)
     field = driver.find_element(By.ID, "layer0-opacity")
     started = time.monotonic()
@@ -469,13 +508,15 @@ def render_video(driver):
         return None
     states, progress = set(), []
     deadline = time.monotonic() + 600
+    driver.set_script_timeout(120)
+    row = driver.execute_script(RENDER_ROW, render_id)
     while time.monotonic() < deadline:
-        row = driver.execute_script(RENDER_ROW, render_id)
         states.add(row["state"])
         progress.append((row["value"], row["max"]))
         if row["state"] in ("done", "failed", "cancelled"):
             break
-        time.sleep(0.1)
+        # The next change of the row, as the page draws it (the events socket moves it).
+        row = driver.execute_async_script(ROW_CHANGE, render_id, f"{row['state']}/{row['value']}", 60)
     note(f"states seen: {sorted(states)}; progress samples: {len(progress)}")
     check("the render reaches done", row["state"] == "done", row["text"])
     value, maximum = progress[-1]
@@ -503,7 +544,7 @@ def cancel_a_render(driver, output, done_id):
         server = next((r["state"] for r in json.load(response)["renders"] if r["id"] == new_id), None)
     check("its Cancel button cancels it", clicked and state == "cancelled",
           f"button {clicked}, the page says {row['state']}, the server {server}; {message(driver)}")
-    time.sleep(0.5)
+    # `cancelled` comes only once the render's files are gone (the queue reports it after removing them).
     after = sorted(p.name for p in output.iterdir() if p.is_file())
     check("  … and leaves no file in the output folder", after == before, str(sorted(set(after) - set(before))))
 
@@ -607,7 +648,7 @@ def screenshot(driver, url, path):
     driver.find_element(By.ID, "play").click()
     wait(driver, lambda d: d.execute_script("return document.getElementById('audio').currentTime") > 3, 15, "playing")
     driver.find_element(By.TAG_NAME, "body").send_keys(Keys.SPACE)
-    time.sleep(0.5)
+    still_frame(driver)
     driver.execute_script("document.activeElement.blur()")
     size = driver.execute_script("return [innerWidth, innerHeight]")
     Path(path).parent.mkdir(parents=True, exist_ok=True)

@@ -9,12 +9,12 @@ pixels. One line per check; exit 1 when any failed.
 
   Tests/Studio/firefox-test.py --marble .build/release/marble [--screenshot docs/studio-firefox.png]
 Needs firefox-esr, python3-websocket, ffmpeg."""
-import argparse, base64, json, os, re, shutil, socket, subprocess, sys, tempfile, time
+import argparse, base64, json, os, re, shutil, statistics, subprocess, sys, tempfile
 from pathlib import Path
 import websocket
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from studio_checks import check, free_port, summary, wait  # noqa: E402
+from studio_checks import check, free_port, summary  # noqa: E402
 
 
 
@@ -48,6 +48,15 @@ class BiDi:
             raise RuntimeError(result.get("exceptionDetails", {}).get("text", "exception"))
         return value.get("value")
 
+    def until(self, context, expression, seconds):
+        """The first truthy value of a JavaScript expression, read by the page at each frame it draws
+        (requestAnimationFrame), so the wait is on the page's own event; None after `seconds`."""
+        promise = ("new Promise((ok) => { const end = performance.now() + %d; (function look() {"
+                   " let v = null; try { v = (%s); } catch (e) {}"
+                   " if (v) ok(v); else if (performance.now() > end) ok(null); else requestAnimationFrame(look); })(); })"
+                   % (int(1000 * seconds), expression))
+        return self.evaluate(context, promise)
+
     def errors(self):
         return [e["params"].get("text", "") for e in self.events
                 if e.get("method") == "log.entryAdded" and e["params"].get("level") == "error"]
@@ -76,8 +85,13 @@ def start_firefox(profile):
     firefox = subprocess.Popen(["firefox-esr", "--headless", "--no-remote", "--profile", str(profile),
                                 "--remote-debugging-port", str(port), "about:blank"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    listening = wait(lambda: any(l and "WebDriver BiDi listening" in l for l in [firefox.stderr.readline()]), 60)
-    return firefox, port, bool(listening)
+    # Firefox prints this line once its WebDriver BiDi server listens: the event waited on.
+    listening = False
+    for line in firefox.stderr:
+        if "WebDriver BiDi listening" in line:
+            listening = True
+            break
+    return firefox, port, listening
 
 
 def story(bidi, url, screenshot):
@@ -86,39 +100,45 @@ def story(bidi, url, screenshot):
     context = bidi.command("browsingContext.getTree")["contexts"][0]["context"]
     bidi.command("browsingContext.setViewport", context=context, viewport={"width": 1280, "height": 800})
     bidi.command("browsingContext.navigate", context=context, url=url, wait="complete")
-    listed = wait(lambda: bidi.evaluate(context, "document.querySelectorAll('#song-list button').length"), 30)
+    listed = bidi.until(context, "document.querySelectorAll('#song-list button').length", 30)
     check("Firefox: the songs are listed", bool(listed), f"{listed} songs")
     check("Firefox: no console error on load", not bidi.errors(), bidi.errors())
     bidi.evaluate(context, "document.querySelector('#song-list button[title=\"tone.flac\"]').click()")
-    opened = wait(lambda: "fps" in (bidi.evaluate(context, "document.getElementById('preview-state').textContent") or ""), 30)
+    opened = bidi.until(context, "document.getElementById('preview-state').textContent.includes('fps')", 30)
     check("Firefox: picking the song opens the preview", bool(opened))
     bidi.evaluate(context, "(() => { const s = document.getElementById('preset-select'); s.value = 'magma'; s.dispatchEvent(new Event('change')); })()")
-    layers = wait(lambda: bidi.evaluate(context, "document.querySelectorAll('#layers > li.layer').length") == 2, 15)
+    layers = bidi.until(context, "document.querySelectorAll('#layers > li.layer').length == 2", 15)
     check("Firefox: the magma preset gives two layers", bool(layers))
-    canvas = wait(lambda: (s := json.loads(bidi.evaluate(context, CANVAS)))["frames"] > 0 and s["lit"] > 0.2 and s, 30)
+    lit = bidi.until(context, f"(() => {{ const s = JSON.parse({CANVAS}); return s.frames > 0 && s.lit > 0.2 ? JSON.stringify(s) : null; }})()", 30)
+    canvas = json.loads(lit) if lit else None
     check("Firefox: the preview canvas shows a picture", bool(canvas), {k: v for k, v in (canvas or {}).items() if k != "sample"})
     bidi.evaluate(context, "document.getElementById('play').click()")
-    playing = wait(lambda: bidi.evaluate(context, "document.getElementById('audio').currentTime") > 1.5, 20)
+    playing = bidi.until(context, "document.getElementById('audio').currentTime > 1.5", 20)
     check("Firefox: the song plays", bool(playing))
-    offsets, shown = [], set()
+    offsets, shown, last = [], set(), None
     for _ in range(20):
-        s = json.loads(bidi.evaluate(context, SYNC))
+        # Read when the page draws its next frame.
+        text = bidi.until(context, f"Number(document.getElementById('preview').dataset.frameTime) !== {json.dumps(last)} && {SYNC}", 10)
+        if not text:
+            break
+        s = json.loads(text)
+        last = s["frameTime"]
         offsets.append(abs(s["now"] - s["frameTime"]) * 30)
         shown.add(s["frameTime"])
-        time.sleep(0.1)
     fps = json.loads(bidi.evaluate(context, SYNC))["fps"]
-    within = sum(o <= 1 for o in offsets) / len(offsets)
+    within = sum(o <= 1 for o in offsets) / max(1, len(offsets))
     # Frames drawn for the moving clock: a functional check. How close they were is reported, not
     # judged (it depends on the machine's load).
     check("Firefox: the preview draws the frames of the playing clock", len(shown) >= 5,
           f"{len(shown)} frames in 20 readings")
-    print(f"     Firefox: {within:.0%} of 20 readings within a frame of the audio clock, median "
-          f"{sorted(offsets)[10]:.2f} frames; status {fps!r}")
+    print(f"     Firefox: {within:.0%} of {len(offsets)} readings within a frame of the audio clock, median "
+          f"{statistics.median(offsets) if offsets else float('nan'):.2f} frames; status {fps!r}")
     bidi.evaluate(context, "document.getElementById('play').click()")
     before = json.loads(bidi.evaluate(context, CANVAS))["sample"]
     moved = bidi.evaluate(context, """(() => { const r = document.querySelector('#layers input[type=range]');
         r.value = r.max; r.dispatchEvent(new Event('input', {bubbles: true})); return r.closest('label, div, li')?.textContent?.slice(0, 40) || 'moved'; })()""")
-    changed = wait(lambda: sum(a != b for a, b in zip(before, json.loads(bidi.evaluate(context, CANVAS))["sample"])) > 8, 10)
+    changed = bidi.until(context, f"(() => {{ const now = JSON.parse({CANVAS}).sample, before = {json.dumps(before)};"
+                                  f" return now.filter((v, i) => v !== before[i]).length > 8; }})()", 10)
     check("Firefox: a parameter changed with its slider changes the preview", bool(changed), moved)
     if screenshot:
         data = bidi.command("browsingContext.captureScreenshot", context=context)["data"]

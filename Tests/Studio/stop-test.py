@@ -5,26 +5,15 @@ folder (no file, no hidden work folder); the pages' sockets are closed by the st
 
   Tests/Studio/stop-test.py --marble .build/release/marble
 Needs python3-websocket and ffmpeg. One line per check; exit 1 when any failed."""
-import argparse, json, os, signal, socket, subprocess, sys, tempfile, threading, time, urllib.request
+import argparse, json, os, signal, subprocess, sys, tempfile, threading, time, urllib.request
 from pathlib import Path
 import websocket
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from studio_checks import check, free_port, summary, wait  # noqa: E402
+from studio_checks import check, free_port, summary  # noqa: E402
 
 
 
-
-
-def wait_for(port, process, seconds=30):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end and process.poll() is None:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return True
-        except OSError:
-            time.sleep(0.05)
-    return False
 
 
 def drain(ws, closed):
@@ -43,7 +32,9 @@ def story(marble, folder, number):
     studio = subprocess.Popen([marble, "studio", str(folder), "--output", str(out), "--listen", f"127.0.0.1:{port}"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     name = signal.Signals(number).name
-    check(f"{name}: the studio listens", wait_for(port, studio))
+    # The studio prints its URL once it listens: that line is the event waited on.
+    announced = studio.stderr.readline()
+    check(f"{name}: the studio listens", f"127.0.0.1:{port}" in announced, announced.strip())
     base = f"http://127.0.0.1:{port}"
     events = websocket.create_connection(base.replace("http", "ws") + "/api/events")
     events.recv()
@@ -71,6 +62,7 @@ def story(marble, folder, number):
     except subprocess.TimeoutExpired:
         studio.kill()
         _, stderr = studio.communicate()
+    stderr = announced + stderr
     took = time.monotonic() - started
     for t in threads:
         t.join(5)

@@ -1,5 +1,5 @@
-"""What the studio's test scripts share: one line per check with the failures counted, a free port, polling."""
-import socket, time
+"""What the studio's test scripts share: one line per check with the failures counted, a free port."""
+import socket
 
 FAILED = []
 
@@ -16,17 +16,6 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def wait(condition, seconds):
-    """The first true value of `condition()` within `seconds` (polled every 0.1 s), else None."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.1)
-    return None
 
 
 def summary():
