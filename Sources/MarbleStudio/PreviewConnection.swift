@@ -33,8 +33,6 @@ package final class PreviewConnection: @unchecked Sendable {
     private var look: Preset?
     private var settings = PreviewSettings()
     private var song: (path: String, folder: Int)?
-    /// Frames drawn, and the time they took (draw and encode), for the page's status line and the tests.
-    package private(set) var framesDrawn = 0
 
     package init(studio: StudioState) {
         self.studio = studio
@@ -126,7 +124,6 @@ package final class PreviewConnection: @unchecked Sendable {
         } catch {
             throw StudioFailure(.internalError, error.message)
         }
-        framesDrawn += 1
         var bytes = [UInt8]()
         bytes.reserveCapacity(16 + jpeg.count)
         withUnsafeBytes(of: UInt32(id).littleEndian) { bytes.append(contentsOf: $0) }
@@ -162,6 +159,6 @@ package final class PreviewConnection: @unchecked Sendable {
     }
 
     private static func json(_ object: [String: Any]) -> String {
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        String(decoding: StudioJSON.data(object), as: UTF8.self)
     }
 }

@@ -285,6 +285,17 @@ package final class RenderQueue: Sendable {
         }
     }
 
+    /// The command a render of `song` with `preset` and `settings` submitted now would run: the same
+    /// checks, background and output name as ``submit(song:preset:settings:backgroundFile:)``.
+    package func command(song: (path: String, displayName: String), preset: (name: String, path: String),
+                         settings: RenderSettings, backgroundFile: String? = nil) throws(MarbleError) -> String {
+        try settings.validate()
+        let background = try Self.background(of: settings, file: backgroundFile)
+        let stem = Self.sanitized("\(preset.name)-\(Self.stem(of: song.displayName))")
+        let name = book.withLock { freeName(stem: stem, ext: settings.fileExtension, book: $0) }
+        return try settings.command(song: song.path, background: background, preset: preset.path, output: outputFolder + "/" + name)
+    }
+
     // MARK: Names
 
     /// `<stem>.<ext>`, else `<stem> 2.<ext>`, `<stem> 3.<ext>`…: the first that is neither a file of the

@@ -47,6 +47,18 @@ package enum StudioJSON {
         return (w, h)
     }
 
+    /// `object` as JSON: keys sorted, slashes as they are ("{}" if it holds anything JSON cannot).
+    package static func data(_ object: [String: Any]) -> Data {
+        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+    }
+
+    /// `value` encoded as the API writes it: keys sorted, slashes as they are.
+    package static func encoded(_ value: some Encodable) -> Data? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try? encoder.encode(value)
+    }
+
     /// `value` (from ``object(_:)``) as JSON text again.
     package static func text(of value: Any) throws(StudioFailure) -> String {
         guard JSONSerialization.isValidJSONObject([value]),

@@ -44,19 +44,16 @@ package final class StudioState: Sendable {
         }
     }
 
-    /// The `marble render` command (or, in pieces, the commands) that gives the render's bytes.
-    package func command(song relative: String, folder: Int, preset name: String, settings: RenderSettings,
-                         output: String? = nil) throws(StudioFailure) -> String {
+    /// The `marble render` command (or, in pieces, the commands) that gives the bytes of the render
+    /// ``submitRender(song:folder:preset:settings:)`` would start now.
+    package func command(song relative: String, folder: Int, preset name: String,
+                         settings: RenderSettings) throws(StudioFailure) -> String {
         let song = try songPath(relative, folder: folder)
         let preset = try presetPath(name)
-        let background: RenderBackground = switch settings.background {
-        case nil, .none?: .none
-        case .cover?: .cover
-        case .file?: .file(try backgroundPath(of: settings) ?? "")
-        }
-        let stem = URL(fileURLWithPath: relative).deletingPathExtension().lastPathComponent
-        let out = output ?? configuration.output + "/\(name)-\(stem).\(settings.fileExtension)"
-        do { return try settings.command(song: song, background: background, preset: preset, output: out) } catch {
+        let background = try backgroundPath(of: settings)
+        do {
+            return try renders.command(song: (song, relative), preset: (name, preset), settings: settings, backgroundFile: background)
+        } catch {
             throw StudioFailure(.badRequest, error.message)
         }
     }

@@ -12,13 +12,11 @@ enum APIResponse {
     }
 
     static func json(_ object: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
-        json((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8), status: status)
+        json(StudioJSON.data(object), status: status)
     }
 
     static func json(encoding value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return error(StudioFailure(.internalError, "cannot encode the answer")) }
+        guard let data = StudioJSON.encoded(value) else { return error(StudioFailure(.internalError, "cannot encode the answer")) }
         return json(data, status: status)
     }
 

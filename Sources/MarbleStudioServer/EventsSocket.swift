@@ -15,13 +15,13 @@ struct EventsSocket {
             defer { studio.connections.remove(registered) }
             let (id, changes) = studio.events.subscribe()
             defer { studio.events.unsubscribe(id) }
-            try await outbound.write(.text(Self.message(["type": "renders"], "renders", studio.renders.list())))
+            try await outbound.write(.text(Self.message("renders", studio.renders.list())))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for try await _ in inbound {}   // the page closed the socket (or went)
                 }
                 group.addTask {
-                    for await status in changes { try await outbound.write(.text(Self.message(["type": "render"], "render", status))) }
+                    for await status in changes { try await outbound.write(.text(Self.message("render", status))) }
                 }
                 try await group.next()
                 group.cancelAll()
@@ -29,13 +29,10 @@ struct EventsSocket {
         }
     }
 
-    /// `{"type": …, key: value}` with `value` encoded as the API encodes it.
-    static func message(_ head: [String: String], _ key: String, _ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
-        let type = head["type"] ?? "event"
-        return #"{"type":"\#(type)","\#(key)":\#(body)}"#
+    /// `{"type": TYPE, TYPE: value}` (`renders` or `render`), `value` encoded as the API encodes it.
+    static func message(_ type: String, _ value: some Encodable) -> String {
+        let body = StudioJSON.encoded(value).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        return #"{"type":"\#(type)","\#(type)":\#(body)}"#
     }
 }
 #endif

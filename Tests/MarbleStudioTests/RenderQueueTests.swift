@@ -137,7 +137,10 @@ import TestSupport
         let observer = EndingRecorder<RenderStatus> { $0.state.hasEnded }
         let hold = Hold("r1")
         let queue = RenderQueue(outputFolder: output.path, progressInterval: 0, onProgress: hold.onProgress, onChange: observer.callback)
+        // The command shown before a render is the one it then runs, its free name included.
+        let shown = try queue.command(song: (try song(), "a/tone.flac"), preset: preset, settings: tiny)
         let first = try queue.submit(song: (try song(), "a/tone.flac"), preset: preset, settings: tiny)
+        #expect(shown == first.command && shown.contains("spectrum-tone 2.mp4"))
         let second = try queue.submit(song: (try song(), "b/tone.flac"), preset: preset, settings: tiny)
         #expect(first.output == "spectrum-tone 2.mp4" && second.output == "spectrum-tone 3.mp4")
         await hold.reached.reach(1)

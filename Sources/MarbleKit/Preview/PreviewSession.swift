@@ -84,7 +84,8 @@ package final class PreviewSession {
         if target == lastDrawn && !redraw { return (target, fps.seconds(ofFrame: target)) }
         let ahead = target - nextFrame
         if target < nextFrame || Double(ahead) > Self.catchUpSeconds * fps.doubleValue {
-            if target == lastDrawn { return try drawAgain() }
+            // The frame shown, again with the scene as it is now (a change while paused).
+            if target == lastDrawn { return try render(frame: target) }
             try restart(at: max(0, target - Int(Self.warmUpSeconds * fps.doubleValue)))
         }
         while nextFrame < target {
@@ -122,11 +123,6 @@ package final class PreviewSession {
     }
 
     // MARK: - Steps
-
-    /// The same frame again, with the scene as it is now (a change while paused).
-    private func drawAgain() throws(MarbleError) -> (index: Int, time: Double) {
-        try render(frame: lastDrawn)
-    }
 
     private func render(frame: Int) throws(MarbleError) -> (index: Int, time: Double) {
         slot.index = frame
