@@ -25,7 +25,11 @@ extension BenchReport {
                         ours_speed: c.oursSpeed, ffmpeg_speed: c.ffmpegSpeed, ratio: c.ratio,
                         ours_cpu_seconds: c.oursCPUSeconds, ffmpeg_cpu_seconds: c.ffmpegCPUSeconds, rounds: c.rounds,
                         encoder_only_seconds: c.encoderOnlySeconds > 0 ? c.encoderOnlySeconds : nil,
-                        ratio_ceiling: c.ratioCeiling)
+                        encoder_only_cpu_seconds: c.encoderOnlySeconds > 0 ? c.encoderOnlyCPUSeconds : nil,
+                        ratio_ceiling: c.ratioCeiling, share_of_ceiling: c.shareOfCeiling,
+                        own_pictures_seconds: c.ownPicturesSeconds > 0 ? c.ownPicturesSeconds : nil,
+                        own_pictures_cpu_seconds: c.ownPicturesSeconds > 0 ? c.ownPicturesCPUSeconds : nil,
+                        own_pictures_same_bytes: c.ownPicturesSameBytes, share_of_own_ceiling: c.shareOfOwnCeiling)
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -74,7 +78,9 @@ extension BenchReport {
         var filter: String, width: Int, height: Int, fps: Double, encoder_preset: String, song_seconds: Double
         var ours_seconds: Double, ffmpeg_seconds: Double, ours_speed: Double, ffmpeg_speed: Double, ratio: Double
         var ours_cpu_seconds: Double, ffmpeg_cpu_seconds: Double, rounds: Int
-        var encoder_only_seconds: Double?, ratio_ceiling: Double?
+        var encoder_only_seconds: Double?, encoder_only_cpu_seconds: Double?, ratio_ceiling: Double?, share_of_ceiling: Double?
+        var own_pictures_seconds: Double?, own_pictures_cpu_seconds: Double?, own_pictures_same_bytes: Bool?
+        var share_of_own_ceiling: Double?
     }
     struct Key: CodingKey {
         var stringValue: String

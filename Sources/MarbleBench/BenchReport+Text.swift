@@ -42,10 +42,15 @@ extension BenchReport {
                                 c.filter, c.width, c.height, c.fps, c.encoderPreset, c.oursSpeed, c.oursSeconds, c.oursCPUSeconds,
                                 c.ffmpegSpeed, c.ffmpegSeconds, c.ffmpegCPUSeconds, c.ratio))
         }
-        for c in comparisons where c.filter == FFmpegComparison.filters[0] {
+        for c in comparisons where c.filter == comparisons[0].filter {
             if let speed = c.encoderOnlySpeed {
-                lines.append(String(format: "  encoders alone (black frames through x264, the song through AAC) %dx%d@%.0f: %.2fx real time: about the most any visualiser could reach, ratio %.2f against showcqt",
-                                    c.width, c.height, c.fps, speed, c.ratioCeiling ?? 0))
+                lines.append(String(format: "  encoders alone (black frames through x264, the song through AAC) %dx%d@%.0f: %.2fx real time (CPU %.1f s), ratio %.2f against %@: about the most any visualiser could reach; ours reaches %.0f%% of its speed",
+                                    c.width, c.height, c.fps, speed, c.encoderOnlyCPUSeconds, c.ratioCeiling ?? 0, c.filter, 100 * (c.shareOfCeiling ?? 0)))
+            }
+            if let speed = c.ownPicturesSpeed {
+                lines.append(String(format: "  encoders alone on our own pictures (drawn beforehand; our encoding sink timed%@) %dx%d@%.0f: %.2fx real time (CPU %.1f s); ours reaches %.0f%% of its speed",
+                                    c.ownPicturesSameBytes == true ? ", the render's bytes" : ", NOT the render's bytes",
+                                    c.width, c.height, c.fps, speed, c.ownPicturesCPUSeconds, 100 * (c.shareOfOwnCeiling ?? 0)))
             }
         }
         return lines
@@ -75,13 +80,17 @@ extension BenchReport {
         if !comparisons.isEmpty {
             out += String(format: "\nSame %.0f s song → MP4 (x264 CRF %d, AAC %d kbit/s), median of %d alternating rounds; speed = song seconds / wall seconds; CPU = user + system seconds of the whole job.\n",
                           comparisons[0].songSeconds, configuration.crf, FFmpegComparison.audioKilobits, comparisons[0].rounds)
-            out += "Encoders alone: the same number of black frames through the same x264 settings and the song through the same AAC encoder, nothing drawn: about the fastest any song → MP4 job with these encoders runs here, so FFmpeg's time over it is about the highest ratio reachable (ceiling).\n"
-            out += "\n| vs FFmpeg filter | size | encoder | ours (x real time) | FFmpeg (x real time) | ratio (ours / FFmpeg) | ours CPU s | FFmpeg CPU s | encoders alone (x real time) | ratio ceiling |\n"
-            out += "|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n"
+            out += "Encoders alone (the ceiling): the same number of black frames through the same x264 settings and the song through the same AAC encoder, nothing drawn: about the fastest any song → MP4 job with these encoders runs here, so FFmpeg's time over it is about the highest ratio reachable. On our pictures: every frame of our render drawn beforehand into memory, then only our encoding sink (x264, AAC, muxer) timed: the ceiling of this preset, whose pictures x264 takes longer to encode than black.\n"
+            out += "\n| vs FFmpeg filter | size | encoder | ours (x real time) | FFmpeg (x real time) | ceiling (x real time) | ours / FFmpeg | ceiling / FFmpeg | ours / ceiling | ceiling on our pictures (x real time) | ours / that | ours CPU s | FFmpeg CPU s | ceiling CPU s | on our pictures CPU s |\n"
+            out += "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+            func optional(_ v: Double?, _ format: String) -> String { v.map { String(format: format, $0) } ?? "" }
             for c in comparisons {
-                out += String(format: "| %@ | %dx%d@%.0f | x264 %@ | %.2f | %.2f | %.2f | %.1f | %.1f | %@ | %@ |\n", c.filter, c.width, c.height,
-                              c.fps, c.encoderPreset, c.oursSpeed, c.ffmpegSpeed, c.ratio, c.oursCPUSeconds, c.ffmpegCPUSeconds,
-                              c.encoderOnlySpeed.map { String(format: "%.2f", $0) } ?? "", c.ratioCeiling.map { String(format: "%.2f", $0) } ?? "")
+                out += String(format: "| %@ | %dx%d@%.0f | x264 %@ | %.2f | %.2f | %@ | %.2f | %@ | %@ | %@ | %@ | %.1f | %.1f | %@ | %@ |\n", c.filter, c.width, c.height,
+                              c.fps, c.encoderPreset, c.oursSpeed, c.ffmpegSpeed, optional(c.encoderOnlySpeed, "%.2f"), c.ratio,
+                              optional(c.ratioCeiling, "%.2f"), optional(c.shareOfCeiling.map { $0 * 100 }, "%.0f %%"),
+                              optional(c.ownPicturesSpeed, "%.2f"), optional(c.shareOfOwnCeiling.map { $0 * 100 }, "%.0f %%"),
+                              c.oursCPUSeconds, c.ffmpegCPUSeconds, optional(c.encoderOnlySeconds > 0 ? c.encoderOnlyCPUSeconds : nil, "%.1f"),
+                              optional(c.ownPicturesSeconds > 0 ? c.ownPicturesCPUSeconds : nil, "%.1f"))
             }
         }
         return out

@@ -54,8 +54,18 @@ package struct FFmpegComparisonResult: Sendable, Equatable {
     /// the same x264 settings and the song's sound as AAC. No song → MP4 job with these encoders takes
     /// much less, whatever draws its pictures (0: not measured).
     package var encoderOnlySeconds: Double
+    /// Median CPU time of the encoders alone, seconds (0: not measured).
+    package var encoderOnlyCPUSeconds: Double = 0
+    /// Median wall and CPU time of the encoders alone on our own pictures (``OwnPicturesCeiling``: our
+    /// frames drawn beforehand, then only our encoding sink timed), seconds (0: not measured).
+    package var ownPicturesSeconds: Double = 0
+    package var ownPicturesCPUSeconds: Double = 0
+    /// Whether that encoding wrote the render's bytes (nil: not measured).
+    package var ownPicturesSameBytes: Bool?
     /// Alternating rounds the medians are taken over.
     package var rounds: Int
+    /// "WIDTHxHEIGHT".
+    package var size: String { "\(width)x\(height)" }
     /// Real-time factors (song seconds / wall seconds).
     package var oursSpeed: Double { songSeconds / oursSeconds }
     package var ffmpegSpeed: Double { songSeconds / ffmpegSeconds }
@@ -65,14 +75,24 @@ package struct FFmpegComparisonResult: Sendable, Equatable {
     /// them could reach against this FFmpeg job (nil when not measured).
     package var encoderOnlySpeed: Double? { encoderOnlySeconds > 0 ? songSeconds / encoderOnlySeconds : nil }
     package var ratioCeiling: Double? { encoderOnlySeconds > 0 ? ffmpegSeconds / encoderOnlySeconds : nil }
+    /// Our speed as a share of the encoders alone's (1: drawing cost nothing; nil when not measured).
+    package var shareOfCeiling: Double? { encoderOnlySeconds > 0 ? encoderOnlySeconds / oursSeconds : nil }
+    /// The real-time factor of the encoders alone on our pictures, and our speed as a share of it (1:
+    /// drawing, and the pipeline around the encoder, cost nothing).
+    package var ownPicturesSpeed: Double? { ownPicturesSeconds > 0 ? songSeconds / ownPicturesSeconds : nil }
+    package var shareOfOwnCeiling: Double? { ownPicturesSeconds > 0 ? ownPicturesSeconds / oursSeconds : nil }
 
     package init(filter: String, width: Int, height: Int, fps: Double, encoderPreset: String, songSeconds: Double,
                 oursSeconds: Double, ffmpegSeconds: Double, oursCPUSeconds: Double = 0, ffmpegCPUSeconds: Double = 0,
-                encoderOnlySeconds: Double = 0, rounds: Int = 1) {
+                encoderOnlySeconds: Double = 0, encoderOnlyCPUSeconds: Double = 0, ownPicturesSeconds: Double = 0,
+                ownPicturesCPUSeconds: Double = 0, ownPicturesSameBytes: Bool? = nil, rounds: Int = 1) {
         self.filter = filter; self.width = width; self.height = height; self.fps = fps
         self.encoderPreset = encoderPreset; self.songSeconds = songSeconds
         self.oursSeconds = oursSeconds; self.ffmpegSeconds = ffmpegSeconds
         self.oursCPUSeconds = oursCPUSeconds; self.ffmpegCPUSeconds = ffmpegCPUSeconds
-        self.encoderOnlySeconds = encoderOnlySeconds; self.rounds = rounds
+        self.encoderOnlySeconds = encoderOnlySeconds; self.encoderOnlyCPUSeconds = encoderOnlyCPUSeconds
+        self.ownPicturesSeconds = ownPicturesSeconds; self.ownPicturesCPUSeconds = ownPicturesCPUSeconds
+        self.ownPicturesSameBytes = ownPicturesSameBytes
+        self.rounds = rounds
     }
 }

@@ -10,6 +10,8 @@ import MarbleRender
 /// a noisy neighbour hurts both sides alike; each side's median wall time (and CPU time) over the rounds counts.
 package struct FFmpegComparison {
     package static let filters = ["showcqt", "showfreqs", "showwaves"]
+    /// The filters timed (`--compare-filter`; all of ``filters`` when none is named).
+    package var compared: [String] = FFmpegComparison.filters
     /// The sizes compared when none is given: 720p, 1080p and 2160p.
     package static let defaultSizes = [BenchConfiguration.Size(1280, 720), BenchConfiguration.Size(1920, 1080),
                                       BenchConfiguration.Size(3840, 2160)]
@@ -76,11 +78,24 @@ package struct FFmpegComparison {
         for size in sizes {
             var ours: [Timing] = []
             var theirs = [String: [Timing]]()
-            var encoderOnly: [Timing] = []
+            var encoderOnly: [Timing] = [], ownPictures: [Timing] = []
+            let oursFile = folder.appendingPathComponent("ours.mp4").path, ownFile = folder.appendingPathComponent("own.mp4").path
+            let frames = fps.frameCount(covering: songSeconds)
+            var own: OwnPicturesCeiling?
+            if OwnPicturesCeiling.fits(size: size, frames: frames) {
+                onRun("drawing every frame of \(preset) \(size) into memory")
+                own = try OwnPicturesCeiling(options: renderOptions(song: song, size: size, output: ownFile))
+            } else {
+                onRun("\(size): \(frames) frames do not fit in half of the memory available: no encoders alone on our pictures")
+            }
             for _ in 0..<rounds {
                 onRun("marble render \(preset) \(size)")
-                ours.append(try runOurs(song: song, size: size, output: folder.appendingPathComponent("ours.mp4").path))
-                for filter in Self.filters {
+                ours.append(try runOurs(song: song, size: size, output: oursFile))
+                if let own {
+                    onRun("encoders alone on our pictures \(size)")
+                    ownPictures.append(try own.encode())
+                }
+                for filter in compared {
                     onRun("ffmpeg \(filter) \(size)")
                     let out = folder.appendingPathComponent("\(filter).mp4").path
                     theirs[filter, default: []].append(try Self.time(ffmpeg, arguments(filter: filter, size: size, song: song, output: out)))
@@ -89,14 +104,20 @@ package struct FFmpegComparison {
                 let out = folder.appendingPathComponent("encoders-only.mp4").path
                 encoderOnly.append(try Self.time(ffmpeg, encoderOnlyArguments(size: size, song: song, output: out)))
             }
-            for filter in Self.filters {
+            own = nil   // the frames' memory back before the next size
+            let sameBytes = ownPictures.isEmpty ? nil : FileManager.default.contentsEqual(atPath: oursFile, andPath: ownFile)
+            for filter in compared {
                 let other = theirs[filter] ?? []
                 results.append(FFmpegComparisonResult(
                     filter: filter, width: size.width, height: size.height, fps: fps.doubleValue,
                     encoderPreset: encoderPreset.rawValue, songSeconds: songSeconds,
                     oursSeconds: Self.median(ours.map(\.wall)), ffmpegSeconds: Self.median(other.map(\.wall)),
                     oursCPUSeconds: Self.median(ours.map(\.cpu)), ffmpegCPUSeconds: Self.median(other.map(\.cpu)),
-                    encoderOnlySeconds: Self.median(encoderOnly.map(\.wall)), rounds: rounds))
+                    encoderOnlySeconds: Self.median(encoderOnly.map(\.wall)),
+                    encoderOnlyCPUSeconds: Self.median(encoderOnly.map(\.cpu)),
+                    ownPicturesSeconds: ownPictures.isEmpty ? 0 : Self.median(ownPictures.map(\.wall)),
+                    ownPicturesCPUSeconds: ownPictures.isEmpty ? 0 : Self.median(ownPictures.map(\.cpu)),
+                    ownPicturesSameBytes: sameBytes, rounds: rounds))
             }
         }
         return results
@@ -106,6 +127,24 @@ package struct FFmpegComparison {
     struct Timing {
         var wall: Double
         var cpu: Double
+    }
+
+    /// The CI guard's verdict (`--min-ceiling-share`, or with `ownPictures` `--min-own-ceiling-share`): one
+    /// line per size ("ok" or "FAIL": our share of the encoders alone's speed, on black frames or on our
+    /// own pictures, against `share`), and the sizes below it. A size measured without that ceiling is
+    /// left out.
+    package static func ceilingShares(_ comparisons: [FFmpegComparisonResult], atLeast share: Double,
+                                      ownPictures: Bool = false) -> (lines: [String], below: [String]) {
+        var seen = Set<String>(), lines: [String] = [], below: [String] = []
+        for c in comparisons where seen.insert("\(c.size) \(c.encoderPreset)").inserted {
+            guard let reached = ownPictures ? c.shareOfOwnCeiling : c.shareOfCeiling else { continue }
+            let ok = reached >= share
+            lines.append(String(format: "%@ %@ x264 %@: ours reaches %.0f%% of the encoders alone's speed %@ (at least %.0f%% asked)",
+                                ok ? "ok  " : "FAIL", c.size, c.encoderPreset, reached * 100,
+                                ownPictures ? "on our own pictures" : "on black frames", share * 100))
+            if !ok { below.append(c.size) }
+        }
+        return (lines, below)
     }
 
     /// The median (the mean of the middle two for an even count); infinity for none.
@@ -125,6 +164,15 @@ package struct FFmpegComparison {
     }
 
     func runOurs(song: String, size: BenchConfiguration.Size, output: String) throws(MarbleError) -> Timing {
+        let o = renderOptions(song: song, size: size, output: output)
+        let cpu = Self.cpuSeconds(children: false)
+        let start = MonotonicClock.now()
+        _ = try RenderJob(options: o).run()
+        return Timing(wall: MonotonicClock.milliseconds(since: start) / 1000, cpu: Self.cpuSeconds(children: false) - cpu)
+    }
+
+    /// Our render of the comparison: the preset at this size, rate, encoder settings and sound bitrate.
+    func renderOptions(song: String, size: BenchConfiguration.Size, output: String) -> RenderOptions {
         var o = RenderOptions(input: song, output: output)
         o.width = size.width
         o.height = size.height
@@ -134,10 +182,7 @@ package struct FFmpegComparison {
         o.crf = crf
         o.threads = threads
         o.audioBitrate = Self.audioKilobits
-        let cpu = Self.cpuSeconds(children: false)
-        let start = MonotonicClock.now()
-        _ = try RenderJob(options: o).run()
-        return Timing(wall: MonotonicClock.milliseconds(since: start) / 1000, cpu: Self.cpuSeconds(children: false) - cpu)
+        return o
     }
 
     /// Runs a tool to completion and returns its wall and CPU time. The child does not inherit

@@ -146,14 +146,23 @@ extension FramePipeline {
         let renderer = self.renderer
         let (free, toRender, toSinks) = (queues.free, queues.toRender, queues.toSinks)
         Thread.detachNewThread {
+            FrameTrace.nameThread("source")
             do throws(MarbleError) { try stepper.run(free: free, out: toRender) } catch { failure.record(error); stopAll() }
             toRender.close()
             sourceDone.signal()
         }
         Thread.detachNewThread {
-            while let slot = toRender.pop() {
+            FrameTrace.nameThread("render")
+            while true {
+                let wait = FrameTrace.begin()
+                guard let slot = toRender.pop() else { break }
+                FrameTrace.end(.waitFrame, wait, frame: slot.index)
+                let span = FrameTrace.begin()
                 do throws(MarbleError) { try renderer.render(slot) } catch { failure.record(error); stopAll(); break }
+                FrameTrace.end(.render, span, frame: slot.index)
+                let push = FrameTrace.begin()
                 guard toSinks.push(slot) else { break }
+                FrameTrace.end(.waitToSinks, push, frame: slot.index)
             }
             toSinks.close()
             renderDone.signal()
@@ -170,7 +179,9 @@ extension FramePipeline {
         while let slot = toSinks.pop() {
             statistics.record(slot, previousIndex: statistics.lastIndex)
             slot.holders.store(workers.count, ordering: .releasing)
+            let span = FrameTrace.begin()
             for worker in workers where !worker.offer(slot, offer) { release(slot) }
+            FrameTrace.end(.deliver, span, frame: slot.index)
             let now = MonotonicClock.now()
             if Double(now &- lastReport) >= progressInterval * 1e9 {
                 lastReport = now
@@ -223,13 +234,17 @@ private final class SourceStepper: @unchecked Sendable {
     func run(free: BoundedQueue<FrameSlot>, out: BoundedQueue<FrameSlot>) throws(MarbleError) {
         while !cancel.isCancelled {
             var start = MonotonicClock.now()
+            let decode = FrameTrace.begin()
             guard let due = try source.nextDueFrame(cancel: cancel) else { return }
+            FrameTrace.end(.decode, decode, frame: due.index)
             counters.add(late: due.lateSkipped, idle: due.idleSkipped)
             let slot: FrameSlot?
             switch policy {
             case .offline, .realtimeBuffered:
                 busyMilliseconds += MonotonicClock.milliseconds(since: start)
+                let wait = FrameTrace.begin()
                 guard let waited = free.pop() else { return }
+                FrameTrace.end(.waitFreeSlot, wait, frame: due.index)
                 slot = waited
                 start = MonotonicClock.now()
             case .realtime:
@@ -239,9 +254,13 @@ private final class SourceStepper: @unchecked Sendable {
                     counters.add(late: 1, idle: 0)
                 }
             }
+            let span = FrameTrace.begin()
             try source.produce(due, into: slot)
+            FrameTrace.end(.produce, span, frame: due.index)
             busyMilliseconds += MonotonicClock.milliseconds(since: start)
+            let push = FrameTrace.begin()
             if let slot { guard out.push(slot) else { return } }
+            FrameTrace.end(.waitToRender, push, frame: due.index)
         }
     }
 }

@@ -88,7 +88,11 @@ final class SinkWorker: @unchecked Sendable {
         started = true
         Thread.detachNewThread { [self] in
             StopSignals.blockBrokenPipeOnThisThread()
-            while let slot = queue.pop() {
+            FrameTrace.nameThread("sink")
+            while true {
+                let wait = FrameTrace.begin()
+                guard let slot = queue.pop() else { break }
+                FrameTrace.end(.waitSinkFrame, wait, frame: slot.index)
                 if abandoned.load(ordering: .relaxed) || closed.load(ordering: .relaxed) {
                     release(slot)
                     continue

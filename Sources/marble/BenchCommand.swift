@@ -77,6 +77,15 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .customLong("compare-rounds"), help: ArgumentHelp("Alternating rounds for --compare-ffmpeg (the median counts).", valueName: "n"))
     var compareRounds: Int = 3
 
+    @Option(name: .customLong("min-ceiling-share"), help: ArgumentHelp("With --compare-ffmpeg: fail when our render reaches less than this share (0–1) of the encoders alone's speed at any size: the CI guard of a render at its encoder's ceiling, a ratio within one alternating run.", valueName: "share"))
+    var minCeilingShare: Double?
+
+    @Option(name: .customLong("min-own-ceiling-share"), help: ArgumentHelp("With --compare-ffmpeg: the same against the encoders alone on our own pictures (our frames drawn beforehand, only the encoding timed): what the pipeline around the encoder costs.", valueName: "share"))
+    var minOwnCeilingShare: Double?
+
+    @Option(name: .customLong("compare-filter"), help: ArgumentHelp("With --compare-ffmpeg: only this FFmpeg filter (repeatable): showcqt, showfreqs or showwaves (default: all three).", valueName: "name"))
+    var compareFilters: [String] = []
+
     @Flag(name: .customLong("guard"), help: "Regression guard: 0 allocations per frame in the render path, and kernel costs relative to a trivial reference kernel within the baseline's margin; exits 1 otherwise.")
     var runGuard = false
 
@@ -143,6 +152,19 @@ struct BenchCommand: AsyncParsableCommand {
                 try OutputFile.write(Data(report.json().utf8), to: saveJSON)
             }
             Console.print(json ? report.json() : markdown ? report.markdown() : report.table())
+            if let minCeilingShare { try Self.checkCeilingShare(report.comparisons, atLeast: minCeilingShare, ownPictures: false) }
+            if let minOwnCeilingShare { try Self.checkCeilingShare(report.comparisons, atLeast: minOwnCeilingShare, ownPictures: true) }
+        }
+    }
+
+    /// `--min-ceiling-share`: every size's share of the encoders alone's speed at least `share`.
+    static func checkCeilingShare(_ comparisons: [FFmpegComparisonResult], atLeast share: Double, ownPictures: Bool) throws(MarbleError) {
+        let verdict = FFmpegComparison.ceilingShares(comparisons, atLeast: share, ownPictures: ownPictures)
+        for line in verdict.lines { Console.writeErr("  \(line)\n") }
+        guard verdict.below.isEmpty else {
+            let option = ownPictures ? "--min-own-ceiling-share" : "--min-ceiling-share"
+            let what = ownPictures ? "the encoders alone on our pictures" : "the encoders alone"
+            throw MarbleError(.media, "bench \(option): below \(Int((share * 100).rounded())) % of \(what) at \(verdict.below.joined(separator: ", "))")
         }
     }
 
@@ -202,6 +224,7 @@ struct BenchCommand: AsyncParsableCommand {
         var comparison = FFmpegComparison(sizes: size.isEmpty ? FFmpegComparison.defaultSizes : c.sizes, fps: c.fps, encoderPreset: c.encoderPreset, crf: c.crf,
                                           threads: c.threads.first ?? StripScheduler.availableCores,
                                           songSeconds: compareSeconds, rounds: compareRounds)
+        if !compareFilters.isEmpty { comparison.compared = compareFilters }
         let quiet = self.quiet
         comparison.onRun = { if !quiet { Console.writeErr("bench: \($0)\n") } }
         return try comparison.run(ffmpeg: ffmpeg)
@@ -235,6 +258,14 @@ struct BenchCommand: AsyncParsableCommand {
         // Checked whether or not they are used, so a typo never passes silently.
         _ = try Limits.check(compareSeconds, in: 1...3600, "--compare-seconds", unit: " s")
         _ = try Limits.check(compareRounds, in: 1...100, "--compare-rounds")
+        for (share, option) in [(minCeilingShare, "--min-ceiling-share"), (minOwnCeilingShare, "--min-own-ceiling-share")] {
+            guard let share else { continue }
+            guard compareFFmpeg else { throw MarbleError(.option, "\(option): only with --compare-ffmpeg") }
+            _ = try Limits.check(share, in: 0...1, option)
+        }
+        for name in compareFilters where !FFmpegComparison.filters.contains(name) {
+            throw MarbleError(.option, "--compare-filter \(name): expected one of \(FFmpegComparison.filters.joined(separator: ", "))")
+        }
         _ = try Limits.check(liveSeconds, in: 5...600, "--live-seconds", unit: " s")
         if window { throw MarbleError(.option, "--window: only with --live (the window's latency is a live measurement)") }
         var c = BenchConfiguration()

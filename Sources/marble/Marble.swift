@@ -14,6 +14,7 @@ struct Marble: AsyncParsableCommand {
     /// ArgumentParser's entry point, plus one rule: a command whose result could not be written to
     /// stdout (a full disk, a closed pipe) ends with exit 1 instead of reporting success.
     static func main() async {
+        Launch.markStart()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

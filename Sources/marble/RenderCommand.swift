@@ -102,10 +102,16 @@ struct RenderCommand: AsyncParsableCommand {
     @Flag(help: "After the summary, print each stage's mean busy time per frame.")
     var stats = false
 
+    @Option(help: ArgumentHelp("Write a timeline of the render to FILE (.json, Chrome's trace format: open it in Perfetto or chrome://tracing): every thread's work and waits, per frame, with wall and CPU time; a summary per thread is printed.", valueName: "file"))
+    var trace: String?
+
     func run() async throws {
         try await runReportingErrors {
             let options = try makeOptions()
             let interrupt = InterruptHandler()
+            if let trace { try TraceFile.check(trace, input: input) }
+            if trace != nil { FrameTrace.start() }
+            let sinceMain = Launch.seconds
             let job = try RenderJob(options: options, cancel: interrupt.flag)
             let bar = ProgressBar(quiet: quiet)
             let summary: RenderSummary
@@ -113,9 +119,11 @@ struct RenderCommand: AsyncParsableCommand {
                 summary = try job.run(cancel: interrupt.flag) { bar.update($0) }
             } catch {
                 bar.clear()
+                if trace != nil { _ = FrameTrace.stop() }
                 throw error.asFailureWhileRunning
             }
             bar.clear()
+            if let trace { try TraceFile.write(FrameTrace.stop(), to: trace, frames: summary.frames, wallSeconds: summary.wallSeconds) }
             for w in summary.warnings { Console.warning(w) }
             if !quiet {
                 if let segment = summary.segment, let piece = options.segment {
@@ -135,6 +143,10 @@ struct RenderCommand: AsyncParsableCommand {
             if stats {
                 Console.writeErr(String(format: "before the first frame: analysis %.2f s, replay %.2f s\n",
                                         summary.analysisSeconds, summary.replaySeconds))
+                if let first = summary.firstFrameSeconds, let after = summary.afterLastFrameSeconds {
+                    Console.writeErr(String(format: "first frame encoded %.3f s after main started (%.3f s after the job did); after the last frame: %.3f s (encoder flush, sound, file closed)\n",
+                                            sinceMain + first, first, after))
+                }
                 let s = summary.stageMilliseconds
                 Console.writeErr(String(format: "stages, ms per frame: decode+analysis %.2f, render %.2f, convert %.2f, encode+mux %.2f\n",
                                         s.decodeAnalysis, s.render, s.convert, s.encode))

@@ -23,7 +23,8 @@ struct BenchReportTests {
         c.warmup = 10
         let compare = FFmpegComparisonResult(filter: "showcqt", width: 1280, height: 720, fps: 60, encoderPreset: "ultrafast",
                                              songSeconds: 10, oursSeconds: 4, ffmpegSeconds: 5, oursCPUSeconds: 7.5,
-                                             ffmpegCPUSeconds: 8.25, rounds: 3)
+                                             ffmpegCPUSeconds: 8.25, encoderOnlySeconds: 3.2, encoderOnlyCPUSeconds: 6.5,
+                                             ownPicturesSeconds: 3.6, ownPicturesCPUSeconds: 7, ownPicturesSameBytes: true, rounds: 3)
         return BenchReport(machine: MachineInfo(cpu: "Test CPU 9000", cores: 2, os: "Debian GNU/Linux 12", swiftBuild: "release"),
                            configuration: c, results: results, comparisons: [compare], allocationsCounted: counted)
     }
@@ -51,6 +52,10 @@ struct BenchReportTests {
         #expect(compare.first?["ours_cpu_seconds"] as? Double == 7.5)
         #expect(compare.first?["ffmpeg_cpu_seconds"] as? Double == 8.25)
         #expect(compare.first?["rounds"] as? Int == 3)
+        #expect(compare.first?["encoder_only_cpu_seconds"] as? Double == 6.5)
+        #expect(compare.first?["share_of_ceiling"] as? Double == 0.8)
+        #expect(compare.first?["share_of_own_ceiling"] as? Double == 0.9)
+        #expect(compare.first?["own_pictures_same_bytes"] as? Bool == true)
         let machine = try #require(object["machine"] as? [String: Any])
         #expect(machine["cpu"] as? String == "Test CPU 9000")
     }
@@ -84,7 +89,9 @@ struct BenchReportTests {
         #expect(md.contains("| benchmark | kind | size | threads | p50 ms |"))
         #expect(md.contains("| **solid** | shader | 1920x1080 | 2 | 4.00 |"))
         #expect(md.contains("| spectrum · decode |"))
-        #expect(md.contains("| showcqt | 1280x720@60 | x264 ultrafast |"))
+        // ours 2.50x, FFmpeg 2.00x, ceiling 3.12x; ours / FFmpeg, ceiling / FFmpeg, ours / ceiling; the CPU seconds.
+        #expect(md.contains("| ours / FFmpeg | ceiling / FFmpeg | ours / ceiling | ceiling on our pictures (x real time) | ours / that |"))
+        #expect(md.contains("| showcqt | 1280x720@60 | x264 ultrafast | 2.50 | 2.00 | 3.12 | 1.25 | 1.56 | 80 % | 2.78 | 90 % | 7.5 | 8.2 | 6.5 | 7.0 |"))
         #expect(md.split(separator: "\n").filter { $0.hasPrefix("| **") || $0.hasPrefix("| spectrum ·") }.count == 4)
     }
 }

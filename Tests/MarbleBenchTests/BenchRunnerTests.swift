@@ -143,8 +143,30 @@ struct FFmpegComparisonFloorTests {
         let r = FFmpegComparisonResult(filter: "showcqt", width: 64, height: 36, fps: 60, encoderPreset: "ultrafast",
                                        songSeconds: 10, oursSeconds: 5, ffmpegSeconds: 8, encoderOnlySeconds: 4)
         #expect(r.encoderOnlySpeed == 2.5 && r.ratioCeiling == 2)
+        #expect(r.shareOfCeiling == 0.8)   // ours takes 5 s where the encoders alone take 4
         let none = FFmpegComparisonResult(filter: "showcqt", width: 64, height: 36, fps: 60, encoderPreset: "ultrafast",
                                           songSeconds: 10, oursSeconds: 5, ffmpegSeconds: 8)
-        #expect(none.encoderOnlySpeed == nil && none.ratioCeiling == nil)
+        #expect(none.encoderOnlySpeed == nil && none.ratioCeiling == nil && none.shareOfCeiling == nil)
+    }
+
+    @Test("the ceiling guard: a size below the share fails, one line per size, sizes without a ceiling left out")
+    func ceilingGuard() {
+        func result(_ w: Int, ours: Double, ceiling: Double, filter: String = "showcqt") -> FFmpegComparisonResult {
+            FFmpegComparisonResult(filter: filter, width: w, height: w / 2, fps: 60, encoderPreset: "ultrafast", songSeconds: 10,
+                                   oursSeconds: ours, ffmpegSeconds: 8, encoderOnlySeconds: ceiling)
+        }
+        var runs = [result(1280, ours: 5, ceiling: 4.5), result(1280, ours: 5, ceiling: 4.5, filter: "showwaves"),
+                    result(1920, ours: 5, ceiling: 3), result(3840, ours: 5, ceiling: 0)]
+        let verdict = FFmpegComparison.ceilingShares(runs, atLeast: 0.85)
+        #expect(verdict.below == ["1920x960"])
+        #expect(verdict.lines.count == 2)
+        #expect(verdict.lines[0].hasPrefix("ok   1280x640") && verdict.lines[0].contains("90% of the encoders alone's speed on black frames"))
+        #expect(verdict.lines[1].hasPrefix("FAIL 1920x960") && verdict.lines[1].contains("60%"))
+        #expect(FFmpegComparison.ceilingShares(runs, atLeast: 0.5).below.isEmpty)
+        // On our own pictures: only the sizes measured that way count.
+        #expect(FFmpegComparison.ceilingShares(runs, atLeast: 0.85, ownPictures: true).lines.isEmpty)
+        runs[2].ownPicturesSeconds = 4.8
+        let own = FFmpegComparison.ceilingShares(runs, atLeast: 0.97, ownPictures: true)
+        #expect(own.below == ["1920x960"] && own.lines == ["FAIL 1920x960 x264 ultrafast: ours reaches 96% of the encoders alone's speed on our own pictures (at least 97% asked)"])
     }
 }

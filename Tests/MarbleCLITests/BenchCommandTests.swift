@@ -33,6 +33,30 @@ struct BenchCommandTests {
         }
     }
 
+    @Test("--compare-filter runs only the named filter beside ours and the encoders alone (on black and on our pictures); --min-ceiling-share 0 passes and says so")
+    func compareOneFilter() throws {
+        let r = try CLI.run(["bench", "--compare-ffmpeg", "--compare-filter", "showwaves", "--size", "64x36", "--compare-seconds", "1",
+                             "--compare-rounds", "1", "--encoder-preset", "ultrafast", "--min-ceiling-share", "0", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let compare = try #require(object["compare"] as? [[String: Any]])
+        #expect(compare.map { $0["filter"] as? String } == ["showwaves"])
+        let share = try #require(compare.first?["share_of_ceiling"] as? Double)
+        #expect(share > 0)
+        // The encoders alone on our own pictures: our frames drawn first, then encoded by the render's own
+        // sink, which writes the render's very bytes.
+        #expect((compare.first?["share_of_own_ceiling"] as? Double ?? 0) > 0)
+        #expect(compare.first?["own_pictures_same_bytes"] as? Bool == true)
+        #expect(r.stderr.contains("ok   64x36 x264 ultrafast: ours reaches"), "\(r.stderr)")
+        #expect(!r.stderr.contains("ffmpeg showcqt") && r.stderr.contains("ffmpeg showwaves"))
+        for bad in [["--compare-filter", "showspectrum"], ["--min-ceiling-share", "2"], ["--min-own-ceiling-share", "-1"],
+                    ["--min-ceiling-share", "0.5"]] {
+            let e = try CLI.run(["bench"] + (bad[1] == "0.5" ? [] : ["--compare-ffmpeg"]) + bad)
+            #expect(e.status == 2, "\(bad): \(e.stderr)")
+            #expect(e.stderr.split(separator: "\n").count == 1, "\(bad): \(e.stderr)")
+        }
+    }
+
     @Test("--clock thread-cpu times one render thread's CPU; a bad clock, or thread-cpu with two threads, is exit 2")
     func clock() throws {
         let r = try CLI.run(["bench", "--size", "64x36", "--threads", "1", "--clock", "thread-cpu", "--frames", "2",

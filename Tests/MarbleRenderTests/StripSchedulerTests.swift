@@ -1,3 +1,4 @@
+import Dispatch
 import MarbleCore
 @testable import MarbleMedia
 @testable import MarbleRender
@@ -72,6 +73,31 @@ struct StripSchedulerTests {
         }
         // Overlapping runs would race on the counts and lose increments.
         #expect(visits.counts.allSatisfy { $0 == 200 })
+    }
+
+    @Test("the caller does not wait for a helper that has not started: it does the strips, the late helper skips the job")
+    func lateHelperSkipped() {
+        let gate = DispatchSemaphore(value: 0)
+        let scheduler = StripScheduler(threads: 2, helperWoken: { gate.wait() })
+        let task = Workers(threads: 2)
+        let visits = Visits(1080)
+        // The helper is held before it joins: each run returns with every strip done by the caller.
+        for _ in 0..<3 {
+            scheduler.run(count: 1080, visits)
+            scheduler.run(count: 1080, task)
+        }
+        #expect(visits.counts.allSatisfy { $0 == 3 })
+        task.state.withLock { #expect($0.seen == [0] && $0.clashes == 0) }
+        // Let it go: it finds those jobs closed and skips them (a visit would be counted twice)...
+        for _ in 0..<6 { gate.signal() }
+        scheduler.run(count: 1080, visits)
+        #expect(visits.counts.allSatisfy { $0 == 4 })
+        for _ in 0..<2 { gate.signal() }   // the last run's wake-up, and one to spare: no thread left waiting
+        // ...and it joins later runs again once it is let through at once.
+        let open = StripScheduler(threads: 2, helperWoken: {})
+        let later = Workers(threads: 2)
+        for _ in 0..<200 { open.run(count: 1080, later) }
+        later.state.withLock { #expect($0.clashes == 0 && $0.seen.isSubset(of: [0, 1])) }
     }
 
     @Test("the closure form visits every row exactly once too")

@@ -83,6 +83,49 @@ struct YUVConverterTests {
         return (UInt8(truncatingIfNeeded: h), UInt8(truncatingIfNeeded: h >> 8), UInt8(truncatingIfNeeded: h >> 16))
     }
 
+    /// Row pairs of one colour (a vertical gradient) take the uniform fill; row pairs with one pixel off
+    /// anywhere (first, a vector lane, the last of a chunk, the scalar tail) take the vector loop. Both
+    /// must give every 2x2 block's own arithmetic (`convertBlock`).
+    @Test("uniform row pairs are filled with the bytes the block arithmetic gives; one odd pixel anywhere is noticed",
+          arguments: [16, 30, 1920])
+    func uniformRows(width: Int) {
+        let height = 12, odd: [Int: Int] = [2: 0, 3: min(15, width - 1), 6: width - 1, 9: width / 2 + 1]
+        func pixel(_ x: Int, _ y: Int) -> (UInt8, UInt8, UInt8) {
+            if odd[y] == x { return (250, 3, 90) }
+            return (UInt8(20 * (y / 2)), UInt8(200 - 15 * (y / 2)), 77)
+        }
+        let (yp, up, vp) = convert(width: width, height: height, threads: 2, pixel)
+        for pair in 0..<height / 2 {
+            for x in stride(from: 0, to: width, by: 2) {
+                var rows = [UInt8](repeating: 0, count: 16)
+                for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                    let (r, g, b) = pixel(x + dx, 2 * pair + dy)
+                    rows[(dy * 2 + dx) * 4] = r; rows[(dy * 2 + dx) * 4 + 1] = g; rows[(dy * 2 + dx) * 4 + 2] = b
+                }
+                var out = [UInt8](repeating: 0, count: 6)
+                rows.withUnsafeBufferPointer { r in
+                    out.withUnsafeMutableBufferPointer { o in
+                        let p = r.baseAddress!, q = o.baseAddress!
+                        YUV420.convertBlock(p, p + 8, q, q + 2, q + 4, q + 5)
+                    }
+                }
+                let row0 = 2 * pair * width + x, row1 = row0 + width, c = pair * width / 2 + x / 2
+                #expect([yp[row0], yp[row0 + 1], yp[row1], yp[row1 + 1], up[c], vp[c]] == [out[0], out[1], out[2], out[3], out[4], out[5]],
+                        "pair \(pair), x \(x)")
+            }
+        }
+        // The detection itself: a uniform pair is one pixel; one odd pixel anywhere makes it nil.
+        let t = Texture(width: width, height: 2)
+        for y in 0..<2 { for x in 0..<width { t.view.row32(y)[x] = 0xFF20_3040 } }
+        let r0 = UnsafeRawPointer(t.view.row(0)), r1 = UnsafeRawPointer(t.view.row(1))
+        #expect(YUV420.uniformPixel(r0, r1, width: width) == 0xFF20_3040)
+        for (y, x) in [(0, 0), (1, min(15, width - 1)), (1, width - 1), (0, width / 2 + 1)] {
+            t.view.row32(y)[x] = 0xFF20_3041
+            #expect(YUV420.uniformPixel(r0, r1, width: width) == nil, "odd pixel at \(x), \(y)")
+            t.view.row32(y)[x] = 0xFF20_3040
+        }
+    }
+
     /// Runs only where the CPU has AVX2 (this project's machines do): elsewhere there is nothing to compare.
     @Test("the AVX2 build gives the same bytes as the portable build, and the dispatcher uses it",
           .enabled(if: YUVConverter.usesAVX2), arguments: [16, 30, 1920])

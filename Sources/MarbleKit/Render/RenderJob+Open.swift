@@ -16,6 +16,7 @@ extension RenderJob {
         let pictures = try openPictures(timelineOrigin: decoder.timelineOrigin)
         let expectedFrames = decoder.statedDuration.map { options.fps.frameCount(covering: $0) }
         var lastReport = started
+        let analysisSpan = FrameTrace.begin()
         let report = try MediaAnalysis.report(path: plan.input, configuration: plan.analysis,
                                               shouldContinue: { !cancel.isCancelled }) { seconds in
             let now = MonotonicClock.now()
@@ -24,10 +25,13 @@ extension RenderJob {
             progress(RenderProgress(phase: .analysing, frames: 0, expectedFrames: expectedFrames, mediaSeconds: seconds,
                                     expectedSeconds: decoder.statedDuration, wallSeconds: Double(now - started) / 1e9))
         }
+        FrameTrace.end(.analysis, analysisSpan)
+        let openSpan = FrameTrace.begin()
         let (renderer, coverWarnings) = try makeRenderer(decoder: decoder, report: report)
         let extractor = try MediaAnalysis.extractor(sampleRate: decoder.sampleRate, fps: options.fps,
                                                     configuration: plan.analysis, report: report)
         try extractor.request(plan.scene.featureNeeds)   // the spectrum or pitches, when a layer reads them
+        FrameTrace.end(.open, openSpan)
         let analysed = MonotonicClock.now()
         // The whole render's frame grid, from the sample count of the first pass.
         let totalFrames = options.fps.frameCount(samples: Int((report.duration * Double(report.sampleRate)).rounded()),
@@ -36,6 +40,8 @@ extension RenderJob {
         let source = OfflineFileSource(stepper: OfflineStepper(decoder: decoder, extractor: extractor, fps: options.fps),
                                        pictures: pictures.source, still: pictures.still, frames: frames)
         if let first = frames?.lowerBound, first > 0 {
+            let replaySpan = FrameTrace.begin()
+            defer { FrameTrace.end(.replay, replaySpan) }
             try replay(source, into: renderer, to: first, since: analysed, cancel: cancel,
                        progressInterval: progressInterval, progress: progress)
         }

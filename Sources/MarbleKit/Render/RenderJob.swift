@@ -32,6 +32,8 @@ public final class RenderJob {
     let userInput: String
     /// The `--lyrics` or `--captions` file's lines, read before anything is written.
     let timedText: Lyrics?
+    /// When the job was made (``MonotonicClock``): the start of ``RenderSummary/firstFrameSeconds``.
+    let created = MonotonicClock.now()
 
     /// Validates options, loads the preset and checks the input before anything is written. An input
     /// that can be read only once (a pipe, a FIFO, `-` for standard input) is copied first (see
@@ -77,7 +79,9 @@ public final class RenderJob {
     public func run(cancel: CancellationFlag = CancellationFlag(), progressInterval: Double = 0.2,
                     progress: (RenderProgress) -> Void = { _ in }) throws(MarbleError) -> RenderSummary {
         let stages = try open(cancel: cancel, progressInterval: progressInterval, progress: progress)
+        let openSpan = FrameTrace.begin()
         let output = try makeSink(for: stages)
+        FrameTrace.end(.open, openSpan)
         let pipeline = FramePipeline(source: stages.source, renderer: stages.renderer, sinks: [output.sink], policy: .offline)
         let statistics = try pipeline.run(cancel: cancel, progressInterval: progressInterval) { s in
             progress(stages.progress(rendered: s))
@@ -100,6 +104,10 @@ public final class RenderJob {
         summary.wallSeconds = Double(MonotonicClock.now() - stages.started) / 1e9
         summary.analysisSeconds = Double(stages.analysed - stages.started) / 1e9
         summary.replaySeconds = Double(stages.replayed - stages.analysed) / 1e9
+        if let encoding, encoding.firstWritten != 0 {
+            summary.firstFrameSeconds = Double(encoding.firstWritten &- created) / 1e9
+            summary.afterLastFrameSeconds = Double(MonotonicClock.now() &- encoding.lastWritten) / 1e9
+        }
         if case .segment = plan.output, let frames = stages.frames { summary.segment = (frames, stages.totalFrames) }
         summary.bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
         summary.warnings = stages.coverWarnings + stages.source.warnings + stages.renderer.warnings

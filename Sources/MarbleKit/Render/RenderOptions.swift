@@ -173,6 +173,12 @@ public struct RenderSummary: Sendable {
     public var analysisSeconds = 0.0
     /// Seconds spent replaying the frames before a segment's first (analysed, not drawn), included in ``wallSeconds``.
     public var replaySeconds = 0.0
+    /// Seconds from the job's start (``RenderJob/init(options:cancel:)``) to the first frame handed to
+    /// the video encoder (nil for a picture output, or when no frame was encoded).
+    public var firstFrameSeconds: Double?
+    /// Seconds from the last frame handed to the video encoder to the end of the job: the encoder's
+    /// delayed frames, the rest of the sound, the file closed and moved into place.
+    public var afterLastFrameSeconds: Double?
     /// Mean milliseconds per frame spent in each stage (busy time, not waiting): decode+analysis,
     /// render, colour conversion, encode+mux.
     public var stageMilliseconds: StageTimes = StageTimes()

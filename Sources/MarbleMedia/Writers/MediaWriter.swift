@@ -205,14 +205,19 @@ package final class MediaWriter {
         // A stream that reconnected (or skipped to the next keyframe) gets one now, not a GOP later.
         f.pointee.pict_type = muxer.wantsKeyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         defer { f.pointee.pict_type = AV_PICTURE_TYPE_NONE }
+        let span = FrameTrace.begin()
         try encoder.encode(f) { (packet: UnsafeMutablePointer<AVPacket>) throws(MarbleError) in
             try muxer.write(packet, stream: videoStream, timeBase: encoder.timeBase)
         }
+        FrameTrace.end(.encode, span, frame: firstFrame + framesWritten)
         framesWritten += 1
         let videoEnd = fps.seconds(ofFrame: framesWritten)
         switch sound {
         case .none: break
-        case .thread(let thread): thread.advance(to: videoEnd)
+        case .thread(let thread):
+            let wait = FrameTrace.begin()
+            thread.advance(to: videoEnd)
+            FrameTrace.end(.soundWait, wait, frame: firstFrame + framesWritten - 1)
         case .inline(let track): try follow(videoEnd, with: track)
         }
         lastEncodeMs = MonotonicClock.milliseconds(since: start)
@@ -244,6 +249,8 @@ package final class MediaWriter {
     /// written to its end, or only up to the end of the video when `trimAudio` (as after Ctrl-C);
     /// appended samples always end with the video: cut there, or padded with silence up to there.
     package func finish(trimAudio: Bool) throws(MarbleError) {
+        let span = FrameTrace.begin()
+        defer { FrameTrace.end(.finish, span) }
         do throws(MarbleError) {
             try encoder.encode(nil) { (packet: UnsafeMutablePointer<AVPacket>) throws(MarbleError) in
                 try muxer.write(packet, stream: videoStream, timeBase: encoder.timeBase)

@@ -64,6 +64,7 @@ final class SoundThread: @unchecked Sendable {
     }
 
     private func loop() {
+        FrameTrace.nameThread("sound")
         while true {
             condition.lock()
             while !cancelled && finalTarget == nil && target <= written { condition.wait() }
@@ -72,6 +73,8 @@ final class SoundThread: @unchecked Sendable {
             let upTo = target
             condition.unlock()
             if stop { break }
+            let span = FrameTrace.begin()
+            defer { FrameTrace.end(.sound, span) }
             do throws(MarbleError) {
                 if let last {
                     try track.write(upTo: last)

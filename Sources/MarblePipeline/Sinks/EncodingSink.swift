@@ -14,6 +14,9 @@ package final class EncodingSink: FrameSink {
     private let whenEmpty: (_ stopped: Bool) -> MarbleError
     /// Milliseconds spent in the encoder and muxer, summed over frames.
     package private(set) var encodeMilliseconds = 0.0
+    /// When the first frame was written into the encoder, and when the last one was
+    /// (``MonotonicClock``; 0 before the first).
+    package private(set) var firstWritten: UInt64 = 0, lastWritten: UInt64 = 0
     private var lastIndex: Int
     /// Whether a stopped run keeps what it wrote (a playable file of the frames so far) or nothing (a
     /// segment: a piece cut short would only be refused when the pieces are joined).
@@ -54,6 +57,7 @@ package final class EncodingSink: FrameSink {
             // Alpha: offline only (no held pictures), one canvas per frame.
             guard let canvas = slot.canvas else { return }
             try writer.write(straightFrom: canvas)
+            noteWritten()
             encodeMilliseconds += writer.lastEncodeMs
             lastIndex = slot.index
             try afterEachFrame?(writer.framesWritten)
@@ -73,8 +77,14 @@ package final class EncodingSink: FrameSink {
 
     private func write(_ picture: YUVFrame) throws(MarbleError) {
         try writer.write(picture)
+        noteWritten()
         encodeMilliseconds += writer.lastEncodeMs
         try afterEachFrame?(writer.framesWritten)
+    }
+
+    private func noteWritten() {
+        lastWritten = MonotonicClock.now()
+        if firstWritten == 0 { firstWritten = lastWritten }
     }
 
     package func finish(stopped: Bool) throws(MarbleError) {
