@@ -62,11 +62,12 @@ def main():
     parser.add_argument('out')
     parser.add_argument('--jobs', type=int, default=1, help='songs at once (default 1: one after another)')
     parser.add_argument('--marble', default=os.path.join(here, '..', '.build', 'release', 'marble'))
-    parser.add_argument('options', nargs=argparse.REMAINDER, help='after --: options for marble render')
-    a = parser.parse_args()
+    argv = sys.argv[1:]
+    split = argv.index('--') if '--' in argv else len(argv)
+    a = parser.parse_args(argv[:split])
+    options = argv[split + 1:]   # after --: options for marble render
     if not 1 <= a.jobs <= 64:
         sys.exit('catalogue: --jobs must be 1-64')
-    options = [o for o in a.options if o != '--']
     songs = sorted(os.path.join(a.songs, f) for f in os.listdir(a.songs) if os.path.splitext(f)[1].lower() in AUDIO)
     if not songs:
         sys.exit(f'catalogue: no audio files in {a.songs}')

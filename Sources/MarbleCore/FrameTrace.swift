@@ -58,9 +58,9 @@ package enum FrameTrace {
         }
     }
 
-    /// Spans kept in all lanes together (32 bytes each: 256 MB at most); later ones are counted in
-    /// ``Recording/droppedSpans``.
-    package static let spanLimit = 8 << 20
+    /// Spans kept in all lanes together (32 bytes each: 128 MB at most, an hour of 60 fps takes about
+    /// 2.6 million); later ones are counted in each lane's `dropped`.
+    package static let spanLimit = 4 << 20
 
     private static let recording = Atomic<Bool>(false)
     private static let store = TraceStore()
