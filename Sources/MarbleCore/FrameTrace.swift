@@ -20,7 +20,7 @@ package enum FrameTrace {
         case decode, produce, waitFreeSlot, waitToRender
         case waitFrame, render, waitToSinks
         case deliver
-        case waitSinkFrame, encode, write
+        case waitSinkFrame, encode
         case strips
         case sound, soundWait
         case finish
@@ -40,8 +40,7 @@ package enum FrameTrace {
             case .waitToSinks: "wait: sink queue full"
             case .deliver: "hand to sinks"
             case .waitSinkFrame: "wait: frame to encode"
-            case .encode: "encode (x264/VP9)"
-            case .write: "mux + write"
+            case .encode: "encode (x264/VP9) + mux"
             case .strips: "strips"
             case .sound: "sound: decode + encode + mux"
             case .soundWait: "sound: wait for video"

@@ -30,7 +30,7 @@ struct TraceOptionTests {
             #expect(threads.values.contains(name), "no \(name) thread in \(threads.values.sorted())")
         }
         let spans = events.filter { $0["ph"] as? String == "X" }
-        let encodes = spans.filter { $0["name"] as? String == "encode (x264/VP9)" }
+        let encodes = spans.filter { $0["name"] as? String == "encode (x264/VP9) + mux" }
         #expect(encodes.compactMap { ($0["args"] as? [String: Any])?["frame"] as? Int } == Array(0..<30))
         #expect(encodes.allSatisfy { threads[$0["tid"] as? Int ?? -1] == "sink" })
         let draws = spans.filter { $0["name"] as? String == "draw + YUV" }
