@@ -135,42 +135,48 @@ public enum YUV420 {
     }
 
     /// A row pair of one `pixel`: its Y on both rows, its U and V across the chroma row, from the
-    /// 2x2 block arithmetic (the average of four equal pixels is that pixel), so the bytes are those
-    /// of the vector loop.
+    /// block arithmetic (the rounded average of four equal pixels is that pixel), so the bytes are
+    /// those of the vector loop.
     @inlinable @inline(__always)
     public static func fillUniform(_ pixel: UInt32, _ y0: UnsafeMutablePointer<UInt8>, _ y1: UnsafeMutablePointer<UInt8>,
                                    _ u: UnsafeMutablePointer<UInt8>, _ v: UnsafeMutablePointer<UInt8>, width: Int) {
-        var block = (pixel, pixel), luma: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0), chroma: (UInt8, UInt8) = (0, 0)
-        withUnsafeBytes(of: &block) { b in
-            let p = b.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            withUnsafeMutableBytes(of: &luma) { l in
-                withUnsafeMutableBytes(of: &chroma) { c in
-                    let l = l.baseAddress!.assumingMemoryBound(to: UInt8.self), c = c.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                    convertBlock(p, p, l, l + 2, c, c + 1)
-                }
-            }
-        }
-        y0.update(repeating: luma.0, count: width)
-        y1.update(repeating: luma.0, count: width)
-        u.update(repeating: chroma.0, count: width / 2)
-        v.update(repeating: chroma.1, count: width / 2)
+        let r = Int32(pixel & 0xFF), g = Int32((pixel >> 8) & 0xFF), b = Int32((pixel >> 16) & 0xFF)
+        let y = luma(r, g, b)
+        y0.update(repeating: y, count: width)
+        y1.update(repeating: y, count: width)
+        u.update(repeating: chromaU(r, g, b), count: width / 2)
+        v.update(repeating: chromaV(r, g, b), count: width / 2)
+    }
+
+    /// One pixel's Y, and a 2x2 block's U and V from its average colour: the scalar arithmetic every
+    /// path shares.
+    @inlinable @inline(__always)
+    static func luma(_ r: Int32, _ g: Int32, _ b: Int32) -> UInt8 {
+        UInt8(truncatingIfNeeded: (Int32(yr) &* r &+ Int32(yg) &* g &+ Int32(yb) &* b &+ 16 * 256 &+ 128) >> 8)
+    }
+
+    @inlinable @inline(__always)
+    static func chromaU(_ r: Int32, _ g: Int32, _ b: Int32) -> UInt8 {
+        UInt8(truncatingIfNeeded: (ur &* r &+ ug &* g &+ ub &* b &+ 128 * 256 &+ 128) >> 8)
+    }
+
+    @inlinable @inline(__always)
+    static func chromaV(_ r: Int32, _ g: Int32, _ b: Int32) -> UInt8 {
+        UInt8(truncatingIfNeeded: (vr &* r &+ vg &* g &+ vb &* b &+ 128 * 256 &+ 128) >> 8)
     }
 
     /// The portable reference: one 2x2 block, the same arithmetic as the vector loop.
     @inlinable @inline(__always)
     public static func convertBlock(_ r0: UnsafePointer<UInt8>, _ r1: UnsafePointer<UInt8>, _ y0: UnsafeMutablePointer<UInt8>,
                              _ y1: UnsafeMutablePointer<UInt8>, _ u: UnsafeMutablePointer<UInt8>, _ v: UnsafeMutablePointer<UInt8>) {
-        @inline(__always) func luma(_ p: UnsafePointer<UInt8>) -> UInt8 {
-            let sum = Int32(yr) &* Int32(p[0]) &+ Int32(yg) &* Int32(p[1]) &+ Int32(yb) &* Int32(p[2])
-            return UInt8(truncatingIfNeeded: (sum &+ 16 * 256 &+ 128) >> 8)
-        }
+        @inline(__always) func luma(_ p: UnsafePointer<UInt8>) -> UInt8 { Self.luma(Int32(p[0]), Int32(p[1]), Int32(p[2])) }
         y0[0] = luma(r0); y0[1] = luma(r0 + 4)
         y1[0] = luma(r1); y1[1] = luma(r1 + 4)
         @inline(__always) func average(_ c: Int) -> Int32 {
             (Int32(r0[c]) &+ Int32(r0[c &+ 4]) &+ Int32(r1[c]) &+ Int32(r1[c &+ 4]) &+ 2) >> 2
         }
         let r = average(0), g = average(1), b = average(2)
-        u[0] = UInt8(truncatingIfNeeded: (ur &* r &+ ug &* g &+ ub &* b &+ 128 * 256 &+ 128) >> 8)
-        v[0] = UInt8(truncatingIfNeeded: (vr &* r &+ vg &* g &+ vb &* b &+ 128 * 256 &+ 128) >> 8)
+        u[0] = chromaU(r, g, b)
+        v[0] = chromaV(r, g, b)
     }
 }

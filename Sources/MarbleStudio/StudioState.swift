@@ -34,11 +34,10 @@ package final class StudioState: Sendable {
     /// (bundled, or saved in the output folder) and `settings`.
     package func submitRender(song relative: String, folder: Int, preset name: String,
                               settings: RenderSettings) throws(StudioFailure) -> RenderStatus {
-        let song = try songPath(relative, folder: folder)
-        let preset = try presetPath(name)
-        let background = try backgroundPath(of: settings)
+        let files = try renderFiles(song: relative, folder: folder, preset: name, settings: settings)
         do {
-            return try renders.submit(song: (song, relative), preset: (name, preset), settings: settings, backgroundFile: background)
+            return try renders.submit(song: (files.song, relative), preset: (name, files.preset), settings: settings,
+                                      backgroundFile: files.background)
         } catch {
             throw StudioFailure(error.kind == .transient ? .tooMany : error.kind == .output ? .internalError : .badRequest, error.message)
         }
@@ -48,14 +47,20 @@ package final class StudioState: Sendable {
     /// ``submitRender(song:folder:preset:settings:)`` would start now.
     package func command(song relative: String, folder: Int, preset name: String,
                          settings: RenderSettings) throws(StudioFailure) -> String {
-        let song = try songPath(relative, folder: folder)
-        let preset = try presetPath(name)
-        let background = try backgroundPath(of: settings)
+        let files = try renderFiles(song: relative, folder: folder, preset: name, settings: settings)
         do {
-            return try renders.command(song: (song, relative), preset: (name, preset), settings: settings, backgroundFile: background)
+            return try renders.command(song: (files.song, relative), preset: (name, files.preset), settings: settings,
+                                       backgroundFile: files.background)
         } catch {
             throw StudioFailure(.badRequest, error.message)
         }
+    }
+
+    /// The files a render of `song` (in `folder`) with the preset `name` and `settings` reads, resolved
+    /// inside the studio's folders.
+    private func renderFiles(song relative: String, folder: Int, preset name: String,
+                             settings: RenderSettings) throws(StudioFailure) -> (song: String, preset: String, background: String?) {
+        (try songPath(relative, folder: folder), try presetPath(name), try backgroundPath(of: settings))
     }
 
     private func backgroundPath(of settings: RenderSettings) throws(StudioFailure) -> String? {
