@@ -27,7 +27,8 @@ need() {
 need ffmpeg ffmpeg
 
 work=$(mktemp -d /tmp/marble-cluster.XXXXXX)
-cleanup_work() { cd /; rm -rf "$work"; }
+# Never the run's verdict: a failed removal inside the EXIT trap would become the exit status.
+cleanup_work() { cd /; rm -rf "$work" || true; }
 trap cleanup_work EXIT
 cd "$work" || exit 1
 

@@ -24,17 +24,27 @@ for _ in $(seq 50); do [ -f "$XDG_RUNTIME_DIR/pulse/pid" ] && pactl info >/dev/n
 PA_PID=$(cat "$XDG_RUNTIME_DIR/pulse/pid")
 pactl set-default-sink viz
 player=""
+# The cleanup must not fail the run: `set -e` holds inside the EXIT trap, so a failed command there
+# would become the script's exit status. The player loop is stopped and waited for, and PulseAudio
+# is waited for before its runtime folder is removed (it deletes its pid file and socket as it exits,
+# and `rm -rf` racing that once said "Directory not empty").
 cleanup() {
-  [ -n "$player" ] && kill "$player" 2>/dev/null || true
-  kill "$PA_PID" 2>/dev/null || true
-  rm -rf "$work"
+  set +e
+  if [ -n "$player" ]; then kill "$player" 2>/dev/null; wait "$player" 2>/dev/null; fi
+  if [ -n "${PA_PID:-}" ] && kill "$PA_PID" 2>/dev/null; then
+    for _ in $(seq 100); do kill -0 "$PA_PID" 2>/dev/null || break; sleep 0.05; done
+  fi
+  rm -rf "$work" || { sleep 0.2; rm -rf "$work"; }
+  return 0
 }
 trap cleanup EXIT
 
 # Something musical playing the whole time: a 120 BPM kick, a bass line and hats, looped.
 ffmpeg -v error -f lavfi -i "aevalsrc='0.6*sin(2*PI*55*t)*exp(-12*mod(t,0.5))+0.2*sin(2*PI*110*(1+floor(mod(t,4)))*t)*0.5+0.08*(random(0)-0.5)*lt(mod(t,0.25),0.03)':s=48000:d=16" \
   -ac 2 "$work/loop.wav"
-( while true; do paplay -d viz "$work/loop.wav" || exit 0; done ) &
+# (The loop stops its paplay when it is stopped itself.)
+( trap 'kill "$p" 2>/dev/null; exit 0' TERM
+  while true; do paplay -d viz "$work/loop.wav" & p=$!; wait "$p" || exit 0; done ) &
 player=$!
 
 out="$work/soak.mp4"
