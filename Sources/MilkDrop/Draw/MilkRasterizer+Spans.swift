@@ -44,11 +44,13 @@ extension Scene {
         if active == before {
             // One wedge: both values are linear across the four pixels.
             let t0 = t(g0), t4 = t(g4)
-            let ramp = SIMD16<Int16>(0, 0, 0, 0, 1, 1, 1, 0, 2, 2, 2, 0, 3, 3, 3, 0)
-            let colour = SIMD16<Int16>(1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0)
+            // a + ⌊(b − a)·i/4⌋ at pixel i = ⌊(a·(4 − i) + b·i)/4⌋: unsigned lanes only (at most
+            // 1024), no conversion between lane types (the standard library's is a call per lane
+            // here); the alpha lanes get 0.
+            let fromA = SIMD16<UInt16>(4, 4, 4, 0, 3, 3, 3, 0, 2, 2, 2, 0, 1, 1, 1, 0)
+            let fromB = SIMD16<UInt16>(0, 0, 0, 0, 1, 1, 1, 0, 2, 2, 2, 0, 3, 3, 3, 0)
             @inline(__always) func lerp(_ a: UInt16, _ b: UInt16) -> SIMD16<UInt16> {
-                let base = SIMD16<Int16>(repeating: Int16(a)) &* colour
-                return SIMD16<UInt16>(truncatingIfNeeded: base &+ ((SIMD16<Int16>(repeating: Int16(b) &- Int16(a)) &* ramp) &>> 2))
+                (SIMD16(repeating: a) &* fromA &+ SIMD16(repeating: b) &* fromB) &>> 2
             }
             return (lerp(q(t0 * 256), q(t4 * 256)), lerp(q(a0 + da * t0), q(a0 + da * t4)))
         }

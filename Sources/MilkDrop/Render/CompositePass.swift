@@ -1,4 +1,5 @@
 import MarbleCore
+import Synchronization
 
 /// MilkDrop 1.x's final composite, from the feedback buffer to the picture on screen (nothing of it
 /// feeds back): the buffer scaled to the output size, mixed with its video echo (a second copy
@@ -30,6 +31,9 @@ final class CompositePass: StripTask, @unchecked Sendable {
     /// ``prepareColumns(width:)``.
     private(set) var mainX0: [Int32] = [], mainX1: [Int32] = [], mainWeight: [UInt32] = []
     private(set) var echoX0: [Int32] = [], echoX1: [Int32] = [], echoWeight: [UInt32] = []
+    /// Spare rows for strips (``FilteredRows``), four of the output's width each, by address (a
+    /// pointer is not `Sendable`; the pool hands each to one strip at a time).
+    private let slotPool = Mutex<[UInt]>([])
 
     func run(strip: Range<Int>, worker: Int) { draw(into: target, rows: strip) }
 
@@ -37,6 +41,7 @@ final class CompositePass: StripTask, @unchecked Sendable {
     /// arrays are allocated only when the width changes).
     func prepareColumns(width: Int) {
         if mainX0.count != width {
+            freeSlots()
             mainX0 = [Int32](repeating: 0, count: width); mainX1 = mainX0; echoX0 = mainX0; echoX1 = mainX0
             mainWeight = [UInt32](repeating: 0, count: width); echoWeight = mainWeight
         }
@@ -61,6 +66,12 @@ final class CompositePass: StripTask, @unchecked Sendable {
 
 
     /// Composites `rows` of `target` (changes nothing in the pass, so strips may share it).
+    ///
+    /// Bilinear sampling is done in two steps with the bytes of one: a bilinear sample is the vertical
+    /// mix of two horizontal ones (``PackedPixels/bilinear``), and every pixel of an output row reads
+    /// the same two buffer rows. So each buffer row a strip needs is filtered horizontally once, into
+    /// a ``FilteredRows`` slot (when scaling up, two or three output rows share it), and each output
+    /// pixel is one vertical mix of two slots: two loads instead of four scattered reads and two mixes.
     func draw(into target: TextureView, rows strip: Range<Int>) {
         let src = source, echoAlpha = self.echoAlpha, gain = self.gain, filter = self.filter, filters = self.filters
         let width = target.width, height = target.height
@@ -75,19 +86,28 @@ final class CompositePass: StripTask, @unchecked Sendable {
         let block = 32
         let identity = filter == nil
         let table = filter ?? []
+        let slots = same && !echo ? nil : takeSlots(width: width)
+        defer { if let slots { returnSlots(slots) } }
+        var main = FilteredRows(slots?.advanced(by: 0), width: width)
+        var echoes = FilteredRows(slots?.advanced(by: 2 * width), width: width)
         table.withUnsafeBufferPointer { table in
         mainX0.withUnsafeBufferPointer { m0 in mainX1.withUnsafeBufferPointer { m1 in mainWeight.withUnsafeBufferPointer { mw in
         echoX0.withUnsafeBufferPointer { e0 in echoX1.withUnsafeBufferPointer { e1 in echoWeight.withUnsafeBufferPointer { ew in
+        let mainColumns = FilteredRows.Columns(x0: m0.baseAddress!, x1: m1.baseAddress!, weight: mw.baseAddress!)
+        let echoColumns = FilteredRows.Columns(x0: e0.baseAddress!, x1: e1.baseAddress!, weight: ew.baseAddress!)
         for y in strip {
             let out = target.row32(y)
             let fy = Int(((Float(y) + 0.5) * stepY - 0.5) * 256)
             let (y0, y1, ay) = yAxis.split(fy)
-            let row0 = UnsafePointer(src.row32(y0)), row1 = UnsafePointer(src.row32(y1))
-            // The echo's row: v about the centre, zoomed, maybe flipped.
+            // The picture's two rows, filtered across (or the buffer's own row at the same size).
+            let (top, bottom) = same ? (UnsafePointer(src.row32(y0)), UnsafePointer(src.row32(y0)))
+                : main.rows(y0, y1, of: src, mainColumns)
+            // The echo's rows: v about the centre, zoomed, maybe flipped.
             var ev = ((Float(y) + 0.5) / Float(height) - 0.5) * ez + 0.5
             if flipY { ev = 1 - ev }
             let (ey0, ey1, eay) = yAxis.split(Int((ev * Float(sh) - 0.5) * 256))
-            let echo0 = UnsafePointer(src.row32(ey0)), echo1 = UnsafePointer(src.row32(ey1))
+            let (echoTop, echoBottom) = echo ? echoes.rows(ey0, ey1, of: src, echoColumns) : (top, bottom)
+            let ay16 = SIMD16<UInt16>(repeating: UInt16(ay)), eay16 = SIMD16<UInt16>(repeating: UInt16(eay))
             let edges = Self.edgeGains(gain, down: (Float(y) + 0.5) / Float(height))
             var x = 0
             while x < width {
@@ -97,10 +117,11 @@ final class CompositePass: StripTask, @unchecked Sendable {
                 let gainsLow = SIMD8<UInt32>(gr, gb, gr, gb, gr, gb, gr, gb)
                 let gainsHigh = SIMD8<UInt32>(gg, 0, gg, 0, gg, 0, gg, 0)
                 while x + 4 <= end {
-                    var p = same ? PackedPixels4.wide(UnsafeRawPointer(row0 + x).loadUnaligned(as: SIMD4<UInt32>.self))
-                        : Self.sample4(row0, row1, m0.baseAddress! + x, m1.baseAddress! + x, mw.baseAddress! + x, ay)
+                    var p = PackedPixels4.wide(Self.load4(top + x))
+                    if !same { p = PackedPixels4.lerp(p, PackedPixels4.wide(Self.load4(bottom + x)), ay16) }
                     if echo {
-                        let q = Self.sample4(echo0, echo1, e0.baseAddress! + x, e1.baseAddress! + x, ew.baseAddress! + x, eay)
+                        let q = PackedPixels4.lerp(PackedPixels4.wide(Self.load4(echoTop + x)),
+                                                   PackedPixels4.wide(Self.load4(echoBottom + x)), eay16)
                         p = PackedPixels4.lerp(p, q, SIMD16(repeating: UInt16(echoAlpha)))
                     }
                     let pixels = Self.shade4(p, gainsLow, gainsHigh, filters: identity ? nil : filters)
@@ -108,10 +129,8 @@ final class CompositePass: StripTask, @unchecked Sendable {
                     x += 4
                 }
                 while x < end {
-                    var p = same ? row0[x] : PackedPixels.bilinear(row0, row1, Int(m0[x]), Int(m1[x]), mw[x], ay)
-                    if echo {
-                        p = PackedPixels.lerp(p, PackedPixels.bilinear(echo0, echo1, Int(e0[x]), Int(e1[x]), ew[x], eay), echoAlpha)
-                    }
+                    var p = same ? top[x] : PackedPixels.lerp(top[x], bottom[x], ay)
+                    if echo { p = PackedPixels.lerp(p, PackedPixels.lerp(echoTop[x], echoBottom[x], eay), echoAlpha) }
                     out[x] = Self.shade(p, gr, gg, gb, table: identity ? nil : table.baseAddress!)
                     x += 1
                 }
@@ -122,6 +141,80 @@ final class CompositePass: StripTask, @unchecked Sendable {
         }
     }
 
+    @inline(__always)
+    static func load4(_ p: UnsafePointer<UInt32>) -> SIMD4<UInt32> { UnsafeRawPointer(p).loadUnaligned(as: SIMD4<UInt32>.self) }
+
+    /// Four rows of `width` pixels for one strip (two for the picture, two for its echo), from the
+    /// pool: allocated the first time a strip finds none free, then reused (none in steady state).
+    private func takeSlots(width: Int) -> UnsafeMutablePointer<UInt32> {
+        if let address = slotPool.withLock({ $0.popLast() }), let slots = UnsafeMutablePointer<UInt32>(bitPattern: address) { return slots }
+        return .allocate(capacity: 4 * width)
+    }
+
+    private func returnSlots(_ slots: UnsafeMutablePointer<UInt32>) {
+        let address = UInt(bitPattern: slots)
+        slotPool.withLock { $0.append(address) }
+    }
+
+    /// Frees the pooled rows (none is in use: `prepareColumns` and `deinit` do not run beside strips).
+    private func freeSlots() {
+        slotPool.withLock { pool in
+            for address in pool { UnsafeMutablePointer<UInt32>(bitPattern: address)?.deallocate() }
+            pool.removeAll(keepingCapacity: true)
+        }
+    }
+
+    deinit { freeSlots() }
+}
+
+/// Two buffer rows filtered across to the output's columns, in two slots a strip owns, and which
+/// buffer row each holds: consecutive output rows reuse what they share.
+struct FilteredRows {
+    /// Where each output column reads the buffer: texels `x0`, `x1`, weight 0…256.
+    struct Columns {
+        let x0: UnsafePointer<Int32>, x1: UnsafePointer<Int32>, weight: UnsafePointer<UInt32>
+    }
+
+    private let slots: UnsafeMutablePointer<UInt32>?
+    private let width: Int
+    private var held = (-1, -1)
+
+    init(_ slots: UnsafeMutablePointer<UInt32>?, width: Int) { self.slots = slots; self.width = width }
+
+    /// Buffer rows `a` and `b` of `source`, filtered across: each from its slot when it is there
+    /// already, else into the slot the other does not need.
+    @inline(__always)
+    mutating func rows(_ a: Int, _ b: Int, of source: TextureView, _ columns: Columns) -> (UnsafePointer<UInt32>, UnsafePointer<UInt32>) {
+        let slots = slots!
+        let first = slot(for: a, keeping: b, source, columns), second = slot(for: b, keeping: a, source, columns)
+        return (UnsafePointer(slots + first * width), UnsafePointer(slots + second * width))
+    }
+
+    @inline(__always)
+    private mutating func slot(for row: Int, keeping other: Int, _ source: TextureView, _ columns: Columns) -> Int {
+        if held.0 == row { return 0 }
+        if held.1 == row { return 1 }
+        let k = held.0 == other ? 1 : 0
+        if k == 0 { held.0 = row } else { held.1 = row }
+        Self.filter(UnsafePointer(source.row32(row)), into: slots! + k * width, width: width, columns)
+        return k
+    }
+
+    /// One buffer row mixed across at each output column (``PackedPixels/lerp``), four columns a step.
+    static func filter(_ row: UnsafePointer<UInt32>, into out: UnsafeMutablePointer<UInt32>, width: Int, _ c: Columns) {
+        var x = 0
+        while x + 4 <= width {
+            var a = SIMD4<UInt32>(), b = a, w = a
+            for k in 0..<4 { a[k] = row[Int(c.x0[x + k])]; b[k] = row[Int(c.x1[x + k])]; w[k] = c.weight[x + k] }
+            let mixed = PackedPixels4.lerp(PackedPixels4.wide(a), PackedPixels4.wide(b), PackedPixels4.spread(w))
+            UnsafeMutableRawPointer(out + x).storeBytes(of: PackedPixels4.narrow(mixed), as: SIMD4<UInt32>.self)
+            x += 4
+        }
+        while x < width {
+            out[x] = PackedPixels.lerp(row[Int(c.x0[x])], row[Int(c.x1[x])], c.weight[x])
+            x += 1
+        }
+    }
 }
 
 extension CompositePass {
@@ -143,19 +236,6 @@ extension CompositePass {
         let gg = UInt32(max(0, min(2048, (l.y + (r.y - l.y) * across) * 256)))
         let gb = UInt32(max(0, min(2048, (l.z + (r.z - l.z) * across) * 256)))
         return (gr, gg, gb)
-    }
-
-    /// Four bilinear samples of the rows `row0`, `row1` (weight `ay` between them), at the columns and
-    /// weights of four entries of the column tables (`x0`, `x1`, `wx`), as 16-bit lanes.
-    @inline(__always)
-    static func sample4(_ row0: UnsafePointer<UInt32>, _ row1: UnsafePointer<UInt32>, _ x0: UnsafePointer<Int32>,
-                        _ x1: UnsafePointer<Int32>, _ wx: UnsafePointer<UInt32>, _ ay: UInt32) -> SIMD16<UInt16> {
-        var a = SIMD4<UInt32>(), b = a, c = a, d = a, w = a
-        for k in 0..<4 {
-            let left = Int(x0[k]), right = Int(x1[k])
-            a[k] = row0[left]; b[k] = row0[right]; c[k] = row1[left]; d[k] = row1[right]; w[k] = wx[k]
-        }
-        return PackedPixels4.bilinear(a, b, c, d, w, SIMD4(repeating: ay))
     }
 
     /// Four pixels (16-bit lanes) times their gains (`gainsLow`: red and blue, `gainsHigh`: green and

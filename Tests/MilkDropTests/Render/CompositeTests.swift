@@ -78,6 +78,52 @@ struct CompositeTests {
         }
     }
 
+    /// The composite of one pixel as the definition has it: bilinear samples of the picture and of its
+    /// echo read straight from the buffer (four texels each), mixed, tinted, filtered.
+    private func reference(_ pass: CompositePass, x: Int, y: Int, width: Int, height: Int) -> UInt32 {
+        let src = pass.source, sh = src.height
+        let axis = TexelAxis(size: sh, wraps: false)
+        let (y0, y1, ay) = axis.split(Int(((Float(y) + 0.5) * Float(sh) / Float(height) - 0.5) * 256))
+        let ez = 1 / max(pass.echoZoom, 0.001)
+        var ev = ((Float(y) + 0.5) / Float(height) - 0.5) * ez + 0.5
+        if pass.echoOrientation >= 2 { ev = 1 - ev }
+        let (ey0, ey1, eay) = axis.split(Int((ev * Float(sh) - 0.5) * 256))
+        var p = PackedPixels.bilinear(src.row32(y0), src.row32(y1), Int(pass.mainX0[x]), Int(pass.mainX1[x]), pass.mainWeight[x], ay)
+        if pass.echoAlpha > 0 {
+            let q = PackedPixels.bilinear(src.row32(ey0), src.row32(ey1), Int(pass.echoX0[x]), Int(pass.echoX1[x]), pass.echoWeight[x], eay)
+            p = PackedPixels.lerp(p, q, pass.echoAlpha)
+        }
+        let block = x / 32 * 32, end = min(width, block + 32)
+        let edges = CompositePass.edgeGains(pass.gain, down: (Float(y) + 0.5) / Float(height))
+        let (gr, gg, gb) = CompositePass.blockGains(edges, across: Float(block + end) * 0.5 / Float(width))
+        return pass.filter.map { table in table.withUnsafeBufferPointer { CompositePass.shade(p, gr, gg, gb, table: $0.baseAddress!) } }
+            ?? CompositePass.shade(p, gr, gg, gb, table: nil)
+    }
+
+    @Test("buffer rows filtered across once per strip give the bytes of four-texel bilinear samples, in strips of any size",
+          arguments: [(37, 21, 80, 45), (40, 24, 61, 35), (64, 36, 64, 36), (64, 36, 40, 20), (37, 21, 37, 21)])
+    func filteredRows(_ size: (Int, Int, Int, Int)) {
+        let (sw, sh, w, h) = size
+        let source = Texture(width: sw, height: sh)
+        var g = SplitMix64(seed: 29)
+        for y in 0..<sh { for x in 0..<sw { source.view.row32(y)[x] = UInt32(truncatingIfNeeded: g.next()) | 0xFF00_0000 } }
+        let echoes: [(UInt32, Float, Int)] = [(0, 1, 0), (90, 1.3, 3), (200, 0.7, 1), (128, 2.4, 2)]
+        for (alpha, zoom, orientation) in echoes {
+            let pass = CompositePass()
+            pass.source = source.view
+            pass.echoAlpha = alpha; pass.echoZoom = zoom; pass.echoOrientation = orientation
+            for i in 0..<12 { pass.gain[i] = 0.7 + Float(i) * 0.1 }
+            pass.filters = Filters(brighten: orientation == 1, darken: false, solarize: orientation == 2, invert: false)
+            pass.prepareColumns(width: w)
+            // Uneven strips, drawn out of order (each strip starts with empty row slots).
+            let out = Texture(width: w, height: h)
+            for rows in [7..<h, 0..<1, 1..<7] { pass.draw(into: out.view, rows: rows) }
+            var mismatches = 0
+            for y in 0..<h { for x in 0..<w where out.view.row32(y)[x] != reference(pass, x: x, y: y, width: w, height: h) { mismatches += 1 } }
+            #expect(mismatches == 0, "\(sw)x\(sh) → \(w)x\(h), echo \(alpha) × \(zoom) / \(orientation): \(mismatches) pixels differ")
+        }
+    }
+
     @Test("the filters as MilkDrop draws them: invert, darken, brighten, solarize")
     func filters() {
         func table(_ f: Filters) -> [Int] { (0..<256).map { Int(f.apply(UInt16($0))) } }
