@@ -71,7 +71,8 @@ final class CompositePass: StripTask, @unchecked Sendable {
     /// mix of two horizontal ones (``PackedPixels/bilinear``), and every pixel of an output row reads
     /// the same two buffer rows. So each buffer row a strip needs is filtered horizontally once, into
     /// a ``FilteredRows`` slot (when scaling up, two or three output rows share it), and each output
-    /// pixel is one vertical mix of two slots: two loads instead of four scattered reads and two mixes.
+    /// pixel is one vertical mix of two slots: two contiguous loads and one mix instead of four scattered
+    /// reads and three mixes.
     func draw(into target: TextureView, rows strip: Range<Int>) {
         let src = source, echoAlpha = self.echoAlpha, gain = self.gain, filter = self.filter, filters = self.filters
         let width = target.width, height = target.height
