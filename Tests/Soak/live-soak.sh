@@ -34,7 +34,7 @@ cleanup() {
   if [ -n "${PA_PID:-}" ] && kill "$PA_PID" 2>/dev/null; then
     for _ in $(seq 100); do kill -0 "$PA_PID" 2>/dev/null || break; sleep 0.05; done
   fi
-  rm -rf "$work" || { sleep 0.2; rm -rf "$work"; }
+  rm -rf "$work"
   return 0
 }
 trap cleanup EXIT

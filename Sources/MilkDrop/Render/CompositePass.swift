@@ -89,7 +89,7 @@ final class CompositePass: StripTask, @unchecked Sendable {
         let table = filter ?? []
         let slots = same && !echo ? nil : takeSlots(width: width)
         defer { if let slots { returnSlots(slots) } }
-        var main = FilteredRows(slots?.advanced(by: 0), width: width)
+        var main = FilteredRows(slots, width: width)
         var echoes = FilteredRows(slots?.advanced(by: 2 * width), width: width)
         table.withUnsafeBufferPointer { table in
         mainX0.withUnsafeBufferPointer { m0 in mainX1.withUnsafeBufferPointer { m1 in mainWeight.withUnsafeBufferPointer { mw in
