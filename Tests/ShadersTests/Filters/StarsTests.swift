@@ -64,5 +64,38 @@ import Testing
         #expect(small > 0.75 * large && small < 1.33 * large, "lit share \(small) at 320x180, \(large) at 1280x720")
         #expect(large > 0.005, "lit share \(large) at 1280x720")
     }
+
+    /// Stars are added block by block (32 rows), each star over the rows it touches: a frame drawn in
+    /// uneven strips, out of order, is the frame drawn whole, in both modes, over a picture whose rows
+    /// are opaque dark, opaque bright, half transparent and empty (so every path of a row is taken).
+    @Test(arguments: ["night", "behind"]) func stripsAndBlocksDoNotChangeTheStars(_ mode: String) throws {
+        let width = 320, height = 180
+        let picture = Texture(width: width, height: height)
+        let view = picture.view
+        for y in 0..<height {
+            let row = view.row32(y)
+            for x in 0..<width {
+                switch (y / 13) % 4 {
+                case 0: row[x] = 0xFF0A_0503                                    // dark, opaque
+                case 1: row[x] = x < width / 2 ? 0xFFF0_F0F0 : 0xFF10_1010       // bright and dark
+                case 2: row[x] = x % 3 == 0 ? 0 : 0x8020_2020                    // half transparent
+                default: row[x] = 0                                             // empty
+                }
+            }
+        }
+        let rig = try Rig("stars", ["mode": .text(mode), "density": .number(3), "react": .number(4)],
+                          width: width, height: height, source: picture)
+        var f = syntheticFeatures(frame: 7)
+        f.beatPulse = 1
+        let u = uniforms(frame: 7, features: f, width: width, height: height)
+        let whole = rig.render(u)
+        #expect(whole != Array(repeating: 0, count: whole.count))
+        rig.target.fill(RGBA8(r: 1, g: 2, b: 3, a: 4))
+        let cuts = [0, 1, 8, 31, 32, 33, 70, 101, 133, 134, 179, 180]
+        for s in (1..<cuts.count).reversed() {
+            rig.shader.render(rig.target.view, source: picture.view, rows: cuts[s - 1]..<cuts[s], uniforms: u)
+        }
+        #expect(rig.target.packedBytes() == whole)
+    }
 }
 
