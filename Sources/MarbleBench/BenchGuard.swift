@@ -8,8 +8,8 @@ import MarbleRender
 /// 1. Allocations: the render path (each kernel's prepare + render; each preset's frame drawn and
 ///    converted by the renderer `marble render` uses, ``PresetBench``) must make no malloc per frame in
 ///    steady state. Needs the allocation counter (libMarbleAllocationCounter.so).
-/// 2. Cost: each kernel's and preset's median frame time divided by the reference kernel's (`ReferenceKernel`), measured in
-///    the same run (best of a few alternating rounds), must not exceed the baseline's ratio × (1 + margin)
+/// 2. Cost: each kernel's and preset's median frame time divided by the reference kernel's (`ReferenceKernel`), timed
+///    just before it (the median of a few rounds), must not exceed the baseline's ratio × (1 + margin)
 ///    (or ratio + `slack` reference units, or ratio + `copySlack` frame copies measured in the same run,
 ///    whichever is larger: near-trivial and memory-bound kernels swing with the machine's memory).
 ///    A cost over its limit is measured once more before it counts: a regression fails both times,
@@ -53,7 +53,7 @@ package struct BenchGuard {
     }
 
     /// Measures the ratios (and allocations) at the baseline's size and thread count; `only` limits it
-    /// to those "kind/name" keys (the reference and the frame copy are always measured).
+    /// to those "kind/name" keys (the frame copy is always measured, the reference before each of them).
     package func measure(filter: String? = nil, only: Set<String>? = nil,
                         progress: (String) -> Void = { _ in }) throws(MarbleError) -> Outcome {
         var c = BenchConfiguration()
@@ -79,40 +79,58 @@ package struct BenchGuard {
         }
         let wanted = { (key: String) in only?.contains(key) ?? true }
         let shaders = ShaderLibrary.all.filter {
-            (c.matches($0.descriptor.name) && wanted("shader/\($0.descriptor.name)")) || $0 == reference
+            c.matches($0.descriptor.name) && wanted("shader/\($0.descriptor.name)") && !(referenceIsShader && $0 == reference)
         }
         let presets = try PresetLibrary.names().filter { c.matches($0) && wanted("preset/\($0)") }.map { name throws(MarbleError) in
             try PresetLibrary.load(name)
         }
-        var best: [String: Double] = [:]
+        // The unit, timed just before each measurement it divides: this machine's speed moves in steps
+        // that last seconds (the same reference took 1.8 or 2.9 ms, a vCPU beside an idle or a busy
+        // neighbour), so a reference timed once per round made every ratio of a run 1.6x too high or low.
+        let unit = { () throws(MarbleError) -> Double in
+            guard let reference, referenceIsShader else { return ReferenceKernel.milliseconds(samples: 10, clock: c.clock) }
+            return try ShaderBench(type: reference, size: size, threads: baseline.threads)
+                .run(features: features, configuration: c, picture: picture).total.p50
+        }
+        var rounds: [String: [Timing]] = [:]
+        var copies: [Double] = []
         var allocations: [String: Double] = [:]
-        var copy = Double.infinity
         for round in 1...max(1, baseline.rounds) {
             progress("round \(round) of \(baseline.rounds)")
-            copy = min(copy, ReferenceKernel.copyMilliseconds(width: size.width, height: size.height,
-                                                              samples: max(5, c.frames), clock: c.clock))
-            if !referenceIsShader {
-                let ms = ReferenceKernel.milliseconds(samples: max(5, c.frames), clock: c.clock)
-                best["shader/\(ReferenceKernel.name)"] = min(best["shader/\(ReferenceKernel.name)"] ?? .infinity, ms)
-            }
+            let copyUnit = try unit()
+            copies.append(ReferenceKernel.copyMilliseconds(width: size.width, height: size.height, samples: max(5, c.frames),
+                                                           clock: c.clock) / max(copyUnit, 1e-6))
             for type in shaders {
+                let u = try unit()
                 let r = try ShaderBench(type: type, size: size, threads: baseline.threads)
                     .run(features: features, configuration: c, picture: picture)
-                let key = "shader/\(r.name)"
-                best[key] = min(best[key] ?? .infinity, r.total.p50)
-                if let a = r.allocationsPerFrame { allocations[key] = max(allocations[key] ?? 0, a) }
+                rounds["shader/\(r.name)", default: []].append(Timing(milliseconds: r.total.p50, unit: u))
+                if let a = r.allocationsPerFrame { allocations["shader/\(r.name)"] = max(allocations["shader/\(r.name)"] ?? 0, a) }
             }
             for preset in presets {
+                let u = try unit()
                 let r = try PresetBench(preset: preset, size: size, threads: baseline.threads).run(song: song, configuration: c)
-                let key = "preset/\(r.name)"
-                best[key] = min(best[key] ?? .infinity, r.total.p50)
-                if let a = r.allocationsPerFrame { allocations[key] = max(allocations[key] ?? 0, a) }
+                rounds["preset/\(r.name)", default: []].append(Timing(milliseconds: r.total.p50, unit: u))
+                if let a = r.allocationsPerFrame { allocations["preset/\(r.name)"] = max(allocations["preset/\(r.name)"] ?? 0, a) }
             }
         }
-        let unit = max(best["shader/\(baseline.reference)"] ?? 1, 1e-6)
-        let ratios = best.mapValues { $0 / unit }
+        let ratios = rounds.mapValues(Self.ratio)
         return Outcome(ratios: ratios, allocations: allocations, allocationsCounted: AllocationCounter.isCounting,
-                       failures: [], notes: [], copyCost: copy.isFinite ? copy / unit : 0)
+                       failures: [], notes: [], copyCost: copies.isEmpty ? 0 : FFmpegComparison.median(copies))
+    }
+
+    /// One round's frame time of a kernel and the reference's, timed just before it.
+    package struct Timing: Sendable, Equatable {
+        package var milliseconds: Double
+        package var unit: Double
+        package init(milliseconds: Double, unit: Double) { self.milliseconds = milliseconds; self.unit = unit }
+    }
+
+    /// A key's cost in reference units: the median over rounds of each round's time over its own unit. A step
+    /// of the machine's speed between a unit and its kernel moves one round, not the result (dividing the
+    /// fastest time by the fastest unit, timed apart, did).
+    package static func ratio(_ rounds: [Timing]) -> Double {
+        FFmpegComparison.median(rounds.map { $0.milliseconds / max($0.unit, 1e-6) })
     }
 
     /// Judges a measurement against the baseline.

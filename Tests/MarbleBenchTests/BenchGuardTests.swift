@@ -38,6 +38,17 @@ struct BenchGuardTests {
         #expect(BenchGuard(baseline: base).check(measured).passed)
     }
 
+    @Test("each round is divided by the reference timed just before it, and the median round counts")
+    func pairedRounds() {
+        // The machine steps between a fast and a slow state (1.0 and 1.6 ms for the reference): the kernel
+        // was timed in the slow state three times, the reference caught the fast one once.
+        let rounds = [BenchGuard.Timing(milliseconds: 3.2, unit: 1.6), BenchGuard.Timing(milliseconds: 3.2, unit: 1.0),
+                      BenchGuard.Timing(milliseconds: 3.2, unit: 1.6)]
+        #expect(BenchGuard.ratio(rounds) == 2)
+        // One round whose kernel and reference were both fast counts the same.
+        #expect(BenchGuard.ratio([BenchGuard.Timing(milliseconds: 2, unit: 1)] + rounds) == 2)
+    }
+
     @Test("a cost over its limit is measured again, and a real regression fails both times")
     func confirmation() throws {
         let small = Baseline(width: 64, height: 36, threads: 1, frames: 3, rounds: 1, margin: 0.5, slack: 0, copySlack: 0)
@@ -83,8 +94,9 @@ struct BenchGuardTests {
         // Counted for every benchmark. Whether they are 0 is for `marble bench --guard` to say: it runs in a
         // release build and a process of its own, while here other suites allocate concurrently (the
         // counters are process-wide) and debug code allocates closure contexts.
-        // (The reference kernel is arithmetic, not a shader: it has a time but no allocation count.)
-        #expect(measured.allocations.count == measured.ratios.count - 1)
+        // (The reference kernel is the unit of every ratio, not a key of its own.)
+        #expect(measured.allocations.count == measured.ratios.count)
+        #expect(measured.ratios["shader/\(small.reference)"] == nil)
         var timesOnly = measured
         timesOnly.allocations = [:]
         let kernels = measured.ratios.filter { $0.key != "shader/\(small.reference)" }
