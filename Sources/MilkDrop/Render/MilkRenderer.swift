@@ -300,6 +300,6 @@ final class DrawPass: StripTask, @unchecked Sendable {
     var texture = TextureView(pixels: UnsafeMutableRawPointer(bitPattern: 64)!, width: 1, height: 1, bytesPerRow: 4)
 
     func run(strip: Range<Int>, worker: Int) {
-        MilkRasterizer.draw(list, into: target, rows: strip, texture: texture)
+        withDenormalsFlushed { MilkRasterizer.draw(list, into: target, rows: strip, texture: texture) }
     }
 }
