@@ -120,8 +120,9 @@ package final class Stars: Shader, @unchecked Sendable {
     }
 
     /// Rows drawn together: their picture first, then each star once over the rows of the block it touches
-    /// (the block stays in cache between the two; 32 rows of a 3840-pixel frame are 480 KB).
-    static let block = 32
+    /// (the block stays in cache between the two; 32 rows of a 3840-pixel frame are 480 KB). One bit of
+    /// the block's `UInt32` row mask per row, so the two cannot disagree.
+    static let block = UInt32.bitWidth
 
     package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         let width = min(target.width, source.width)
