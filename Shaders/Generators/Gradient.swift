@@ -36,6 +36,8 @@ package final class Gradient: Shader, @unchecked Sendable {
     private let radial: Bool
     // Per frame: linear t = originT + x·stepX + y·stepY; radial t = |p − centre| · invRadius.
     private var originT: Float = 0, stepX: Float = 0, stepY: Float = 0
+    /// This frame's width (whether a linear gradient is vertical depends on it).
+    private var width = 0
     private var centerX: Float = 0, centerY: Float = 0, invRadius: Float = 1
 
     package init(parameters: ShaderParameters) throws {
@@ -47,6 +49,7 @@ package final class Gradient: Shader, @unchecked Sendable {
 
     package func prepare(_ uniforms: FrameUniforms, parameters: ShaderParameters) {
         let w = Float(uniforms.width), h = Float(uniforms.height)
+        width = uniforms.width
         if radial {
             centerX = parameters.number("center_x") * w
             centerY = parameters.number("center_y") * h
@@ -121,5 +124,12 @@ package final class Gradient: Shader, @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// A vertical linear gradient's rows are one colour each: the pixel `render` fills row `y` with.
+    package func uniformRow(_ y: Int) -> UInt32? {
+        guard !radial, abs(stepX) * Float(width) < 1e-3 else { return nil }
+        let rowT = originT + Float(y) * stepY
+        return table[Int(roundToInt32(clamp01(rowT) * Float(Gradient.tableSize - 1)))]
     }
 }

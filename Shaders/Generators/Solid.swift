@@ -25,4 +25,7 @@ package final class Solid: Shader, @unchecked Sendable {
     package func render(_ target: TextureView, source: TextureView, rows: Range<Int>, uniforms: FrameUniforms) {
         for y in rows { fillPixels(target.row32(y), target.width, pixel) }
     }
+
+    /// Every row is `pixel`, when it is opaque.
+    package func uniformRow(_ y: Int) -> UInt32? { pixel >> 24 == 0xFF ? pixel : nil }
 }

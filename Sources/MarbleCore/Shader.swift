@@ -114,6 +114,11 @@ public protocol Shader: AnyObject, Sendable {
     /// After `prepare`: the rows this frame can draw anything into (everything else is transparent), so
     /// the compositor renders and blends only those. Default: every row.
     func coveredRows(height: Int) -> Range<Int>
+    /// After `prepare`: the opaque packed pixel `render` writes over every pixel of row `y`, when it
+    /// draws that row as one colour (a solid colour, a vertical gradient), or nil. A compositor sending
+    /// frames only to an encoder converts such rows of a first layer, where no other layer draws, to YUV
+    /// without drawing them. Default: nil.
+    func uniformRow(_ y: Int) -> UInt32?
     /// What went wrong while it drew that the run's summary should name (content it skipped), read
     /// after the last frame. Default: nothing.
     var warnings: [String] { get }
@@ -123,5 +128,6 @@ extension Shader {
     /// Nothing to allocate (the default).
     public func configure(width: Int, height: Int) {}
     public func coveredRows(height: Int) -> Range<Int> { 0..<height }
+    public func uniformRow(_ y: Int) -> UInt32? { nil }
     public var warnings: [String] { [] }
 }

@@ -140,10 +140,21 @@ public enum YUV420 {
     @inlinable @inline(__always)
     public static func fillUniform(_ pixel: UInt32, _ y0: UnsafeMutablePointer<UInt8>, _ y1: UnsafeMutablePointer<UInt8>,
                                    _ u: UnsafeMutablePointer<UInt8>, _ v: UnsafeMutablePointer<UInt8>, width: Int) {
-        let r = Int32(pixel & 0xFF), g = Int32((pixel >> 8) & 0xFF), b = Int32((pixel >> 16) & 0xFF)
-        let y = luma(r, g, b)
-        y0.update(repeating: y, count: width)
-        y1.update(repeating: y, count: width)
+        fillRows(pixel, pixel, y0, y1, u, v, width: width)
+    }
+
+    /// A row pair whose upper row is all `top` and lower row all `bottom`: each row's Y, and the U and V
+    /// of every 2×2 block (two of each), rounded as the vector loop averages a block, so the bytes are
+    /// those of the vector loop.
+    @inlinable @inline(__always)
+    public static func fillRows(_ top: UInt32, _ bottom: UInt32, _ y0: UnsafeMutablePointer<UInt8>,
+                                _ y1: UnsafeMutablePointer<UInt8>, _ u: UnsafeMutablePointer<UInt8>,
+                                _ v: UnsafeMutablePointer<UInt8>, width: Int) {
+        @inline(__always) func channel(_ p: UInt32, _ shift: UInt32) -> Int32 { Int32((p >> shift) & 0xFF) }
+        y0.update(repeating: luma(channel(top, 0), channel(top, 8), channel(top, 16)), count: width)
+        y1.update(repeating: luma(channel(bottom, 0), channel(bottom, 8), channel(bottom, 16)), count: width)
+        @inline(__always) func average(_ shift: UInt32) -> Int32 { (2 &* channel(top, shift) &+ 2 &* channel(bottom, shift) &+ 2) >> 2 }
+        let r = average(0), g = average(8), b = average(16)
         u.update(repeating: chromaU(r, g, b), count: width / 2)
         v.update(repeating: chromaV(r, g, b), count: width / 2)
     }

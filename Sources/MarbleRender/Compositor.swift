@@ -190,6 +190,15 @@ package final class Compositor {
         for (i, layer) in layers.enumerated() {
             pass.covered[i] = layer.coveredRows(height: height)
         }
+        // Encoder-only frames: the first layer's rows of one colour that nothing else draws go straight to YUV.
+        pass.skipsUniformRows = canvas == nil && planes != nil && layers.first?.drawsDirectly == true
+        if pass.skipsUniformRows {
+            var low = height, high = 0
+            for i in 1..<count where !pass.covered[i].isEmpty {
+                low = min(low, pass.covered[i].lowerBound); high = max(high, pass.covered[i].upperBound)
+            }
+            pass.overlaid = low < high ? low..<high : 0..<0
+        }
         let bands = (height + Compositor.bandHeight - 1) / Compositor.bandHeight
         pass.canvas = canvas
         pass.planes = planes

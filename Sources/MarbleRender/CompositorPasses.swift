@@ -22,6 +22,14 @@ final class BandPass: StripTask, @unchecked Sendable {
     /// after band and stay in cache, so the canvas's 8 MB (at 1080p) never travel to memory and back.
     var scratch: [TextureView] = []
 
+    /// Rows that layers above the first may draw in this frame (the hull of their covered rows), set
+    /// with ``covered`` when ``skipsUniformRows``.
+    var overlaid: Range<Int> = 0..<0
+    /// The first layer draws straight onto the canvas and may have rows of one colour
+    /// (``Shader/uniformRow(_:)``): with no canvas to fill (the frame goes only to the encoder), its
+    /// row pairs outside ``overlaid`` go straight to YUV, neither drawn nor read.
+    var skipsUniformRows = false
+
     /// Each band: every layer over its rows while they are in cache, then the colour conversion.
     func run(strip bands: Range<Int>, worker: Int) {
         guard let times else { return }
@@ -36,18 +44,43 @@ final class BandPass: StripTask, @unchecked Sendable {
             } else {
                 return   // (the compositor's precondition rules this out)
             }
-            if clear { for y in rows { canvas.row32(y).update(repeating: clearPixel, count: canvas.width) } }
+            let fillStart = MonotonicClock.now()
+            // Only the pairs a layer above the first may draw are drawn when the rest go straight to YUV.
+            let drawn = self.canvas == nil ? fillUniformPairs(rows, width: canvas.width) : rows
             var start = MonotonicClock.now()
+            let fillTime = Double(start &- fillStart) / 1e6
+            if clear { for y in drawn { canvas.row32(y).update(repeating: clearPixel, count: canvas.width) } }
             for i in 0..<count {
-                let r = rows.clamped(to: covered[i])
+                let r = drawn.clamped(to: covered[i])
                 if !r.isEmpty { layers[i].draw(canvas, rows: r) }
                 let now = MonotonicClock.now()
                 times[b * (count + 1) + i] = Double(now &- start) / 1e6
                 start = now
             }
-            if let planes { YUVConverter.convert(canvas, into: planes, pairs: (rows.lowerBound / 2)..<(rows.upperBound / 2)) }
-            times[b * (count + 1) + count] = MonotonicClock.milliseconds(since: start)
+            if let planes { YUVConverter.convert(canvas, into: planes, pairs: (drawn.lowerBound / 2)..<(drawn.upperBound / 2)) }
+            times[b * (count + 1) + count] = fillTime + MonotonicClock.milliseconds(since: start)
         }
+    }
+
+    /// With ``skipsUniformRows`` and planes: writes the row pairs of `rows` outside ``overlaid`` (an
+    /// even-aligned band's prefix and suffix) straight to YUV from the first layer's row colours, and
+    /// returns the rows left to draw (all of `rows` when a row there has no one colour).
+    private func fillUniformPairs(_ rows: Range<Int>, width: Int) -> Range<Int> {
+        guard skipsUniformRows, let planes, let first = layers.first else { return rows }
+        // Pairs touching `overlaid` are drawn; an empty hull leaves the whole band to fill.
+        let low = overlaid.isEmpty ? rows.upperBound : overlaid.lowerBound & ~1
+        let high = overlaid.isEmpty ? rows.upperBound : (overlaid.upperBound + 1) & ~1
+        let drawn = max(rows.lowerBound, min(low, rows.upperBound))..<max(rows.lowerBound, min(high, rows.upperBound))
+        let above = rows.lowerBound..<drawn.lowerBound, below = drawn.upperBound..<rows.upperBound
+        for y in above where first.shader.uniformRow(y) == nil { return rows }
+        for y in below where first.shader.uniformRow(y) == nil { return rows }
+        for pair in (above.lowerBound / 2)..<(above.upperBound / 2) {
+            YUVConverter.fillRows(first.shader.uniformRow(2 * pair)!, first.shader.uniformRow(2 * pair + 1)!, into: planes, pair: pair, width: width)
+        }
+        for pair in (below.lowerBound / 2)..<(below.upperBound / 2) {
+            YUVConverter.fillRows(first.shader.uniformRow(2 * pair)!, first.shader.uniformRow(2 * pair + 1)!, into: planes, pair: pair, width: width)
+        }
+        return drawn
     }
 }
 

@@ -27,6 +27,14 @@ package enum YUVConverter {
         }
     }
 
+    /// Row pair `pair` (rows 2·pair and 2·pair + 1, `width` pixels) for rows of one colour each, `top`
+    /// and `bottom`: the bytes ``convert(_:into:pairs:)`` gives such rows, without reading any.
+    package static func fillRows(_ top: UInt32, _ bottom: UInt32, into planes: Planes, pair: Int, width: Int) {
+        let y0 = planes.y + (2 &* pair) &* planes.yStride
+        YUV420.fillRows(top, bottom, y0, y0 + planes.yStride, planes.u + pair &* planes.uStride, planes.v + pair &* planes.vStride,
+                        width: width)
+    }
+
     /// The portable build, whatever the CPU (tests compare the two).
     static func convertPortable(_ source: TextureView, into planes: Planes, pairs: Range<Int>) {
         YUV420.convert(source, into: planes, pairs: pairs)
