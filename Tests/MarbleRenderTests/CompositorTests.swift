@@ -29,11 +29,16 @@ struct CompositorTests {
                       features: features(frame: frame))
     }
 
-    /// Y, U and V planes in one buffer.
+    /// Y, U and V planes in one buffer (of these tests' size unless told).
     final class Planes {
-        var bytes = [UInt8](repeating: 0, count: CompositorTests.width * CompositorTests.height * 3 / 2)
+        let width: Int, height: Int
+        var bytes: [UInt8]
+        init(width: Int = CompositorTests.width, height: Int = CompositorTests.height) {
+            self.width = width; self.height = height
+            bytes = [UInt8](repeating: 0, count: width * height * 3 / 2)
+        }
         func with<R>(_ body: (YUVConverter.Planes) -> R) -> R {
-            let w = CompositorTests.width, luma = w * CompositorTests.height
+            let w = width, luma = w * height
             return bytes.withUnsafeMutableBufferPointer { b in
                 let base = b.baseAddress!
                 return body(YUVConverter.Planes(y: base, yStride: w, u: base + luma, uStride: w / 2,

@@ -54,17 +54,9 @@ struct UniformRowTests {
         return FrameUniforms(time: Double(frame) / 30, frameIndex: frame, fps: Rational(30), width: width, height: height, features: f)
     }
 
-    /// Y, U and V planes of one frame in one buffer.
-    final class Planes {
-        var bytes = [UInt8](repeating: 0, count: UniformRowTests.width * UniformRowTests.height * 3 / 2)
-        func with<R>(_ body: (YUVConverter.Planes) -> R) -> R {
-            let w = UniformRowTests.width, luma = w * UniformRowTests.height
-            return bytes.withUnsafeMutableBufferPointer { b in
-                let base = b.baseAddress!
-                return body(YUVConverter.Planes(y: base, yStride: w, u: base + luma, uStride: w / 2, v: base + luma + luma / 4, vStride: w / 2))
-            }
-        }
-    }
+    typealias Planes = CompositorTests.Planes
+
+    static func planes() -> Planes { Planes(width: width, height: height) }
 
     /// How many bytes differ (a failure names a count, not two frames of bytes).
     static func differing(_ a: Planes, _ b: Planes) -> Int { zip(a.bytes, b.bytes).filter { $0 != $1 }.count }
@@ -75,11 +67,11 @@ struct UniformRowTests {
         let reference = try Compositor(preset: preset, width: width, height: height, threads: 1)
         #expect(fused.isBanded)
         let u = uniforms(frame: frame)
-        let planes = Planes()
+        let planes = Self.planes()
         planes.with { fused.render(u, into: nil, convertingInto: $0) }
         let canvas = Texture(width: width, height: height)
         reference.render(u, into: canvas)
-        let converted = Planes()
+        let converted = Self.planes()
         converted.with { YUVConverter.convert(canvas.view, into: $0, pairs: 0..<(height / 2)) }
         return (planes, converted)
     }
@@ -90,7 +82,7 @@ struct UniformRowTests {
         Self.register()
         let preset = Preset(name: "t", layers: [LayerSpec(shader: "test_claimed_rows"), LayerSpec(shader: "test_stripe")])
         let (encoderOnly, converted) = try Self.both(preset, threads: threads, frame: 0)
-        let expected = Planes()
+        let expected = Self.planes()
         expected.bytes = converted.bytes
         expected.with { p in
             for pair in 0..<(Self.height / 2) where !(30..<50).contains(pair) {
@@ -105,7 +97,7 @@ struct UniformRowTests {
     func firstLayerAlone(threads: Int) throws {
         Self.register()
         let (encoderOnly, _) = try Self.both(Preset(name: "t", layers: [LayerSpec(shader: "test_claimed_rows")]), threads: threads, frame: 0)
-        let expected = Planes()
+        let expected = Self.planes()
         expected.with { p in
             for pair in 0..<(Self.height / 2) {
                 YUVConverter.fillRows(Claimed.claimed(2 * pair), Claimed.claimed(2 * pair + 1), into: p, pair: pair, width: Self.width)
