@@ -46,7 +46,7 @@ final class BandPass: StripTask, @unchecked Sendable {
             }
             let fillStart = MonotonicClock.now()
             // Only the pairs a layer above the first may draw are drawn when the rest go straight to YUV.
-            let drawn = self.canvas == nil ? fillUniformPairs(rows, width: canvas.width) : rows
+            let drawn = fillUniformPairs(rows, width: canvas.width)
             var start = MonotonicClock.now()
             let fillTime = Double(start &- fillStart) / 1e6
             if clear { for y in drawn { canvas.row32(y).update(repeating: clearPixel, count: canvas.width) } }
@@ -62,7 +62,7 @@ final class BandPass: StripTask, @unchecked Sendable {
         }
     }
 
-    /// With ``skipsUniformRows`` and planes: writes the row pairs of `rows` outside ``overlaid`` (an
+    /// With ``skipsUniformRows`` (no canvas) and planes: writes the row pairs of `rows` outside ``overlaid`` (an
     /// even-aligned band's prefix and suffix) straight to YUV from the first layer's row colours, and
     /// returns the rows left to draw (all of `rows` when a row there has no one colour).
     private func fillUniformPairs(_ rows: Range<Int>, width: Int) -> Range<Int> {
@@ -71,15 +71,15 @@ final class BandPass: StripTask, @unchecked Sendable {
         let low = overlaid.isEmpty ? rows.upperBound : overlaid.lowerBound & ~1
         let high = overlaid.isEmpty ? rows.upperBound : (overlaid.upperBound + 1) & ~1
         let drawn = max(rows.lowerBound, min(low, rows.upperBound))..<max(rows.lowerBound, min(high, rows.upperBound))
-        let above = rows.lowerBound..<drawn.lowerBound, below = drawn.upperBound..<rows.upperBound
-        for y in above where first.shader.uniformRow(y) == nil { return rows }
-        for y in below where first.shader.uniformRow(y) == nil { return rows }
-        for pair in (above.lowerBound / 2)..<(above.upperBound / 2) {
-            YUVConverter.fillRows(first.shader.uniformRow(2 * pair)!, first.shader.uniformRow(2 * pair + 1)!, into: planes, pair: pair, width: width)
+        // Row pair by row pair; a row of no one colour sends the band back to drawing (it rewrites every pair).
+        @inline(__always) func fill(_ part: Range<Int>) -> Bool {
+            for pair in (part.lowerBound / 2)..<(part.upperBound / 2) {
+                guard let top = first.shader.uniformRow(2 * pair), let bottom = first.shader.uniformRow(2 * pair + 1) else { return false }
+                YUVConverter.fillRows(top, bottom, into: planes, pair: pair, width: width)
+            }
+            return true
         }
-        for pair in (below.lowerBound / 2)..<(below.upperBound / 2) {
-            YUVConverter.fillRows(first.shader.uniformRow(2 * pair)!, first.shader.uniformRow(2 * pair + 1)!, into: planes, pair: pair, width: width)
-        }
+        guard fill(rows.lowerBound..<drawn.lowerBound), fill(drawn.upperBound..<rows.upperBound) else { return rows }
         return drawn
     }
 }
