@@ -86,6 +86,9 @@ final class CompositePass: StripTask, @unchecked Sendable {
         let flipY = echoOrientation >= 2
         let block = 32
         let identity = filter == nil
+        // Nothing to shade: the scaling up of a picture composited at the buffer's size (a gain of
+        // exactly 1 leaves every channel as it is).
+        let plain = identity && !echo && gain.allSatisfy { $0 == 1 }
         let table = filter ?? []
         let slots = same && !echo ? nil : takeSlots(width: width)
         defer { if let slots { returnSlots(slots) } }
@@ -115,8 +118,7 @@ final class CompositePass: StripTask, @unchecked Sendable {
                 let end = min(width, x + block)
                 let (gr, gg, gb) = Self.blockGains(edges, across: (Float(x + end) * 0.5) / Float(width))
                 // Four pixels a step (the same bytes as one at a time, below).
-                let gainsLow = SIMD8<UInt32>(gr, gb, gr, gb, gr, gb, gr, gb)
-                let gainsHigh = SIMD8<UInt32>(gg, 0, gg, 0, gg, 0, gg, 0)
+                let gains = Self.laneGains(gr, gg, gb)
                 while x + 4 <= end {
                     var p = PackedPixels4.wide(Self.load4(top + x))
                     if !same { p = PackedPixels4.lerp(p, PackedPixels4.wide(Self.load4(bottom + x)), ay16) }
@@ -125,7 +127,8 @@ final class CompositePass: StripTask, @unchecked Sendable {
                                                    PackedPixels4.wide(Self.load4(echoBottom + x)), eay16)
                         p = PackedPixels4.lerp(p, q, SIMD16(repeating: UInt16(echoAlpha)))
                     }
-                    let pixels = Self.shade4(p, gainsLow, gainsHigh, filters: identity ? nil : filters)
+                    let pixels = plain ? PackedPixels4.narrow(p) | SIMD4<UInt32>(repeating: 0xFF00_0000)
+                        : Self.shade4(p, gains, filters: identity ? nil : filters)
                     UnsafeMutableRawPointer(out + x).storeBytes(of: pixels, as: SIMD4<UInt32>.self)
                     x += 4
                 }
@@ -239,20 +242,27 @@ extension CompositePass {
         return (gr, gg, gb)
     }
 
-    /// Four pixels (16-bit lanes) times their gains (`gainsLow`: red and blue, `gainsHigh`: green and
-    /// none, × 256), saturated, through `filters` when on; packed and opaque.
+    /// A block's gains (× 256, 0…2048) on the sixteen lanes of four pixels, split for ``shade4``:
+    /// the whole part (`g >> 8`, 0…8) and the fraction (`g & 255`) of red, green and blue; alpha 0.
     @inline(__always)
-    static func shade4(_ p: SIMD16<UInt16>, _ gainsLow: SIMD8<UInt32>, _ gainsHigh: SIMD8<UInt32>, filters: Filters?) -> SIMD4<UInt32> {
-        // Red and blue (the low halves of each pair of lanes) and green and alpha (the high halves)
-        // times their gains on 32-bit lanes, saturated at 255 with arithmetic only (a mask select
-        // compiles to a lane loop): 255 − lit wraps to a set top bit exactly when lit > 255 (lit < 2³¹).
-        let pairs = unsafeBitCast(p, to: SIMD8<UInt32>.self)
-        let low = ((pairs & SIMD8(repeating: 0xFFFF)) &* gainsLow) &>> 8
-        let high = ((pairs &>> 16) &* gainsHigh) &>> 8
-        let cap = SIMD8<UInt32>(repeating: 255), zero = SIMD8<UInt32>(repeating: 0)
-        let lowSat = (low | (zero &- ((cap &- low) &>> 31))) & cap
-        let highSat = (high | (zero &- ((cap &- high) &>> 31))) & cap
-        let lanes = unsafeBitCast(lowSat | (highSat &<< 16), to: SIMD16<UInt16>.self)
+    static func laneGains(_ gr: UInt32, _ gg: UInt32, _ gb: UInt32) -> (whole: SIMD16<UInt16>, fraction: SIMD16<UInt16>) {
+        let w = SIMD4<UInt16>(UInt16(gr >> 8), UInt16(gg >> 8), UInt16(gb >> 8), 0)
+        let f = SIMD4<UInt16>(UInt16(gr & 255), UInt16(gg & 255), UInt16(gb & 255), 0)
+        let w8 = SIMD8(lowHalf: w, highHalf: w), f8 = SIMD8(lowHalf: f, highHalf: f)
+        return (SIMD16(lowHalf: w8, highHalf: w8), SIMD16(lowHalf: f8, highHalf: f8))
+    }
+
+    /// Four pixels (16-bit lanes) times their gains (``laneGains(_:_:_:)``), saturated, through
+    /// `filters` when on; packed and opaque. All on 16-bit lanes: `c · g / 256` is `c · (g >> 8) +
+    /// (c · (g & 255)) / 256` exactly, and with `c` ≤ 255, `g` ≤ 2048 every product fits (32-bit lanes
+    /// would need a multiply SSE2 lacks).
+    @inline(__always)
+    static func shade4(_ p: SIMD16<UInt16>, _ gains: (whole: SIMD16<UInt16>, fraction: SIMD16<UInt16>), filters: Filters?) -> SIMD4<UInt32> {
+        let lit = p &* gains.whole &+ ((p &* gains.fraction) &>> 8)
+        // Saturated at 255 with arithmetic only (a mask select compiles to a lane loop): 255 − lit
+        // wraps to a set top bit exactly when lit > 255 (lit ≤ 2294).
+        let cap = SIMD16<UInt16>(repeating: 255)
+        let lanes = (lit | (SIMD16<UInt16>(repeating: 0) &- ((cap &- lit) &>> 15))) & cap
         let filtered = filters.map { $0.apply(lanes) } ?? lanes
         return PackedPixels4.narrow(filtered) | SIMD4<UInt32>(repeating: 0xFF00_0000)
     }

@@ -151,4 +151,32 @@ struct CompositeTests {
         }
         #expect(Filters().isIdentity)
     }
+
+    @Test("the four-pixel shade on 16-bit lanes gives one pixel's bytes for every channel value and gain, saturated and filtered")
+    func shadeLanes() {
+        let gains: [UInt32] = [0, 1, 127, 255, 256, 257, 300, 511, 512, 1000, 1023, 2047, 2048]
+        let solarize = Filters(brighten: false, darken: false, solarize: true, invert: false)
+        let table = (0..<256).map { UInt8(solarize.apply(UInt16($0))) }
+        for gr in gains {
+            for (gg, gb) in [(gains[(Int(gr) % 7) + 3], gr), (gr, 2048 - gr)] {
+                let lane = CompositePass.laneGains(gr, gg, gb)
+                for start in stride(from: 0, to: 256, by: 4) {
+                    var pixels = SIMD4<UInt32>()
+                    for k in 0..<4 {
+                        let c = UInt32(start + k)
+                        pixels[k] = c | ((255 - c) << 8) | (((c * 7) & 255) << 16) | 0xFF00_0000
+                    }
+                    let wide = PackedPixels4.wide(pixels)
+                    let plain = CompositePass.shade4(wide, lane, filters: nil)
+                    let filtered = CompositePass.shade4(wide, lane, filters: solarize)
+                    table.withUnsafeBufferPointer { t in
+                        for k in 0..<4 {
+                            #expect(plain[k] == CompositePass.shade(pixels[k], gr, gg, gb, table: nil))
+                            #expect(filtered[k] == CompositePass.shade(pixels[k], gr, gg, gb, table: t.baseAddress!))
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
