@@ -12,7 +12,7 @@ extension Scene {
     /// Blends four source pixels (0…255 per lane) with per-pixel weights (0…256 lanes) at `p`.
     @inline(__always)
     static func blend4(_ p: UnsafeMutableRawPointer, _ src: SIMD16<UInt16>, _ k: SIMD16<UInt16>, _ additive: Bool) {
-        let d = SIMD16<UInt16>(truncatingIfNeeded: p.loadUnaligned(as: SIMD16<UInt8>.self))
+        let d = PackedPixels4.wide(p.loadUnaligned(as: SIMD4<UInt32>.self))
         let out: SIMD16<UInt16>
         if additive {
             let sum = d &+ ((src &* k &+ 128) &>> 8)
@@ -20,13 +20,13 @@ extension Scene {
         } else {
             out = (d &* (SIMD16<UInt16>(repeating: 256) &- k) &+ src &* k &+ 128) &>> 8
         }
-        p.storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: out), as: SIMD16<UInt8>.self)
+        p.storeBytes(of: PackedPixels4.narrow(out), as: SIMD4<UInt32>.self)
     }
 
     /// A pixel word's channels in lanes 0…3 of four.
     @inline(__always)
     static func widen(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32) -> SIMD16<UInt16> {
-        SIMD16<UInt16>(truncatingIfNeeded: unsafeBitCast(SIMD4<UInt32>(a, b, c, d), to: SIMD16<UInt8>.self))
+        PackedPixels4.wide(SIMD4<UInt32>(a, b, c, d))
     }
 
     /// For pixels x…x+3 of a row: the gauge (clamped 0…1) as 0…256 and the alpha weight 0…256 from

@@ -262,18 +262,18 @@ struct Scene {
         if additive {
             let add = (sv &* kv &+ 128) &>> 8
             while x + 4 <= to {
-                let sum = SIMD16<UInt16>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: x &* 4, as: SIMD16<UInt8>.self)) &+ add
+                let sum = PackedPixels4.wide(raw.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt32>.self)) &+ add
                 let saturated = sum | (SIMD16<UInt16>() &- (sum &>> 8))   // ≥ 256 → all ones → 255
-                raw.storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: saturated), toByteOffset: x &* 4, as: SIMD16<UInt8>.self)
+                raw.storeBytes(of: PackedPixels4.narrow(saturated), toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
                 x += 4
             }
         } else {
             let inv = SIMD16<UInt16>(repeating: 256) &- kv
             let sk = sv &* kv &+ 128
             while x + 4 <= to {
-                let d = SIMD16<UInt16>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: x &* 4, as: SIMD16<UInt8>.self))
+                let d = PackedPixels4.wide(raw.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt32>.self))
                 let o = (d &* inv &+ sk) &>> 8
-                raw.storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: o), toByteOffset: x &* 4, as: SIMD16<UInt8>.self)
+                raw.storeBytes(of: PackedPixels4.narrow(o), toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
                 x += 4
             }
         }

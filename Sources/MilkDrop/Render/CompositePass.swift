@@ -18,32 +18,34 @@ final class CompositePass: StripTask, @unchecked Sendable {
     var echoOrientation = 0
     /// `gamma` × the tint per corner and channel (top-left, top-right, bottom-left, bottom-right; r, g, b).
     var gain = [Float](repeating: 1, count: 12)
-    /// The brighten / darken / solarize / invert switches. The four-pixel path computes them (a
-    /// table lookup per lane went through memory); the one-pixel path looks them up in `filter`.
-    var filters = Filters() {
-        didSet { filter = filters.isIdentity ? nil : (0..<256).map { UInt8(filters.apply(UInt16($0))) } }
-    }
-    /// The filters as one table per channel value, or nil when none is on.
-    private(set) var filter: [UInt8]?
+    /// The brighten / darken / solarize / invert switches, computed on the lanes (a table lookup per
+    /// lane went through memory).
+    var filters = Filters()
 
     /// Per output column, the buffer texels and weight the picture and its echo read (the reads of
     /// a column are the same on every row): `x0`, `x1` and the fraction 0…256, from
     /// ``prepareColumns(width:)``.
     private(set) var mainX0: [Int32] = [], mainX1: [Int32] = [], mainWeight: [UInt32] = []
     private(set) var echoX0: [Int32] = [], echoX1: [Int32] = [], echoWeight: [UInt32] = []
-    /// Spare rows for strips (``FilteredRows``), four of the output's width each, by address (a
-    /// pointer is not `Sendable`; the pool hands each to one strip at a time).
+    /// The output width the tables are for (they are padded to whole four-pixel steps).
+    private(set) var columnsWidth = 0
+    /// Spare rows for strips (``FilteredRows``), four of the output's width in lanes each, by address
+    /// (a pointer is not `Sendable`; the pool hands each to one strip at a time).
     private let slotPool = Mutex<[UInt]>([])
 
     func run(strip: Range<Int>, worker: Int) { draw(into: target, rows: strip) }
 
     /// Fills the column tables for an output `width` wide (after `source` and the echo are set; the
-    /// arrays are allocated only when the width changes).
+    /// arrays are allocated only when the width changes). The tables run on to a whole number of
+    /// four-pixel steps, the columns past the width repeating the last, so that filtered rows are whole
+    /// steps of lanes.
     func prepareColumns(width: Int) {
-        if mainX0.count != width {
+        let padded = (width + 3) / 4 * 4
+        if columnsWidth != width {
             freeSlots()
-            mainX0 = [Int32](repeating: 0, count: width); mainX1 = mainX0; echoX0 = mainX0; echoX1 = mainX0
-            mainWeight = [UInt32](repeating: 0, count: width); echoWeight = mainWeight
+            columnsWidth = width
+            mainX0 = [Int32](repeating: 0, count: padded); mainX1 = mainX0; echoX0 = mainX0; echoX1 = mainX0
+            mainWeight = [UInt32](repeating: 0, count: padded); echoWeight = mainWeight
         }
         let sw = source.width
         let axis = TexelAxis(size: sw, wraps: false)
@@ -62,6 +64,10 @@ final class CompositePass: StripTask, @unchecked Sendable {
             echoX0[x] = Int32(c); echoX1[x] = Int32(d); echoWeight[x] = v
             tx &+= stepX; ex &+= echoStepX
         }
+        for x in width..<padded {
+            mainX0[x] = mainX0[width - 1]; mainX1[x] = mainX1[width - 1]; mainWeight[x] = mainWeight[width - 1]
+            echoX0[x] = echoX0[width - 1]; echoX1[x] = echoX1[width - 1]; echoWeight[x] = echoWeight[width - 1]
+        }
     }
 
 
@@ -74,10 +80,10 @@ final class CompositePass: StripTask, @unchecked Sendable {
     /// pixel is one vertical mix of two slots: two contiguous loads and one mix instead of four scattered
     /// reads and three mixes.
     func draw(into target: TextureView, rows strip: Range<Int>) {
-        let src = source, echoAlpha = self.echoAlpha, gain = self.gain, filter = self.filter, filters = self.filters
+        let src = source, echoAlpha = self.echoAlpha, gain = self.gain, filters = self.filters
         let width = target.width, height = target.height
         let sw = src.width, sh = src.height
-        precondition(mainX0.count == width, "prepareColumns(width:) for this target's width first")
+        precondition(columnsWidth == width, "prepareColumns(width:) for this target's width first")
         let yAxis = TexelAxis(size: sh, wraps: false)
         let same = sw == width && sh == height
         let stepY = Float(sh) / Float(height)
@@ -85,16 +91,18 @@ final class CompositePass: StripTask, @unchecked Sendable {
         let ez = 1 / max(echoZoom, 0.001)
         let flipY = echoOrientation >= 2
         let block = 32
-        let identity = filter == nil
+        let identity = filters.isIdentity
         // Nothing to shade: the scaling up of a picture composited at the buffer's size (a gain of
         // exactly 1 leaves every channel as it is).
         let plain = identity && !echo && gain.allSatisfy { $0 == 1 }
-        let table = filter ?? []
-        let slots = same && !echo ? nil : takeSlots(width: width)
+        let quads = (width + 3) / 4
+        let slots = same && !echo ? nil : takeSlots(quads: quads)
         defer { if let slots { returnSlots(slots) } }
-        var main = FilteredRows(slots, width: width)
-        var echoes = FilteredRows(slots?.advanced(by: 2 * width), width: width)
-        table.withUnsafeBufferPointer { table in
+        var main = FilteredRows(slots, quads: quads)
+        var echoes = FilteredRows(slots?.advanced(by: 2 * quads), quads: quads)
+        // Stands for filtered rows where there are none (the picture at the buffer's own size): never read.
+        let unused = UnsafePointer<SIMD16<UInt16>>(bitPattern: 32)!
+        let echoWeight16 = SIMD16<UInt16>(repeating: UInt16(echoAlpha))
         mainX0.withUnsafeBufferPointer { m0 in mainX1.withUnsafeBufferPointer { m1 in mainWeight.withUnsafeBufferPointer { mw in
         echoX0.withUnsafeBufferPointer { e0 in echoX1.withUnsafeBufferPointer { e1 in echoWeight.withUnsafeBufferPointer { ew in
         let mainColumns = FilteredRows.Columns(x0: m0.baseAddress!, x1: m1.baseAddress!, weight: mw.baseAddress!)
@@ -103,59 +111,64 @@ final class CompositePass: StripTask, @unchecked Sendable {
             let out = target.row32(y)
             let fy = Int(((Float(y) + 0.5) * stepY - 0.5) * 256)
             let (y0, y1, ay) = yAxis.split(fy)
-            // The picture's two rows, filtered across (or the buffer's own row at the same size).
-            let (top, bottom) = same ? (UnsafePointer(src.row32(y0)), UnsafePointer(src.row32(y0)))
-                : main.rows(y0, y1, of: src, mainColumns)
+            // The picture's two rows filtered across, or the buffer's own row at the same size.
+            let own = UnsafePointer(src.row32(y0))
+            let (top, bottom) = same ? (unused, unused) : main.rows(y0, y1, of: src, mainColumns)
             // The echo's rows: v about the centre, zoomed, maybe flipped.
             var ev = ((Float(y) + 0.5) / Float(height) - 0.5) * ez + 0.5
             if flipY { ev = 1 - ev }
             let (ey0, ey1, eay) = yAxis.split(Int((ev * Float(sh) - 0.5) * 256))
-            let (echoTop, echoBottom) = echo ? echoes.rows(ey0, ey1, of: src, echoColumns) : (top, bottom)
+            let (echoTop, echoBottom) = echo ? echoes.rows(ey0, ey1, of: src, echoColumns) : (unused, unused)
             let ay16 = SIMD16<UInt16>(repeating: UInt16(ay)), eay16 = SIMD16<UInt16>(repeating: UInt16(eay))
             let edges = Self.edgeGains(gain, down: (Float(y) + 0.5) / Float(height))
             var x = 0
             while x < width {
                 let end = min(width, x + block)
                 let (gr, gg, gb) = Self.blockGains(edges, across: (Float(x + end) * 0.5) / Float(width))
-                // Four pixels a step (the same bytes as one at a time, below).
+                // Four pixels a step (the same bytes as ``shade(_:_:_:_:table:)`` one at a time), the
+                // last step of a row whose width is not a multiple of four stored in part.
                 let gains = Self.laneGains(gr, gg, gb)
-                while x + 4 <= end {
-                    var p = PackedPixels4.wide(Self.load4(top + x))
-                    if !same { p = PackedPixels4.lerp(p, PackedPixels4.wide(Self.load4(bottom + x)), ay16) }
-                    if echo {
-                        let q = PackedPixels4.lerp(PackedPixels4.wide(Self.load4(echoTop + x)),
-                                                   PackedPixels4.wide(Self.load4(echoBottom + x)), eay16)
-                        p = PackedPixels4.lerp(p, q, SIMD16(repeating: UInt16(echoAlpha)))
-                    }
+                while x < end {
+                    let q = x &>> 2, whole = x + 4 <= width
+                    var p = same ? PackedPixels4.wide(whole ? Self.load4(own + x) : Self.load(own + x, count: width - x))
+                        : PackedPixels4.lerp(top[q], bottom[q], ay16)
+                    if echo { p = PackedPixels4.lerp(p, PackedPixels4.lerp(echoTop[q], echoBottom[q], eay16), echoWeight16) }
                     let pixels = plain ? PackedPixels4.narrow(p) | SIMD4<UInt32>(repeating: 0xFF00_0000)
                         : Self.shade4(p, gains, filters: identity ? nil : filters)
-                    UnsafeMutableRawPointer(out + x).storeBytes(of: pixels, as: SIMD4<UInt32>.self)
+                    if whole {
+                        UnsafeMutableRawPointer(out + x).storeBytes(of: pixels, as: SIMD4<UInt32>.self)
+                    } else {
+                        for k in 0..<(width - x) { out[x + k] = pixels[k] }
+                    }
                     x += 4
-                }
-                while x < end {
-                    var p = same ? top[x] : PackedPixels.lerp(top[x], bottom[x], ay)
-                    if echo { p = PackedPixels.lerp(p, PackedPixels.lerp(echoTop[x], echoBottom[x], eay), echoAlpha) }
-                    out[x] = Self.shade(p, gr, gg, gb, table: identity ? nil : table.baseAddress!)
-                    x += 1
                 }
             }
         }
         } } }
         } } }
-        }
     }
 
     @inline(__always)
     static func load4(_ p: UnsafePointer<UInt32>) -> SIMD4<UInt32> { UnsafeRawPointer(p).loadUnaligned(as: SIMD4<UInt32>.self) }
 
-    /// Four rows of `width` pixels for one strip (two for the picture, two for its echo), from the
-    /// pool: allocated the first time a strip finds none free, then reused (none in steady state).
-    private func takeSlots(width: Int) -> UnsafeMutablePointer<UInt32> {
-        if let address = slotPool.withLock({ $0.popLast() }), let slots = UnsafeMutablePointer<UInt32>(bitPattern: address) { return slots }
-        return .allocate(capacity: 4 * width)
+    /// The first `count` (below four) pixels at `p`, the other lanes 0.
+    @inline(__always)
+    static func load(_ p: UnsafePointer<UInt32>, count: Int) -> SIMD4<UInt32> {
+        var v = SIMD4<UInt32>()
+        for k in 0..<count { v[k] = p[k] }
+        return v
     }
 
-    private func returnSlots(_ slots: UnsafeMutablePointer<UInt32>) {
+    /// Four rows of `quads` four-pixel steps in lanes for one strip (two for the picture, two for its
+    /// echo), from the pool: allocated the first time a strip finds none free, then reused (none in
+    /// steady state).
+    private func takeSlots(quads: Int) -> UnsafeMutablePointer<SIMD16<UInt16>> {
+        if let address = slotPool.withLock({ $0.popLast() }),
+           let slots = UnsafeMutablePointer<SIMD16<UInt16>>(bitPattern: address) { return slots }
+        return .allocate(capacity: 4 * quads)
+    }
+
+    private func returnSlots(_ slots: UnsafeMutablePointer<SIMD16<UInt16>>) {
         let address = UInt(bitPattern: slots)
         slotPool.withLock { $0.append(address) }
     }
@@ -163,7 +176,7 @@ final class CompositePass: StripTask, @unchecked Sendable {
     /// Frees the pooled rows (none is in use: `prepareColumns` and `deinit` do not run beside strips).
     private func freeSlots() {
         slotPool.withLock { pool in
-            for address in pool { UnsafeMutablePointer<UInt32>(bitPattern: address)?.deallocate() }
+            for address in pool { UnsafeMutablePointer<SIMD16<UInt16>>(bitPattern: address)?.deallocate() }
             pool.removeAll(keepingCapacity: true)
         }
     }
@@ -172,26 +185,30 @@ final class CompositePass: StripTask, @unchecked Sendable {
 }
 
 /// Two buffer rows filtered across to the output's columns, in two slots a strip owns, and which
-/// buffer row each holds: consecutive output rows reuse what they share.
+/// buffer row each holds: consecutive output rows reuse what they share. A slot holds the row as the
+/// composite's lanes (``PackedPixels4``: four pixels a step, a 16-bit lane per channel), so the
+/// vertical mix reads them as they are, with no packing here and unpacking there.
 struct FilteredRows {
-    /// Where each output column reads the buffer: texels `x0`, `x1`, weight 0…256.
+    /// Where each output column reads the buffer: texels `x0`, `x1`, weight 0…256 (to a whole number
+    /// of four-pixel steps: ``CompositePass/prepareColumns(width:)``).
     struct Columns {
         let x0: UnsafePointer<Int32>, x1: UnsafePointer<Int32>, weight: UnsafePointer<UInt32>
     }
 
-    private let slots: UnsafeMutablePointer<UInt32>?
-    private let width: Int
+    private let slots: UnsafeMutablePointer<SIMD16<UInt16>>?
+    private let quads: Int
     private var held = (-1, -1)
 
-    init(_ slots: UnsafeMutablePointer<UInt32>?, width: Int) { self.slots = slots; self.width = width }
+    init(_ slots: UnsafeMutablePointer<SIMD16<UInt16>>?, quads: Int) { self.slots = slots; self.quads = quads }
 
     /// Buffer rows `a` and `b` of `source`, filtered across: each from its slot when it is there
     /// already, else into the slot the other does not need.
     @inline(__always)
-    mutating func rows(_ a: Int, _ b: Int, of source: TextureView, _ columns: Columns) -> (UnsafePointer<UInt32>, UnsafePointer<UInt32>) {
+    mutating func rows(_ a: Int, _ b: Int, of source: TextureView, _ columns: Columns)
+        -> (UnsafePointer<SIMD16<UInt16>>, UnsafePointer<SIMD16<UInt16>>) {
         let slots = slots!
         let first = slot(for: a, keeping: b, source, columns), second = slot(for: b, keeping: a, source, columns)
-        return (UnsafePointer(slots + first * width), UnsafePointer(slots + second * width))
+        return (UnsafePointer(slots + first * quads), UnsafePointer(slots + second * quads))
     }
 
     @inline(__always)
@@ -200,23 +217,18 @@ struct FilteredRows {
         if held.1 == row { return 1 }
         let k = held.0 == other ? 1 : 0
         if k == 0 { held.0 = row } else { held.1 = row }
-        Self.filter(UnsafePointer(source.row32(row)), into: slots! + k * width, width: width, columns)
+        Self.filter(UnsafePointer(source.row32(row)), into: slots! + k * quads, quads: quads, columns)
         return k
     }
 
-    /// One buffer row mixed across at each output column (``PackedPixels/lerp``), four columns a step.
-    static func filter(_ row: UnsafePointer<UInt32>, into out: UnsafeMutablePointer<UInt32>, width: Int, _ c: Columns) {
-        var x = 0
-        while x + 4 <= width {
+    /// One buffer row mixed across at each output column (``PackedPixels4/lerp(_:_:_:)``), four
+    /// columns a step, left in lanes.
+    static func filter(_ row: UnsafePointer<UInt32>, into out: UnsafeMutablePointer<SIMD16<UInt16>>, quads: Int, _ c: Columns) {
+        for q in 0..<quads {
+            let x = q &* 4
             var a = SIMD4<UInt32>(), b = a, w = a
             for k in 0..<4 { a[k] = row[Int(c.x0[x + k])]; b[k] = row[Int(c.x1[x + k])]; w[k] = c.weight[x + k] }
-            let mixed = PackedPixels4.lerp(PackedPixels4.wide(a), PackedPixels4.wide(b), PackedPixels4.spread(w))
-            UnsafeMutableRawPointer(out + x).storeBytes(of: PackedPixels4.narrow(mixed), as: SIMD4<UInt32>.self)
-            x += 4
-        }
-        while x < width {
-            out[x] = PackedPixels.lerp(row[Int(c.x0[x])], row[Int(c.x1[x])], c.weight[x])
-            x += 1
+            out[q] = PackedPixels4.lerp(PackedPixels4.wide(a), PackedPixels4.wide(b), PackedPixels4.spread(w))
         }
     }
 }
@@ -267,7 +279,8 @@ extension CompositePass {
         return PackedPixels4.narrow(filtered) | SIMD4<UInt32>(repeating: 0xFF00_0000)
     }
 
-    /// One pixel times its gains (× 256), saturated, through the filter `table` when on; opaque.
+    /// One pixel times its gains (× 256), saturated, through the filter `table` when on; opaque: the
+    /// definition the four-pixel shade is held to (the tests compare them).
     @inline(__always)
     static func shade(_ p: UInt32, _ gr: UInt32, _ gg: UInt32, _ gb: UInt32, table: UnsafePointer<UInt8>?) -> UInt32 {
         var r = min(255, ((p & 0xFF) &* gr) >> 8)

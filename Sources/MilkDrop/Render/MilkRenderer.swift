@@ -270,8 +270,7 @@ package final class MilkRenderer {
         pass.echoZoom = v.echoZoom
         pass.echoOrientation = v.echoOrientation % 4
         pass.prepareColumns(width: picture?.width ?? outputWidth)
-        let filters = Filters(brighten: v.brighten, darken: v.darken, solarize: v.solarize, invert: v.invert)
-        if filters != pass.filters { pass.filters = filters }   // only when the switches change: a table of 256 bytes
+        pass.filters = Filters(brighten: v.brighten, darken: v.darken, solarize: v.solarize, invert: v.invert)
         let gain = Self.compositeGain(gamma: v.gamma, echo: echo)
         let t = Float(time.truncatingRemainder(dividingBy: 100_000))
         for corner in 0..<4 {

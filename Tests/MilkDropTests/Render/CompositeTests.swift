@@ -96,8 +96,9 @@ struct CompositeTests {
         let block = x / 32 * 32, end = min(width, block + 32)
         let edges = CompositePass.edgeGains(pass.gain, down: (Float(y) + 0.5) / Float(height))
         let (gr, gg, gb) = CompositePass.blockGains(edges, across: Float(block + end) * 0.5 / Float(width))
-        return pass.filter.map { table in table.withUnsafeBufferPointer { CompositePass.shade(p, gr, gg, gb, table: $0.baseAddress!) } }
-            ?? CompositePass.shade(p, gr, gg, gb, table: nil)
+        guard !pass.filters.isIdentity else { return CompositePass.shade(p, gr, gg, gb, table: nil) }
+        let table = (0..<256).map { UInt8(pass.filters.apply(UInt16($0))) }
+        return table.withUnsafeBufferPointer { CompositePass.shade(p, gr, gg, gb, table: $0.baseAddress!) }
     }
 
     @Test("buffer rows filtered across once per strip give the bytes of four-texel bilinear samples, in strips of any size",
