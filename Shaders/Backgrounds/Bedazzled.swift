@@ -57,7 +57,7 @@ struct Bedazzled: LaneField {
     /// across and, for bright ones, a four-pointed star; `seed` picks the layer's hashes.
     @inline(__always) func sparkle(_ u: Lanes, _ v: Lanes, seed: Int32, size: Float, pixel: Float) -> Lanes {
         let cx = floorToInt32(u), cy = floorToInt32(v)
-        let fx = u - Lanes(cx), fy = v - Lanes(cy)
+        let fx = u - lanesFloat(cx), fy = v - lanesFloat(cy)
         let sx = cx &+ seed, sy = cy &- seed
         // The sparkle's place inside its cell (0.25…0.75 each way), its twinkle and its beat draw.
         let px = 0.25 + 0.5 * noise.lattice(sx, sy), py = 0.25 + 0.5 * noise.lattice(sx &+ 57, sy &+ 23)

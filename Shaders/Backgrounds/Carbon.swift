@@ -40,7 +40,7 @@ struct Carbon: LaneField {
     func shade(_ x: Lanes, _ row: Row) -> Lanes {
         let u = x * tows
         let ix = floorToInt32(u)
-        let fx = u - Lanes(ix)
+        let fx = u - lanesFloat(ix)
         // 2/2 twill: the warp is on top when (ix + iy) mod 4 < 2.
         let warpOnTop = ((ix &+ row.iy) & 3) .< 2
         let across = row.fys.replacing(with: fx, where: warpOnTop)      // position across the visible tow

@@ -63,7 +63,7 @@ struct Constellation: LaneField {
     /// below (the column); 64 where no line is linked.
     @inline(__always) static func sky(_ x: Lanes, _ y: Lanes, links: Float, _ noise: Noise.Sampler) -> (Lanes, Lanes) {
         let i = floorToInt32(x), j = floorToInt32(y)
-        let fx = x - Lanes(i), fy = y - Lanes(j)
+        let fx = x - lanesFloat(i), fy = y - lanesFloat(j)
         var cx = Lanes(), cy = Lanes(), lx = Lanes(), ly = Lanes(), rx = Lanes(), ry = Lanes()
         var ux = Lanes(), uy = Lanes(), dx = Lanes(), dy = Lanes()
         noise.forEachCell(i, j) { di, dj, hx, hy in

@@ -54,7 +54,7 @@ struct MilkyWay: LaneField {
         let u = x * Self.starCells + 100, i = floorToInt32(u)
         let px = 0.3 + 0.4 * noise.lattice(i, row.cellY), py = 0.3 + 0.4 * noise.lattice(i &+ 31, row.cellY &+ 17)
         let n = noise.lattice(i &+ 7, row.cellY &+ 59)
-        let dx = u - Lanes(i) - px, dy = row.fy - py
+        let dx = u - lanesFloat(i) - px, dy = row.fy - py
         let star = Lanes(repeating: 0).replacing(with: fastExp(-(dx * dx + dy * dy) / starSpread), where: n .< 0.33)
         let flicker = 0.5 + 0.5 * fastSin(twinkle + n * 300) * (0.4 + n)
         let light: Lanes = glow * band * clouds * 1.1 * (1 - 0.8 * lane)

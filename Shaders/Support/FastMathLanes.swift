@@ -103,7 +103,7 @@
     let m = x.replacing(with: 126, where: 126 .< x)
     let c = m.replacing(with: -126, where: .!(m .>= -126))
     let i = floorToInt32(c)
-    let f = c - Lanes(i)
+    let f = c - lanesFloat(i)
     let k1: Float = 0.695_556_856, k2: Float = 0.226_173_572, k3: Float = 0.078_145_573
     let p2: Lanes = k2 + f * k3
     let p1: Lanes = k1 + f * p2

@@ -13,7 +13,7 @@ extension Noise.Sampler {
     /// Value noise on eight points (see ``value(_:_:)``).
     @inline(__always) func value(_ x: Lanes, _ y: Lanes) -> Lanes {
         let i = floorToInt32(x), j = floorToInt32(y)
-        let fx = x - Lanes(i), fy = y - Lanes(j)
+        let fx = x - lanesFloat(i), fy = y - lanesFloat(j)
         let u = fx * fx * (3 - 2 * fx), v = fy * fy * (3 - 2 * fy)
         // Lattice points (i, j), (i + 1, j) and (i, j + 1), (i + 1, j + 1): two adjacent pairs in the
         // table's padded rows, one 64-bit load each.
@@ -38,7 +38,7 @@ extension Noise.Sampler {
     /// Cellular noise on eight points (see ``voronoi(_:_:jitter:)``).
     @inline(__always) func voronoi(_ x: Lanes, _ y: Lanes, jitter: Float = 1) -> (f1: Lanes, f2: Lanes, id: Lanes) {
         let i = floorToInt32(x), j = floorToInt32(y)
-        let fx = x - Lanes(i), fy = y - Lanes(j)
+        let fx = x - lanesFloat(i), fy = y - lanesFloat(j)
         var f1 = Lanes(repeating: 8), f2 = Lanes(repeating: 8), nearestI = i, nearestJ = j
         forEachCell(i, j) { di, dj, hx, hy in
             let px = (Float(di) + 0.5) + jitter * (hx - 0.5)
@@ -58,10 +58,18 @@ extension Noise.Sampler {
     }
 }
 
+/// `Float(i)` per lane, for |i| < 2²² (the integers ``floorToInt32(_:)-(Lanes)`` gives: it holds
+/// only there), with no conversion: 1.5·2²³ + i has i in its mantissa, and taking 1.5·2²³ away again
+/// is exact. The standard library's SIMD conversion is a call per use here (not specialised; it showed
+/// in `objdump` inside the noise fields), this is an add and a subtract.
+@inline(__always) func lanesFloat(_ i: LaneInts) -> Lanes {
+    unsafeBitCast(i &+ 0x4B40_0000, to: Lanes.self) - roundingMagic
+}
+
 /// ⌊x⌋ per lane as Int32, |x| < 2²² (see the scalar ``floorToInt32(_:)``).
 @inline(__always) func floorToInt32(_ x: Lanes) -> LaneInts {
     let r = unsafeBitCast(x + roundingMagic, to: LaneInts.self) &- 0x4B40_0000
-    return r.replacing(with: r &- 1, where: Lanes(r) .> x)
+    return r.replacing(with: r &- 1, where: lanesFloat(r) .> x)
 }
 
 /// x0 + i·step for i = first…first+7: the coordinates `x0 + Float(i) * step` of eight pixels, bit for bit.

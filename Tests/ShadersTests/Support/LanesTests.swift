@@ -54,6 +54,21 @@ import Testing
         agree("floor", scalar: { x, _ in Float(floorToInt32(x)) }, lanes: { x, _ in Lanes(floorToInt32(x)) })
     }
 
+    @Test("integers to floats without the standard library's conversion: Float(i) bit for bit over |i| < 2²²")
+    func integersToFloats() {
+        let edge: Int32 = 1 << 22
+        var values: [Int32] = [0, 1, -1, 2, -2, 7, -8, 126, -126, 1000, -1000, edge - 1, -edge, edge - 2, -edge + 1]
+        var g = SystemRandomNumberGenerator()
+        for _ in 0..<4000 { values.append(Int32.random(in: -edge..<edge, using: &g)) }
+        while values.count % 8 != 0 { values.append(0) }
+        for start in stride(from: 0, to: values.count, by: 8) {
+            var i = LaneInts()
+            for k in 0..<8 { i[k] = values[start + k] }
+            let f = lanesFloat(i)
+            for k in 0..<8 { #expect(f[k].bitPattern == Float(i[k]).bitPattern, "\(i[k])") }
+        }
+    }
+
     @Test("NaN clamps to 0 on lanes as in the scalar clamp")
     func nan() {
         let v = clamp01(Lanes(.nan, -1, 0.5, 2, .infinity, -.infinity, 0, 1))
